@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The iogauge command line: flags, fio-style jobs (--name=a --rw=read),
+ * job files, --set overrides and --section filters, gathered into a
+ * jobset.  Nothing here prints or exits: main.c does.
+ */
+#ifndef IOGAUGE_CLI_H
+#define IOGAUGE_CLI_H
+
+#include "iogauge/jobfile.h"
+
+struct cli {
+	bool help;
+	bool version;
+	bool help_options;
+	bool parse_only;
+	unsigned nr_inputs;	/* job files and --name jobs */
+	struct jobset js;
+};
+
+/*
+ * Parses argv and reads the job files it names into cli->js, with --set
+ * applied and --section filtered.  0, or -EINVAL (or -errno for a file that
+ * cannot be read) with *cause naming the flag, or FILE:LINE.
+ */
+int cli_parse(struct cli *cli, int argc, char **argv, char **cause);
+void cli_free(struct cli *cli);
+
+#endif

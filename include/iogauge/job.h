@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * struct job: one job section, resolved.  Plain data, no behaviour: the
+ * option table writes it, workers read it.  Sizes are in bytes and times
+ * in nanoseconds unless a field says otherwise.
+ */
+#ifndef IOGAUGE_JOB_H
+#define IOGAUGE_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum ddir { DDIR_READ, DDIR_WRITE, DDIR_TRIM, DDIR_COUNT };
+
+enum rw_mode {
+	RW_READ,
+	RW_WRITE,
+	RW_RANDREAD,
+	RW_RANDWRITE,
+	RW_READWRITE,	/* fio's rw / readwrite: sequential mixed */
+	RW_RANDRW,
+};
+
+enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
+
+enum ioengine_id {
+	IOENGINE_PSYNC,
+	IOENGINE_SYNC,
+	IOENGINE_LIBAIO,
+	IOENGINE_IO_URING,
+	IOENGINE_MMAP,
+	IOENGINE_NULL,
+};
+
+enum rate_process { RATE_LINEAR, RATE_POISSON };
+
+enum fallocate_mode {
+	FALLOC_NONE,
+	FALLOC_NATIVE,
+	FALLOC_POSIX,
+	FALLOC_KEEP,
+	FALLOC_TRUNCATE,
+};
+
+enum continue_on_error {
+	COE_NONE,
+	COE_READ,
+	COE_WRITE,
+	COE_IO,
+	COE_VERIFY,
+	COE_ALL,
+};
+
+enum verify_kind {
+	VERIFY_NONE,
+	VERIFY_MD5,
+	VERIFY_CRC64,
+	VERIFY_CRC32C,
+	VERIFY_CRC32C_INTEL,
+	VERIFY_CRC32,
+	VERIFY_CRC16,
+	VERIFY_CRC7,
+	VERIFY_XXHASH,
+	VERIFY_SHA1,
+	VERIFY_SHA256,
+	VERIFY_SHA512,
+	VERIFY_SHA3_224,
+	VERIFY_SHA3_256,
+	VERIFY_SHA3_384,
+	VERIFY_SHA3_512,
+	VERIFY_META,
+	VERIFY_PATTERN,
+	VERIFY_PATTERN_HDR,
+	VERIFY_NULL,
+};
+
+enum rand_dist_kind {
+	RDIST_RANDOM,
+	RDIST_ZIPF,
+	RDIST_PARETO,
+	RDIST_NORMAL,
+	RDIST_ZONED,
+	RDIST_ZONED_ABS,
+};
+
+#define JOB_MAX_ZONES 256
+#define JOB_MAX_BSSPLIT 64
+#define JOB_MAX_PERCENTILES 20
+#define JOB_MAX_CPUS 1024
+#define JOB_MAX_NUMJOBS 4096
+
+struct rand_zone {
+	double access_pct;	/* % of accesses */
+	double size_pct;	/* % of the region (zoned) */
+	uint64_t size;		/* bytes (zoned_abs) */
+};
+
+struct rand_dist {
+	enum rand_dist_kind kind;
+	double param;		/* zipf theta, pareto h, normal sigma (%) */
+	double center;		/* 0..1; 0 when not given */
+	unsigned nr_zones[DDIR_COUNT];	/* zoned, zoned_abs: per direction, as bssplit */
+	struct rand_zone zones[DDIR_COUNT][JOB_MAX_ZONES];
+};
+
+struct bssplit_entry {
+	uint64_t bs;		/* bytes */
+	double pct;		/* share of I/Os in this direction */
+};
+
+struct size_or_pct {
+	uint64_t val;		/* bytes, or a percentage when pct */
+	bool pct;
+};
+
+struct str_list {
+	char **v;
+	unsigned n;
+};
+
+struct job {
+	char *name;
+	char *description;
+	struct str_list filename;
+	struct str_list directory;
+	char *filename_format;
+	unsigned nrfiles;
+	struct size_or_pct size;
+	uint64_t filesize_min, filesize_max;	/* 0: not set */
+	struct size_or_pct io_size;
+	struct size_or_pct offset;
+	struct size_or_pct offset_increment;
+
+	enum rw_mode rw;
+	int64_t rw_seq_add;	/* bytes skipped (or, < 0, gone back) after each sequential I/O */
+	unsigned rw_rand_nr;	/* I/Os per random offset */
+	unsigned rwmix_read;	/* %; writes get the rest */
+	unsigned rwmix_write;	/* % as set by rwmixwrite, kept to cross-check */
+	uint64_t bs[DDIR_COUNT];
+	uint64_t bsrange_min[DDIR_COUNT], bsrange_max[DDIR_COUNT];	/* 0: not set */
+	struct bssplit_entry bssplit[DDIR_COUNT][JOB_MAX_BSSPLIT];
+	unsigned nr_bssplit[DDIR_COUNT];
+	uint64_t blockalign[DDIR_COUNT];	/* 0: same as the block size */
+
+	enum ioengine_id ioengine;
+	unsigned iodepth;
+	unsigned iodepth_batch_submit;
+	unsigned iodepth_batch_complete_min;
+	unsigned iodepth_batch_complete_max;	/* 0: same as iodepth */
+	bool direct;
+	enum sync_mode sync;
+	unsigned fsync;		/* every N writes; 0: never */
+	unsigned fdatasync;
+	bool end_fsync;
+	bool fsync_on_close;
+
+	uint64_t runtime;	/* ns; 0: no limit */
+	bool time_based;
+	uint64_t ramp_time;	/* ns */
+	uint64_t startdelay_min, startdelay_max;	/* ns */
+	unsigned loops;
+	unsigned numjobs;
+	bool thread;
+	bool stonewall;
+	char *wait_for;
+	bool new_group;
+	bool group_reporting;
+	uint64_t thinktime;	/* ns */
+	uint64_t rate[DDIR_COUNT];	/* bytes/s; 0: no cap */
+	uint64_t rate_iops[DDIR_COUNT];
+	enum rate_process rate_process;
+
+	struct rand_dist random_distribution;
+	bool randrepeat;
+	uint64_t randseed;
+	bool norandommap;
+	bool zero_buffers;
+	bool refill_buffers;
+	unsigned buffer_compress_percentage;
+
+	enum verify_kind verify;
+	bool do_verify;
+	bool verify_fatal;
+	bool invalidate;
+	bool pre_read;
+	bool unlink;
+	bool create_on_open;
+	enum fallocate_mode fallocate;
+	unsigned kb_base;
+
+	double percentile_list[JOB_MAX_PERCENTILES];
+	unsigned nr_percentiles;
+	bool clat_percentiles;
+	bool lat_percentiles;
+	char *write_bw_log;	/* NULL: off; "": named after the job */
+	char *write_iops_log;
+	char *write_lat_log;
+	char *write_hist_log;
+	unsigned log_avg_msec;	/* ms; 0: every I/O */
+	uint64_t cpus_allowed[JOB_MAX_CPUS / 64];
+	bool cpus_allowed_set;
+	enum continue_on_error continue_on_error;
+
+	bool hipri;
+	bool fixedbufs;
+	bool registerfiles;
+	bool sqthread_poll;
+
+	/* Where each option's value came from, indexed like opt_table. */
+	struct origin *origin;
+};
+
+struct jobset;
+struct strbuf;
+
+/*
+ * Builds every job of @js (defaults, then kb_base, then values in the
+ * order they were read) and checks the rules that involve two options or
+ * two jobs.  Returns 0 with *jobs and *nr set, or -EINVAL with *cause set to
+ * "ORIGIN: message" naming the file:line or flag that set the bad value.
+ */
+int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause);
+void job_free_all(struct job *jobs, unsigned nr);
+
+/* Appends @job as a job file: every option, its final value, and where the
+ * value came from as a comment (--parse-only). */
+void job_dump(const struct job *job, struct strbuf *sb);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading jobs: fio job files (through the system libinih) and the pieces
+ * of the command line that define jobs, into a struct jobset of raw option
+ * text with the origin of each value.  job.c turns a jobset into struct
+ * jobs; nothing here parses option values.
+ */
+#ifndef IOGAUGE_JOBFILE_H
+#define IOGAUGE_JOBFILE_H
+
+#include <stdio.h>
+
+#include "iogauge/options.h"
+
+struct raw_value {
+	char *value;		/* NULL: not set */
+	bool bare;		/* the option stood alone, without "=" */
+	struct origin origin;
+};
+
+struct jobspec {
+	char *name;		/* the section name, or --name */
+	struct origin where;	/* the section header */
+	struct raw_value *vals;	/* opt_count entries */
+};
+
+struct jobset {
+	struct jobspec *specs;
+	unsigned nr;
+	struct raw_value *global;	/* defaults for the jobs that follow */
+	struct raw_value *cmdline;	/* command-line defaults: each file starts from them */
+	unsigned nr_files_read;
+	struct str_list names;		/* file names that origins point into */
+	struct str_list warnings;	/* "file:line: message", in order */
+	unsigned seq;
+};
+
+void jobset_init(struct jobset *js);
+void jobset_free(struct jobset *js);
+
+/*
+ * Reads a job file into @js; "-" reads standard input.  Returns 0, or a
+ * negative errno with *cause set to "FILE:LINE: message" (or "FILE:
+ * message" when the file cannot be opened).
+ */
+int jobfile_parse_file(struct jobset *js, const char *path, char **cause);
+/* The same, from @len bytes of @text, reported as @name. */
+int jobfile_parse_mem(struct jobset *js, const char *name, const char *text, size_t len,
+		      char **cause);
+
+/* Starts a job that the command line defines (--name=NAME). */
+struct jobspec *jobset_add_job(struct jobset *js, const char *name, const struct origin *where);
+
+/* Starts a --name job: it inherits the command-line defaults only. */
+struct jobspec *jobset_add_cmdline_job(struct jobset *js, const char *name,
+				       const struct origin *where);
+
+/* Keeps only the jobs whose section name is in @names (--section); a name
+ * that matches no job is an error.  0 or -EINVAL with *cause set. */
+int jobset_keep(struct jobset *js, const struct str_list *names, char **cause);
+
+/*
+ * Sets option @key in @vals (a jobspec's or a global set) after expanding
+ * ${VAR} and fio's $keywords in @value.  @value NULL means a bare flag.
+ * 0, or -EINVAL with *cause set (no location: the caller adds it).
+ * Options fio has but that cannot change the workload only add a warning.
+ */
+int jobset_set(struct jobset *js, struct raw_value *vals, const char *key, const char *value,
+	       const struct origin *where, char **cause);
+
+/* Expands ${VAR} from the environment and $ncpus, $mb_memory, $pagesize,
+ * evaluating + - * / ( ) when a keyword was substituted, as fio does.
+ * Returns a fresh string, or NULL with *cause set. */
+char *jobfile_expand(const char *value, char **cause);
+
+/* Integer arithmetic: + - * / and parentheses.  0 or -EINVAL. */
+int expr_eval(const char *s, long long *out, char **cause);
+
+#endif

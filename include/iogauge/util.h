@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Small helpers shared by every module: allocation that aborts on
+ * out-of-memory, formatted strings, and a growable string buffer.
+ * Nothing here does I/O except xabort's one message on stderr.
+ */
+#ifndef IOGAUGE_UTIL_H
+#define IOGAUGE_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into a fresh allocation; never NULL. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+/* A growable NUL-terminated string. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+void strbuf_add(struct strbuf *sb, const char *s, size_t n);
+void strbuf_addc(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Hands the string to the caller (never NULL) and empties @sb. */
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_free(struct strbuf *sb);
+
+/* Levenshtein distance between two short ASCII strings (for "did you mean"). */
+unsigned util_edit_distance(const char *a, const char *b);
+
+#endif

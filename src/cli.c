@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Command-line parsing.  As in fio, job options before the first --name
+ * are defaults for every job (here: for every job file's jobs too, where
+ * fio forgets them after the first file), --name starts a job, and any
+ * argument that is not a flag is a job file ("-" is standard input).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iogauge/cli.h"
+
+static const char *const cli_flags[] = { "help",   "version", "help-options", "parse-only",
+					 "section", "set",     "name" };
+
+static const char *suggest(const char *name)
+{
+	const char *best = opt_suggest(name);
+	unsigned best_d = best ? util_edit_distance(name, best) : ~0u, d;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cli_flags); i++) {
+		d = util_edit_distance(name, cli_flags[i]);
+		if (d < best_d && d <= 3 && d * 3 <= strlen(name) + 2) {
+			best_d = d;
+			best = cli_flags[i];
+		}
+	}
+	return best;
+}
+
+static int unknown_flag(const char *arg, const char *name, char **cause)
+{
+	const char *near = suggest(name);
+
+	if (near)
+		*cause = xasprintf("unknown option '%s'; did you mean '--%s'?", arg, near);
+	else
+		*cause = xasprintf("unknown option '%s' (see iogauge --help)", arg);
+	return -EINVAL;
+}
+
+/* The value of --flag=VALUE or --flag VALUE; NULL and *cause when missing. */
+static const char *flag_value(int argc, char **argv, int *i, const char *eq, const char *flag,
+			      char **cause)
+{
+	if (eq)
+		return eq + 1;
+	if (*i + 1 < argc)
+		return argv[++*i];
+	*cause = xasprintf("--%s needs a value", flag);
+	return NULL;
+}
+
+static int apply_sets(struct jobset *js, const struct str_list *sets, char **cause)
+{
+	struct origin where = { .kind = ORIGIN_SET };
+	unsigned i, j;
+	char *key, *eq, *inner = NULL;
+	int ret = 0;
+
+	for (i = 0; i < sets->n && !ret; i++) {
+		eq = strchr(sets->v[i], '=');
+		key = eq ? xstrndup(sets->v[i], (size_t)(eq - sets->v[i])) : xstrdup(sets->v[i]);
+		/* Checked once even when no job exists, so a typo never passes. */
+		ret = jobset_set(js, js->cmdline, key, eq ? eq + 1 : NULL, &where, &inner);
+		for (j = 0; j < js->nr && !ret; j++)
+			ret = jobset_set(js, js->specs[j].vals, key, eq ? eq + 1 : NULL, &where,
+					 &inner);
+		if (ret) {
+			*cause = xasprintf("--set %s: %s", sets->v[i], inner);
+			free(inner);
+		}
+		free(key);
+	}
+	return ret;
+}
+
+static void list_free(struct str_list *l)
+{
+	while (l->n)
+		free(l->v[--l->n]);
+	free(l->v);
+}
+
+static void list_push(struct str_list *l, const char *s)
+{
+	l->v = xrealloc(l->v, sizeof(*l->v) * (l->n + 1));
+	l->v[l->n++] = xstrdup(s);
+}
+
+int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
+{
+	struct str_list sets = { 0 }, sections = { 0 };
+	struct raw_value *cur = NULL;
+	const char *val, *eq;
+	char *name = NULL, *inner = NULL;
+	int i, ret = 0;
+
+	memset(cli, 0, sizeof(*cli));
+	jobset_init(&cli->js);
+	for (i = 1; i < argc && !ret; i++) {
+		const char *arg = argv[i];
+		struct origin where = { .kind = ORIGIN_CMDLINE };
+
+		if (!strcmp(arg, "-h")) {
+			cli->help = true;
+			continue;
+		}
+		if (strncmp(arg, "--", 2) || !arg[2]) {
+			if (arg[0] == '-' && arg[1] && strcmp(arg, "--"))
+				ret = unknown_flag(arg, arg + 1, cause);
+			else if (!strcmp(arg, "--"))
+				continue;
+			else {
+				ret = jobfile_parse_file(&cli->js, arg, cause);
+				cli->nr_inputs++;
+			}
+			continue;
+		}
+		eq = strchr(arg, '=');
+		free(name);
+		name = eq ? xstrndup(arg + 2, (size_t)(eq - arg - 2)) : xstrdup(arg + 2);
+		if (!strcmp(name, "help") && !eq) {
+			cli->help = true;
+		} else if (!strcmp(name, "version") && !eq) {
+			cli->version = true;
+		} else if (!strcmp(name, "help-options") && !eq) {
+			cli->help_options = true;
+		} else if (!strcmp(name, "parse-only") && !eq) {
+			cli->parse_only = true;
+		} else if (!strcmp(name, "section")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val)
+				list_push(&sections, val);
+			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "set")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && !strchr(val, '='))
+				ret = -EINVAL, *cause = xasprintf("--set %s: expected KEY=VALUE", val);
+			else if (val)
+				list_push(&sets, val);
+			else
+				ret = -EINVAL;
+		} else if (!strcmp(name, "name")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (!val || !*val) {
+				ret = -EINVAL;
+				if (val)
+					*cause = xasprintf("--name needs a job name");
+				continue;
+			}
+			cur = jobset_add_cmdline_job(&cli->js, val, &where)->vals;
+			cli->nr_inputs++;
+		} else {
+			const struct opt_def *o = opt_find(name);
+			enum fio_opt_status st = FIO_OPT_UNKNOWN;
+			const char *why;
+
+			if (!o)
+				st = fio_option_status(name, &why);
+			if (!o && st == FIO_OPT_UNKNOWN) {
+				ret = unknown_flag(arg, name, cause);
+				continue;
+			}
+			val = eq ? eq + 1 : NULL;
+			/* --bs 4k takes the next word; a flag that may stand alone does not. */
+			if (!val && o && !(o->flags & OPTF_BARE) && i + 1 < argc)
+				val = argv[++i];
+			where.global = !cur;
+			ret = jobset_set(&cli->js, cur ? cur : cli->js.cmdline, name, val, &where,
+					 &inner);
+			if (ret) {
+				*cause = xasprintf("%s: %s", arg, inner);
+				free(inner);
+			}
+		}
+	}
+	if (!ret)
+		ret = apply_sets(&cli->js, &sets, cause);
+	if (!ret && sections.n)
+		ret = jobset_keep(&cli->js, &sections, cause);
+	free(name);
+	list_free(&sets);
+	list_free(&sections);
+	return ret;
+}
+
+void cli_free(struct cli *cli)
+{
+	jobset_free(&cli->js);
+}

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * From raw option text to struct job: defaults, kb_base, then every value
+ * in reading order, then the checks that involve more than one option or
+ * more than one job.  Also the --parse-only dump.  Single-value syntax is
+ * optvals.c's business, not this file's.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iogauge/job.h"
+#include "iogauge/jobfile.h"
+#include "iogauge/options.h"
+
+static const struct origin default_origin = { .kind = ORIGIN_DEFAULT };
+
+static struct origin *origin_of(const struct job *job, const char *name)
+{
+	return &job->origin[opt_index(opt_find(name))];
+}
+
+static bool is_set(const struct job *job, const char *name)
+{
+	return origin_of(job, name)->kind != ORIGIN_DEFAULT;
+}
+
+/* Fails with "ORIGIN: message", ORIGIN being where option @name was set. */
+static int fail_at(const struct job *job, const char *name, char **cause, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail_at(const struct job *job, const char *name, char **cause, const char *fmt, ...)
+{
+	struct strbuf sb = { 0 };
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	origin_format(origin_of(job, name), name, &sb);
+	strbuf_addf(&sb, ": [%s] %s", job->name, msg);
+	free(msg);
+	*cause = strbuf_detach(&sb);
+	return -EINVAL;
+}
+
+/* Of two options, the one set last (the one to blame in a conflict). */
+static const char *later(const struct job *job, const char *a, const char *b)
+{
+	return origin_of(job, a)->seq >= origin_of(job, b)->seq ? a : b;
+}
+
+static int apply_value(struct job *job, const struct opt_def *o, const struct raw_value *rv,
+		       char **cause)
+{
+	struct strbuf sb = { 0 };
+	char *inner = NULL;
+
+	if (!opt_apply(o, job, rv->value, rv->bare, &inner)) {
+		job->origin[opt_index(o)] = rv->origin;
+		return 0;
+	}
+	origin_format(&rv->origin, o->name, &sb);
+	if (rv->origin.kind == ORIGIN_FILE)
+		strbuf_addf(&sb, ": %s", o->name);
+	strbuf_addf(&sb, ": %s", inner);
+	free(inner);
+	*cause = strbuf_detach(&sb);
+	return -EINVAL;
+}
+
+static const struct raw_value *sort_vals;
+
+static int by_seq(const void *a, const void *b)
+{
+	unsigned sa = sort_vals[*(const unsigned *)a].origin.seq;
+	unsigned sb = sort_vals[*(const unsigned *)b].origin.seq;
+
+	return (sa > sb) - (sa < sb);
+}
+
+static int job_build(const struct jobspec *spec, struct job *job, char **cause)
+{
+	const struct opt_def *kb = opt_find("kb_base");
+	unsigned *order = xcalloc(opt_count, sizeof(*order));
+	unsigned i, n = 0;
+	char *inner = NULL;
+	int ret = 0;
+
+	memset(job, 0, sizeof(*job));
+	job->origin = xcalloc(opt_count, sizeof(*job->origin));
+	/* Defaults first, kb_base's first of all, so "4k" always means 4096. */
+	opt_apply(kb, job, kb->def, false, &inner);
+	for (i = 0; i < opt_count && !ret; i++) {
+		job->origin[i] = default_origin;
+		if (opt_table[i].def && opt_apply(&opt_table[i], job, opt_table[i].def, false, &inner))
+			ret = -EINVAL;
+	}
+	if (ret) {
+		/* A default the table cannot parse is a bug, caught by the tests. */
+		*cause = xasprintf("internal: default of %s: %s", opt_table[i - 1].name, inner);
+		free(inner);
+		goto out;
+	}
+	/* The job's kb_base before any size it scales, wherever it was written. */
+	if (spec->vals[opt_index(kb)].value)
+		ret = apply_value(job, kb, &spec->vals[opt_index(kb)], cause);
+	for (i = 0; i < opt_count; i++)
+		if (spec->vals[i].value && &opt_table[i] != kb)
+			order[n++] = i;
+	sort_vals = spec->vals;
+	qsort(order, n, sizeof(*order), by_seq);
+	for (i = 0; i < n && !ret; i++)
+		ret = apply_value(job, &opt_table[order[i]], &spec->vals[order[i]], cause);
+	if (!ret && !job->name) {
+		job->name = xstrdup(spec->name);
+		job->origin[opt_index(opt_find("name"))] = spec->where;
+	}
+out:
+	free(order);
+	return ret;
+}
+
+/* The largest block size direction @d can use. */
+static uint64_t max_bs(const struct job *job, unsigned d)
+{
+	uint64_t m = job->bs[d];
+	unsigned i;
+
+	if (job->bsrange_max[d])
+		m = job->bsrange_max[d];
+	if (job->nr_bssplit[d]) {
+		m = 0;
+		for (i = 0; i < job->nr_bssplit[d]; i++)
+			if (job->bssplit[d][i].bs > m)
+				m = job->bssplit[d][i].bs;
+	}
+	return m;
+}
+
+static const char *bs_option(const struct job *job)
+{
+	if (is_set(job, "bssplit"))
+		return "bssplit";
+	if (is_set(job, "bsrange"))
+		return "bsrange";
+	return "bs";
+}
+
+static int check_job(struct job *job, char **cause)
+{
+	static const char *const uring_only[] = { "hipri", "fixedbufs", "registerfiles",
+						  "sqthread_poll" };
+	bool reads = job->rw != RW_WRITE && job->rw != RW_RANDWRITE;
+	bool writes = job->rw != RW_READ && job->rw != RW_RANDREAD;
+	uint64_t bs = 0, region;
+	unsigned i;
+
+	if (is_set(job, "rwmixread") && is_set(job, "rwmixwrite")) {
+		if (job->rwmix_read + job->rwmix_write != 100)
+			return fail_at(job, later(job, "rwmixread", "rwmixwrite"), cause,
+				       "rwmixread=%u and rwmixwrite=%u add up to %u%%, not 100%%",
+				       job->rwmix_read, job->rwmix_write,
+				       job->rwmix_read + job->rwmix_write);
+	} else if (is_set(job, "rwmixwrite")) {
+		job->rwmix_read = 100 - job->rwmix_write;
+	}
+	job->rwmix_write = 100 - job->rwmix_read;
+
+	if (reads)
+		bs = max_bs(job, DDIR_READ);
+	if (writes && max_bs(job, DDIR_WRITE) > bs)
+		bs = max_bs(job, DDIR_WRITE);
+	region = job->filesize_min ? job->filesize_min : 0;
+	if (!job->size.pct && job->size.val)
+		region = job->size.val;
+	if (region && bs > region)
+		return fail_at(job, is_set(job, bs_option(job)) ? bs_option(job) :
+				   is_set(job, "size") ? "size" : "filesize",
+			       cause, "block size %llu is larger than the %s of %llu bytes",
+			       (unsigned long long)bs, is_set(job, "size") ? "size" : "filesize",
+			       (unsigned long long)region);
+
+	if (job->iodepth_batch_complete_max &&
+	    job->iodepth_batch_complete_min > job->iodepth_batch_complete_max)
+		return fail_at(job, later(job, "iodepth_batch_complete_min",
+					  "iodepth_batch_complete_max"),
+			       cause,
+			       "iodepth_batch_complete_min=%u is above iodepth_batch_complete_max=%u",
+			       job->iodepth_batch_complete_min, job->iodepth_batch_complete_max);
+	if (job->iodepth_batch_submit > job->iodepth)
+		return fail_at(job, later(job, "iodepth_batch_submit", "iodepth"), cause,
+			       "iodepth_batch_submit=%u is above iodepth=%u",
+			       job->iodepth_batch_submit, job->iodepth);
+
+	for (i = 0; i < ARRAY_SIZE(uring_only); i++) {
+		const struct opt_def *o = opt_find(uring_only[i]);
+
+		if (*(const bool *)((const char *)job + o->off) && job->ioengine != IOENGINE_IO_URING)
+			return fail_at(job, uring_only[i], cause,
+				       "%s is an io_uring option, but ioengine is not io_uring",
+				       uring_only[i]);
+	}
+	return 0;
+}
+
+int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause)
+{
+	struct job *v = xcalloc(js->nr, sizeof(*v));
+	unsigned i, j, total = 0;
+	int ret = 0;
+
+	for (i = 0; i < js->nr && !ret; i++) {
+		ret = job_build(&js->specs[i], &v[i], cause);
+		if (!ret)
+			ret = check_job(&v[i], cause);
+		if (ret)
+			break;
+		total += v[i].numjobs;
+		if (total > JOB_MAX_NUMJOBS)
+			ret = fail_at(&v[i], "numjobs", cause,
+				      "%u threads in all, more than the limit of %d", total,
+				      JOB_MAX_NUMJOBS);
+		if (!ret && v[i].wait_for) {
+			for (j = 0; j < i; j++)
+				if (!strcmp(v[j].name, v[i].wait_for))
+					break;
+			if (j == i)
+				ret = fail_at(&v[i], "wait_for", cause,
+					      "wait_for=%s names no earlier job", v[i].wait_for);
+		}
+	}
+	if (ret) {
+		job_free_all(v, i + (i < js->nr));
+		return ret;
+	}
+	*jobs = v;
+	*nr = js->nr;
+	return 0;
+}
+
+static void job_free(struct job *job)
+{
+	struct str_list *lists[] = { &job->filename, &job->directory };
+	char **strs[] = { &job->name,	       &job->description,    &job->filename_format,
+			  &job->wait_for,      &job->write_bw_log,   &job->write_iops_log,
+			  &job->write_lat_log, &job->write_hist_log };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		while (lists[i]->n)
+			free(lists[i]->v[--lists[i]->n]);
+		free(lists[i]->v);
+	}
+	for (i = 0; i < ARRAY_SIZE(strs); i++)
+		free(*strs[i]);
+	free(job->origin);
+}
+
+void job_free_all(struct job *jobs, unsigned nr)
+{
+	unsigned i;
+
+	for (i = 0; i < nr; i++)
+		job_free(&jobs[i]);
+	free(jobs);
+}
+
+void job_dump(const struct job *job, struct strbuf *sb)
+{
+	struct strbuf line = { 0 };
+	unsigned i;
+
+	strbuf_addf(sb, "[%s]\n", job->name);
+	for (i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+		const struct origin *from = &job->origin[i];
+
+		if (from->kind == ORIGIN_DEFAULT && !o->def) {
+			strbuf_addf(sb, "; %-38s ; not set\n", o->name);
+			continue;
+		}
+		strbuf_addf(&line, "%s=", o->name);
+		opt_format(o, job, &line);
+		strbuf_addf(sb, "%-40s ; ", line.buf);
+		origin_format(from, o->name, sb);
+		if (from->global)
+			strbuf_addf(sb, " (global)");
+		strbuf_addc(sb, '\n');
+		line.len = 0;
+	}
+	strbuf_free(&line);
+}

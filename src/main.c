@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * iogauge: the executable.  Wires the command line to the job parser and
+ * prints; the only file that calls exit().  Exit status: 0 success, 1 a
+ * run that could not complete, 2 bad input (nothing started, nothing
+ * written).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iogauge/cli.h"
+#include "iogauge/job.h"
+#include "iogauge/options.h"
+
+#define EXIT_BAD_INPUT 2
+
+static const char usage[] =
+	"usage: iogauge [options] [JOBFILE...] [--name=JOB --OPTION=VALUE...]\n"
+	"\n"
+	"Runs fio-style job files and command-line jobs.\n"
+	"\n"
+	"  --parse-only        print every job with each option's final value and its origin\n"
+	"  --section=NAME      use only the job(s) named NAME (repeatable)\n"
+	"  --set KEY=VALUE     override KEY in every job after the files are read (repeatable)\n"
+	"  --name=NAME         start a command-line job; job options follow as --OPTION=VALUE\n"
+	"  --OPTION=VALUE      a job option; before the first --name it is a default for all\n"
+	"  --help-options      list every job option\n"
+	"  --version           print the version\n"
+	"  --help              this text\n"
+	"\n"
+	"A JOBFILE of - is read from standard input.  See iogauge(1) and iogauge-jobfile(5).\n";
+
+static void help_options(void)
+{
+	unsigned i;
+
+	for (i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s%s%s", o->name, o->alias ? "|" : "",
+			 o->alias ? o->alias : "");
+		printf("%-34s %-20s %s", name, o->kind->syntax, o->help);
+		if (o->def)
+			printf(" [default: %s]", o->def);
+		putchar('\n');
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct job *jobs = NULL;
+	struct strbuf out = { 0 };
+	struct cli cli;
+	char *cause = NULL;
+	unsigned nr = 0, i;
+	int status = 0;
+
+	if (cli_parse(&cli, argc, argv, &cause)) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	for (i = 0; i < cli.js.warnings.n; i++)
+		fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
+	if (cli.help || cli.version || cli.help_options) {
+		if (cli.help)
+			fputs(usage, stdout);
+		if (cli.version)
+			printf("iogauge %s\n", IOGAUGE_VERSION);
+		if (cli.help_options)
+			help_options();
+		goto out;
+	}
+	if (!cli.nr_inputs) {
+		fprintf(stderr, "iogauge: no job file or --name job given\n%s", usage);
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	if (!cli.js.nr) {
+		fprintf(stderr, "iogauge: the job files define no jobs (only global sections)\n");
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	if (job_build_all(&cli.js, &jobs, &nr, &cause)) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	if (!cli.parse_only) {
+		fprintf(stderr, "iogauge: %u job(s) parsed and checked; this build cannot run "
+				"jobs yet (use --parse-only)\n",
+			nr);
+		status = 1;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		if (i)
+			strbuf_addc(&out, '\n');
+		job_dump(&jobs[i], &out);
+	}
+	fputs(out.buf, stdout);
+out:
+	free(cause);
+	strbuf_free(&out);
+	job_free_all(jobs, nr);
+	cli_free(&cli);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "iogauge: cannot write standard output\n");
+		status = status ? status : 1;
+	}
+	return status;
+}
