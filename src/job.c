@@ -63,8 +63,11 @@ static int apply_value(struct job *job, const struct opt_def *o, const struct ra
 		return 0;
 	}
 	origin_format(&rv->origin, o->name, &sb);
+	/* file:line: bs: ... but --bs=4q: ... as the flag was typed. */
 	if (rv->origin.kind == ORIGIN_FILE)
 		strbuf_addf(&sb, ": %s", o->name);
+	else if (!rv->bare)
+		strbuf_addf(&sb, "=%s", rv->value);
 	strbuf_addf(&sb, ": %s", inner);
 	free(inner);
 	*cause = strbuf_detach(&sb);

@@ -1,1 +1,115 @@
-exit 1
+#!/usr/bin/env bash
+# Golden tests of the iogauge command line: exit codes, error messages,
+# and --parse-only output compared byte for byte with tests/cli/golden/.
+# UPDATE_GOLDEN=1 rewrites the golden files (review the diff!).
+set -u
+bin=${IOGAUGE_BIN:?}
+src=${IOGAUGE_SRC:?}
+golden=$src/tests/cli/golden
+cd "$src" || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() {
+	echo "FAIL: $*"
+	fail=$((fail + 1))
+}
+
+# expect RC STDERR-SUBSTRING -- ARGS...: exit status and a piece of stderr.
+expect() {
+	local rc=$1 want=$2
+	shift 3
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	local got=$?
+	if [ "$got" -ne "$rc" ]; then
+		bad "iogauge $* exited $got, want $rc; stderr: $(cat "$tmp/err")"
+	elif [ -n "$want" ] && ! grep -qF -- "$want" "$tmp/err"; then
+		bad "iogauge $*: stderr lacks '$want': $(cat "$tmp/err")"
+	elif [ "$rc" -eq 2 ] && [ -s "$tmp/out" ]; then
+		bad "iogauge $*: exit 2 but something was printed on stdout"
+	else
+		ok
+	fi
+}
+
+# same NAME -- ARGS...: exit 0 and stdout equal to golden/NAME.out.
+same() {
+	local name=$1
+	shift 2
+	if ! "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; then
+		bad "iogauge $* failed: $(cat "$tmp/err")"
+		return
+	fi
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		cp "$tmp/out" "$golden/$name.out"
+	fi
+	if diff -u "$golden/$name.out" "$tmp/out" >"$tmp/diff"; then
+		ok
+	else
+		bad "iogauge $* differs from golden/$name.out:"
+		head -40 "$tmp/diff"
+	fi
+}
+
+# Flags
+expect 0 "" -- --version
+"$bin" --version | grep -qx "iogauge [0-9.]*" && ok || bad "--version output"
+"$bin" --help | grep -q "^usage: iogauge" && ok || bad "--help output"
+n=$("$bin" --help-options | wc -l)
+[ "$n" -ge 70 ] && ok || bad "--help-options lists $n options"
+expect 2 "no job file or --name job given" --
+expect 2 "unknown option '--iodpeth=4'; did you mean '--iodepth'?" -- --iodpeth=4 --name=a
+expect 2 "unknown option '--parse-onyl'; did you mean '--parse-only'?" -- --parse-onyl x
+expect 2 "unknown option '-x'" -- -x
+expect 2 "--set needs a value" -- --name=a --set
+expect 2 "--set bs: expected KEY=VALUE" -- --name=a --set bs
+expect 2 "--name needs a job name" -- --name=
+expect 2 "nope.fio: No such file or directory" -- --parse-only tests/data/nope.fio
+
+# Command-line jobs: options before the first --name are defaults.
+same cmdline -- --parse-only --bs=8k --ioengine=libaio --name=a --rw=randread --iodepth 16 \
+	--time_based --runtime=30 --name=b --rw=write --bs 64k
+expect 2 "--bs=4q: '4q': unknown size suffix 'q'" -- --parse-only --bs=4q --name=a
+expect 2 "--direct=2: '2' is not a boolean" -- --parse-only --name=a --direct=2
+expect 2 "--verify_pattern=1: 'verify_pattern' is a fio option that iogauge does not implement" \
+	-- --parse-only --name=a --verify_pattern=1
+expect 2 "--rwmixwrite: [a] rwmixread=70 and rwmixwrite=50 add up to 120%" \
+	-- --parse-only --name=a --rwmixread=70 --rwmixwrite=50
+expect 0 "warning: 'random_generator' is ignored" -- --parse-only --name=a \
+	--random_generator=lfsr
+
+# Job files, --set, --section, standard input.
+same default -- --parse-only jobs/default.ini
+same set -- --parse-only --set size=16m --set bs=1m jobs/default.ini
+same section -- --parse-only --section=seqwrite-64k jobs/default.ini
+expect 2 "--section=nope: no job has that name" -- --parse-only --section=nope jobs/default.ini
+expect 2 "--set bogus=1: unknown option 'bogus'" -- --parse-only --set bogus=1 jobs/default.ini
+expect 2 "--set bs=4q: '4q': unknown size suffix" -- --parse-only --set bs=4q jobs/default.ini
+expect 2 "--set bs: [randread-4k] block size 1048576 is larger than the size of 65536" \
+	-- --parse-only --set size=64k --set bs=1m jobs/default.ini
+printf '[global]\nbs=8k\n[from-stdin]\nrw=write\n' | "$bin" --parse-only - >"$tmp/out" 2>&1
+grep -q '^bs=8192 .*; <stdin>:2 (global)$' "$tmp/out" && ok || bad "stdin job: $(cat "$tmp/out")"
+printf '[j]\nbs=4q\n' | "$bin" --parse-only - >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^iogauge: <stdin>:2: bs: '4q'" "$tmp/err" && ok || bad "stdin error"
+
+# Several files: the second file's first job is stonewalled; command-line
+# defaults reach every file.
+printf '[x]\n' >"$tmp/one.fio"
+printf '[y]\n[z]\n' >"$tmp/two.fio"
+"$bin" --parse-only --iodepth=8 "$tmp/one.fio" "$tmp/two.fio" >"$tmp/out"
+[ "$(grep -c '^iodepth=8 .*; --iodepth (global)$' "$tmp/out")" -eq 3 ] && ok ||
+	bad "command-line default not in every file's jobs"
+[ "$(grep -c '^stonewall=1 ' "$tmp/out")" -eq 1 ] && ok || bad "second file not stonewalled"
+
+# Without --parse-only this version stops after checking: exit 1, not 2.
+expect 1 "cannot run jobs yet" -- jobs/default.ini
+
+# The recipes in jobs/ all parse.
+for f in jobs/*.ini; do
+	"$bin" --parse-only "$f" >/dev/null 2>"$tmp/err" && ok || bad "$f: $(cat "$tmp/err")"
+done
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
