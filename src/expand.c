@@ -32,7 +32,10 @@ static void skip_space(struct expr *e)
 static long long expr_fail(struct expr *e, const char *what)
 {
 	if (!e->err) {
-		*e->cause = xasprintf("'%s': %s at '%s'", e->s, what, *e->p ? e->p : "the end");
+		if (*e->p)
+			*e->cause = xasprintf("%s at '%s'", what, e->p);
+		else
+			*e->cause = xasprintf("%s at the end", what);
 		e->err = -EINVAL;
 	}
 	return 0;
@@ -86,8 +89,11 @@ static long long expr_product(struct expr *e)
 			if (__builtin_mul_overflow(v, r, &v))
 				return expr_fail(e, "overflow");
 		} else {
-			if (!r)
-				return expr_fail(e, "division by zero");
+			if (!r) {
+				*e->cause = xasprintf("division by zero");
+				e->err = -EINVAL;
+				return 0;
+			}
 			if (v == LLONG_MIN && r == -1)
 				return expr_fail(e, "overflow");
 			v /= r;
@@ -183,7 +189,12 @@ char *jobfile_expand(const char *value, char **cause)
 		strbuf_addc(&sb, *p++);
 	}
 	if (keyword && sb.buf && strpbrk(sb.buf, "+-*/")) {
-		if (expr_eval(sb.buf, &v, cause)) {
+		char *inner = NULL;
+
+		if (expr_eval(sb.buf, &v, &inner)) {
+			/* Show what was written and what it became on this machine. */
+			*cause = xasprintf("'%s' (here '%s'): %s", value, sb.buf, inner);
+			free(inner);
 			strbuf_free(&sb);
 			return NULL;
 		}

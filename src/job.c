@@ -158,7 +158,8 @@ static int check_job(struct job *job, char **cause)
 						  "sqthread_poll" };
 	bool reads = job->rw != RW_WRITE && job->rw != RW_RANDWRITE;
 	bool writes = job->rw != RW_READ && job->rw != RW_RANDREAD;
-	uint64_t bs = 0, region;
+	uint64_t bs = 0, region = 0;
+	const char *limit = NULL;
 	unsigned i;
 
 	if (is_set(job, "rwmixread") && is_set(job, "rwmixwrite")) {
@@ -176,15 +177,18 @@ static int check_job(struct job *job, char **cause)
 		bs = max_bs(job, DDIR_READ);
 	if (writes && max_bs(job, DDIR_WRITE) > bs)
 		bs = max_bs(job, DDIR_WRITE);
-	region = job->filesize_min ? job->filesize_min : 0;
-	if (!job->size.pct && job->size.val)
+	if (!job->size.pct && job->size.val) {
 		region = job->size.val;
-	if (region && bs > region)
-		return fail_at(job, is_set(job, bs_option(job)) ? bs_option(job) :
-				   is_set(job, "size") ? "size" : "filesize",
-			       cause, "block size %llu is larger than the %s of %llu bytes",
-			       (unsigned long long)bs, is_set(job, "size") ? "size" : "filesize",
-			       (unsigned long long)region);
+		limit = "size";
+	} else if (job->filesize_min) {
+		region = job->filesize_min;
+		limit = "filesize";
+	}
+	/* Blame the block size when it was written, else the limit. */
+	if (limit && bs > region)
+		return fail_at(job, is_set(job, bs_option(job)) ? bs_option(job) : limit, cause,
+			       "block size %llu is larger than the %s of %llu bytes",
+			       (unsigned long long)bs, limit, (unsigned long long)region);
 
 	if (job->iodepth_batch_complete_max &&
 	    job->iodepth_batch_complete_min > job->iodepth_batch_complete_max)
@@ -223,7 +227,7 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 			break;
 		total += v[i].numjobs;
 		if (total > JOB_MAX_NUMJOBS)
-			ret = fail_at(&v[i], "numjobs", cause,
+			ret = fail_at(&v[i], is_set(&v[i], "numjobs") ? "numjobs" : "name", cause,
 				      "%u threads in all, more than the limit of %d", total,
 				      JOB_MAX_NUMJOBS);
 		if (!ret && v[i].wait_for) {

@@ -192,9 +192,14 @@ int jobset_set(struct jobset *js, struct raw_value *vals, const char *key, const
 		return -EINVAL;
 	}
 	if (value) {
-		expanded = jobfile_expand(value, cause);
-		if (!expanded)
+		char *inner = NULL;
+
+		expanded = jobfile_expand(value, &inner);
+		if (!expanded) {
+			*cause = xasprintf("%s: %s", o->name, inner);
+			free(inner);
 			return -EINVAL;
+		}
 	}
 	rv = &vals[opt_index(o)];
 	free(rv->value);

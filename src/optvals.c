@@ -576,7 +576,7 @@ static int rw_parse(const struct opt_def *o, struct job *job, const char *val, c
 	if (rw_is_random(job->rw)) {
 		ret = units_parse_size(suf, job->kb_base, &v, NULL, cause);
 		if (!ret && (v < 1 || v > UINT32_MAX))
-			ret = fail(cause, "'%s': I/Os per random offset must be 1 to %u", val,
+			ret = fail(cause, "'%s': I/Os per random offset must be 1 to %u", suf,
 				   UINT32_MAX);
 		if (!ret)
 			job->rw_rand_nr = (unsigned)v;
@@ -585,7 +585,7 @@ static int rw_parse(const struct opt_def *o, struct job *job, const char *val, c
 
 		ret = units_parse_size(suf + back, job->kb_base, &v, NULL, cause);
 		if (!ret && v > INT64_MAX)
-			ret = fail(cause, "'%s': the gap is too large", val);
+			ret = fail(cause, "'%s': the gap is too large", suf);
 		if (!ret)
 			job->rw_seq_add = back ? -(int64_t)v : (int64_t)v;
 	}

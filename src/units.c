@@ -33,7 +33,8 @@ static int fail(char **cause, const char *fmt, ...)
  */
 struct number {
 	uint64_t whole;
-	double frac;	/* 0 <= frac < 1 */
+	uint64_t frac;		/* the digits after the point, as an integer ... */
+	uint64_t frac_den;	/* ... over this power of ten (1: no fraction) */
 	bool hex;
 };
 
@@ -42,6 +43,7 @@ static int read_number(const char *s, struct number *n, const char **end, char *
 	const char *p = s;
 
 	memset(n, 0, sizeof(*n));
+	n->frac_den = 1;
 	if (*p == '-' || *p == '+')
 		return fail(cause, "'%s': a signed value is not allowed here", s);
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
@@ -69,11 +71,11 @@ static int read_number(const char *s, struct number *n, const char **end, char *
 		n->whole = n->whole * 10 + d;
 	}
 	if (*p == '.') {
-		double scale = 0.1;
-
 		for (p++; isdigit((unsigned char)*p); p++) {
-			n->frac += (*p - '0') * scale;
-			scale /= 10;
+			if (n->frac_den >= 1000000000000000000ull)
+				return fail(cause, "'%s': too many digits after the point", s);
+			n->frac = n->frac * 10 + (uint64_t)(*p - '0');
+			n->frac_den *= 10;
 		}
 	}
 	*end = p;
@@ -84,14 +86,14 @@ static int read_number(const char *s, struct number *n, const char **end, char *
 static int scale_number(const char *s, const struct number *n, uint64_t mult, uint64_t *out,
 			char **cause)
 {
-	double fpart = n->frac * (double)mult;
+	unsigned __int128 fpart = (unsigned __int128)n->frac * mult;
 	uint64_t extra;
 
 	if (mult && n->whole > UINT64_MAX / mult)
 		return fail(cause, "'%s': value too large", s);
-	if (fpart != floor(fpart))
+	if (fpart % n->frac_den)
 		return fail(cause, "'%s' is not a whole number", s);
-	extra = (uint64_t)fpart;
+	extra = (uint64_t)(fpart / n->frac_den);
 	if (n->whole * mult > UINT64_MAX - extra)
 		return fail(cause, "'%s': value too large", s);
 	*out = n->whole * mult + extra;
@@ -229,7 +231,7 @@ int units_parse_uint(const char *s, uint64_t *out, char **cause)
 	ret = read_number(s, &n, &end, cause);
 	if (ret)
 		return ret;
-	if (*end || n.frac != 0)
+	if (*end || n.frac_den != 1)
 		return fail(cause, "'%s' is not a whole number", s);
 	*out = n.whole;
 	return 0;
