@@ -63,9 +63,10 @@ static int apply_sets(struct jobset *js, const struct str_list *sets, char **cau
 	for (i = 0; i < sets->n && !ret; i++) {
 		eq = strchr(sets->v[i], '=');
 		key = eq ? xstrndup(sets->v[i], (size_t)(eq - sets->v[i])) : xstrdup(sets->v[i]);
-		/* Checked once even when no job exists, so a typo never passes. */
+		/* Checked once even when no job exists, so a typo never passes;
+		 * an option iogauge only warns about is not set (nor warned) again. */
 		ret = jobset_set(js, js->cmdline, key, eq ? eq + 1 : NULL, &where, &inner);
-		for (j = 0; j < js->nr && !ret; j++)
+		for (j = 0; j < js->nr && !ret && opt_find(key); j++)
 			ret = jobset_set(js, js->specs[j].vals, key, eq ? eq + 1 : NULL, &where,
 					 &inner);
 		if (ret) {
@@ -93,7 +94,7 @@ static void list_push(struct str_list *l, const char *s)
 int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 {
 	struct str_list sets = { 0 }, sections = { 0 };
-	struct raw_value *cur = NULL;
+	struct settings *cur = NULL;
 	const char *val, *eq;
 	char *name = NULL, *inner = NULL;
 	int i, ret = 0;
@@ -166,7 +167,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			}
 			val = eq ? eq + 1 : NULL;
 			/* --bs 4k takes the next word; a flag that may stand alone does not. */
-			if (!val && o && !(o->flags & OPTF_BARE) && i + 1 < argc)
+			if (!val && o && !(o->flags & OPTF_BARE) && i + 1 < argc &&
+			    strncmp(argv[i + 1], "--", 2))
 				val = argv[++i];
 			where.global = !cur;
 			ret = jobset_set(&cli->js, cur ? cur : cli->js.cmdline, name, val, &where,

@@ -52,44 +52,41 @@ static const char *later(const struct job *job, const char *a, const char *b)
 	return origin_of(job, a)->seq >= origin_of(job, b)->seq ? a : b;
 }
 
-static int apply_value(struct job *job, const struct opt_def *o, const struct raw_value *rv,
-		       char **cause)
+static int apply_value(struct job *job, const struct setting *sv, char **cause)
 {
+	const struct opt_def *o = sv->opt;
 	struct strbuf sb = { 0 };
 	char *inner = NULL;
+	unsigned i;
 
-	if (!opt_apply(o, job, rv->value, rv->bare, &inner)) {
-		job->origin[opt_index(o)] = rv->origin;
+	if (!opt_apply(o, job, sv->value, sv->bare, &inner)) {
+		/* Options that share a field (direct, buffered) share the origin. */
+		for (i = 0; i < opt_count; i++) {
+			if (opt_table[i].off != o->off)
+				continue;
+			job->origin[i] = sv->origin;
+			job->origin[i].via = &opt_table[i] == o ? NULL : o->name;
+		}
 		return 0;
 	}
-	origin_format(&rv->origin, o->name, &sb);
+	origin_format(&sv->origin, o->name, &sb);
 	/* file:line: bs: ... but --bs=4q: ... as the flag was typed. */
-	if (rv->origin.kind == ORIGIN_FILE)
+	if (sv->origin.kind == ORIGIN_FILE)
 		strbuf_addf(&sb, ": %s", o->name);
-	else if (!rv->bare)
-		strbuf_addf(&sb, "=%s", rv->value);
+	else if (!sv->bare)
+		strbuf_addf(&sb, "=%s", sv->value);
 	strbuf_addf(&sb, ": %s", inner);
 	free(inner);
 	*cause = strbuf_detach(&sb);
 	return -EINVAL;
 }
 
-static const struct raw_value *sort_vals;
-
-static int by_seq(const void *a, const void *b)
-{
-	unsigned sa = sort_vals[*(const unsigned *)a].origin.seq;
-	unsigned sb = sort_vals[*(const unsigned *)b].origin.seq;
-
-	return (sa > sb) - (sa < sb);
-}
-
 static int job_build(const struct jobspec *spec, struct job *job, char **cause)
 {
 	const struct opt_def *kb = opt_find("kb_base");
-	unsigned *order = xcalloc(opt_count, sizeof(*order));
-	unsigned i, n = 0;
+	const struct setting *last_kb = NULL;
 	char *inner = NULL;
+	unsigned i;
 	int ret = 0;
 
 	memset(job, 0, sizeof(*job));
@@ -105,24 +102,21 @@ static int job_build(const struct jobspec *spec, struct job *job, char **cause)
 		/* A default the table cannot parse is a bug, caught by the tests. */
 		*cause = xasprintf("internal: default of %s: %s", opt_table[i - 1].name, inner);
 		free(inner);
-		goto out;
+		return ret;
 	}
 	/* The job's kb_base before any size it scales, wherever it was written. */
-	if (spec->vals[opt_index(kb)].value)
-		ret = apply_value(job, kb, &spec->vals[opt_index(kb)], cause);
-	for (i = 0; i < opt_count; i++)
-		if (spec->vals[i].value && &opt_table[i] != kb)
-			order[n++] = i;
-	sort_vals = spec->vals;
-	qsort(order, n, sizeof(*order), by_seq);
-	for (i = 0; i < n && !ret; i++)
-		ret = apply_value(job, &opt_table[order[i]], &spec->vals[order[i]], cause);
+	for (i = 0; i < spec->vals->n; i++)
+		if (spec->vals->v[i].opt == kb)
+			last_kb = &spec->vals->v[i];
+	if (last_kb)
+		ret = apply_value(job, last_kb, cause);
+	for (i = 0; i < spec->vals->n && !ret; i++)
+		if (spec->vals->v[i].opt != kb)
+			ret = apply_value(job, &spec->vals->v[i], cause);
 	if (!ret && !job->name) {
 		job->name = xstrdup(spec->name);
 		job->origin[opt_index(opt_find("name"))] = spec->where;
 	}
-out:
-	free(order);
 	return ret;
 }
 
@@ -162,7 +156,8 @@ static int check_job(struct job *job, char **cause)
 	const char *limit = NULL;
 	unsigned i;
 
-	if (is_set(job, "rwmixread") && is_set(job, "rwmixwrite")) {
+	if (is_set(job, "rwmixread") && is_set(job, "rwmixwrite") &&
+	    !origin_of(job, "rwmixread")->via && !origin_of(job, "rwmixwrite")->via) {
 		if (job->rwmix_read + job->rwmix_write != 100)
 			return fail_at(job, later(job, "rwmixread", "rwmixwrite"), cause,
 				       "rwmixread=%u and rwmixwrite=%u add up to %u%%, not 100%%",
@@ -170,6 +165,11 @@ static int check_job(struct job *job, char **cause)
 				       job->rwmix_read + job->rwmix_write);
 	} else if (is_set(job, "rwmixwrite")) {
 		job->rwmix_read = 100 - job->rwmix_write;
+		*origin_of(job, "rwmixread") = *origin_of(job, "rwmixwrite");
+		origin_of(job, "rwmixread")->via = "rwmixwrite";
+	} else if (is_set(job, "rwmixread")) {
+		*origin_of(job, "rwmixwrite") = *origin_of(job, "rwmixread");
+		origin_of(job, "rwmixwrite")->via = "rwmixread";
 	}
 	job->rwmix_write = 100 - job->rwmix_read;
 
@@ -210,6 +210,9 @@ static int check_job(struct job *job, char **cause)
 				       "%s is an io_uring option, but ioengine is not io_uring",
 				       uring_only[i]);
 	}
+	if (job->hipri && !job->direct)
+		return fail_at(job, later(job, "hipri", "direct"), cause,
+			       "hipri (polled completions) needs direct=1");
 	return 0;
 }
 
@@ -295,6 +298,8 @@ void job_dump(const struct job *job, struct strbuf *sb)
 		origin_format(from, o->name, sb);
 		if (from->global)
 			strbuf_addf(sb, " (global)");
+		if (from->via)
+			strbuf_addf(sb, " (via %s)", from->via);
 		strbuf_addc(sb, '\n');
 		line.len = 0;
 	}

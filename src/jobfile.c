@@ -33,7 +33,7 @@ struct reader {
 	struct jobset *js;
 	struct src stack[INCLUDE_DEPTH_MAX];
 	int depth;
-	struct raw_value *vals;	/* where options go now; NULL before any section */
+	struct settings *vals;	/* where options go now; NULL before any section */
 	bool global;
 	const char *file;	/* origin of the line last handed to libinih */
 	unsigned line;
@@ -43,25 +43,30 @@ struct reader {
 	size_t cap;
 };
 
-static struct raw_value *vals_new(const struct raw_value *from)
+static struct settings *vals_new(const struct settings *from)
 {
-	struct raw_value *v = xcalloc(opt_count, sizeof(*v));
+	struct settings *v = xcalloc(1, sizeof(*v));
 	unsigned i;
 
-	for (i = 0; from && i < opt_count; i++) {
-		v[i] = from[i];
-		if (from[i].value)
-			v[i].value = xstrdup(from[i].value);
+	if (from && from->n) {
+		v->v = xcalloc(from->n, sizeof(*v->v));
+		for (i = 0; i < from->n; i++) {
+			v->v[i] = from->v[i];
+			v->v[i].value = xstrdup(from->v[i].value);
+		}
+		v->n = from->n;
 	}
 	return v;
 }
 
-static void vals_free(struct raw_value *v)
+static void vals_free(struct settings *v)
 {
 	unsigned i;
 
-	for (i = 0; v && i < opt_count; i++)
-		free(v[i].value);
+	for (i = 0; v && i < v->n; i++)
+		free(v->v[i].value);
+	if (v)
+		free(v->v);
 	free(v);
 }
 
@@ -158,11 +163,11 @@ int jobset_keep(struct jobset *js, const struct str_list *names, char **cause)
 	return ret;
 }
 
-int jobset_set(struct jobset *js, struct raw_value *vals, const char *key, const char *value,
+int jobset_set(struct jobset *js, struct settings *vals, const char *key, const char *value,
 	       const struct origin *where, char **cause)
 {
 	const struct opt_def *o = opt_find(key);
-	struct raw_value *rv;
+	struct setting *sv;
 	const char *why, *near;
 	char *expanded = NULL;
 
@@ -201,12 +206,13 @@ int jobset_set(struct jobset *js, struct raw_value *vals, const char *key, const
 			return -EINVAL;
 		}
 	}
-	rv = &vals[opt_index(o)];
-	free(rv->value);
-	rv->value = expanded ? expanded : xstrdup("");
-	rv->bare = !value;
-	rv->origin = *where;
-	rv->origin.seq = ++js->seq;
+	vals->v = xrealloc(vals->v, sizeof(*vals->v) * (vals->n + 1));
+	sv = &vals->v[vals->n++];
+	sv->opt = o;
+	sv->value = expanded ? expanded : xstrdup("");
+	sv->bare = !value;
+	sv->origin = *where;
+	sv->origin.seq = ++js->seq;
 	return 0;
 }
 
@@ -398,7 +404,8 @@ static char *reader_next(char *str, int num, void *stream)
 			snprintf(str, (size_t)num, "[s]\n");
 			return str;
 		}
-		if (!strncmp(line, "include", 7) && (line[7] == ' ' || line[7] == '\t')) {
+		if (!strncmp(line, "include", 7) &&
+		    (line[7] == ' ' || line[7] == '\t' || line[7] == '\0')) {
 			do_include(r, trim(line + 8));
 			continue;
 		}

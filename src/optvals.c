@@ -327,9 +327,9 @@ static void size_pct_format(const struct opt_def *o, const struct job *job, stru
 const struct opt_kind opt_kind_size_pct = { "size|N%", size_pct_parse, size_pct_format };
 
 /*
- * Per-direction lists, fio style: "r,w,t".  One value sets every
- * direction; with two, trim takes the write value; an empty piece leaves
- * that direction as it was.
+ * Per-direction lists, fio style: "r,w,t".  A value applies to its own
+ * direction and the ones after it, so one value sets all three and with
+ * two, trim takes the write value; an empty piece changes nothing.
  */
 typedef int (*ddir_fn)(const struct opt_def *o, struct job *job, const char *piece, enum ddir d,
 		       char **cause);
@@ -337,22 +337,16 @@ typedef int (*ddir_fn)(const struct opt_def *o, struct job *job, const char *pie
 static int per_ddir(const struct opt_def *o, struct job *job, const char *val, ddir_fn one,
 		    char **cause)
 {
-	unsigned n, d;
+	unsigned n, i, d;
 	char **pieces = split(val, ',', &n);
 	int ret = 0;
 
-	if (n > DDIR_COUNT) {
+	if (n > DDIR_COUNT)
 		ret = fail(cause, "'%s': at most %d comma-separated values (read,write,trim)", val,
 			   DDIR_COUNT);
-		goto out;
-	}
-	for (d = 0; d < DDIR_COUNT && !ret; d++) {
-		const char *piece = pieces[d < n ? d : n - 1];
-
-		if (*piece)
-			ret = one(o, job, piece, (enum ddir)d, cause);
-	}
-out:
+	for (i = 0; i < n && !ret; i++)
+		for (d = i; d < DDIR_COUNT && !ret && *pieces[i]; d++)
+			ret = one(o, job, pieces[i], (enum ddir)d, cause);
 	free_split(pieces);
 	return ret;
 }
@@ -798,8 +792,19 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 	if (!colon || !colon[1])
 		return fail(cause, "'%s': %s needs parameters after ':'", val,
 			    rdist_names[i].name);
-	if (rd->kind == RDIST_ZONED || rd->kind == RDIST_ZONED_ABS)
-		return per_ddir(o, job, colon + 1, zones_one, cause);
+	if (rd->kind == RDIST_ZONED || rd->kind == RDIST_ZONED_ABS) {
+		ret = per_ddir(o, job, colon + 1, zones_one, cause);
+		if (!ret && !rd->nr_zones[DDIR_READ])
+			ret = fail(cause, "'%s': no zones for reads", val);
+		/* An empty piece gives a direction the zones of the one before. */
+		for (i = 1; !ret && i < DDIR_COUNT; i++) {
+			if (rd->nr_zones[i])
+				continue;
+			rd->nr_zones[i] = rd->nr_zones[i - 1];
+			memcpy(rd->zones[i], rd->zones[i - 1], sizeof(rd->zones[i]));
+		}
+		return ret;
+	}
 
 	params = split(colon + 1, ':', &n);
 	if (n > 2) {

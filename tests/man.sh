@@ -1,1 +1,30 @@
-exit 1
+#!/usr/bin/env bash
+# The man pages: groff -ww must print nothing (it exits 0 even when it
+# warns), every job option in the table has its entry in
+# iogauge-jobfile.5, and every command-line flag is in iogauge.1.
+set -u
+bin=${IOGAUGE_BIN:?}
+src=${IOGAUGE_SRC:?}
+pass=0 fail=0
+check() {
+	if eval "$2"; then pass=$((pass + 1)); else
+		echo "FAIL: $1"
+		fail=$((fail + 1))
+	fi
+}
+
+for page in "$src/man/iogauge.1" "$src/man/iogauge-jobfile.5"; do
+	out=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
+	check "groff warns on $page: $out" '[ -z "$out" ]'
+done
+for name in $("$bin" --help-options | awk '{ split($1, n, "|"); print n[1] }'); do
+	check "option $name has no '.BI $name=' entry in iogauge-jobfile.5" \
+		'grep -q "^\.BI $name=" "$src/man/iogauge-jobfile.5"'
+done
+for flag in parse-only section set name help-options version help; do
+	# roff spells each dash \-, as in \-\-parse\-only.
+	pat=$(printf '%s' "--$flag" | sed 's/-/\\-/g')
+	check "flag --$flag is not in iogauge.1" 'grep -qF -- "$pat" "$src/man/iogauge.1"'
+done
+echo "man: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -221,7 +221,16 @@ static void test_reading_order(void **state)
 	parsed_free(&p);
 	must_parse(&p, "[a]\nrwmixwrite=30\n[b]\nrwmixread=60\nrwmixwrite=40\n");
 	assert_int_equal(p.jobs[0].rwmix_read, 70);
+	assert_string_equal(p.jobs[0].origin[opt_index(opt_find("rwmixread"))].via, "rwmixwrite");
 	assert_int_equal(p.jobs[1].rwmix_read, 60);
+	parsed_free(&p);
+	/* Per-direction values apply on top of what the job inherited, as fio. */
+	must_parse(&p, "[global]\nbs=16k\n[a]\nbs=,8k\n[b]\nbs=4k,\n");
+	assert_int_equal(p.jobs[0].bs[DDIR_READ], 16384);
+	assert_int_equal(p.jobs[0].bs[DDIR_WRITE], 8192);
+	assert_int_equal(p.jobs[0].bs[DDIR_TRIM], 8192);
+	assert_int_equal(p.jobs[1].bs[DDIR_READ], 4096);
+	assert_int_equal(p.jobs[1].bs[DDIR_WRITE], 4096);
 	parsed_free(&p);
 }
 
@@ -237,6 +246,7 @@ static void test_cross_checks(void **state)
 	must_fail("[a]\n[b]\nwait_for=c\n[c]\n", "t.fio:3: [b] ", "names no earlier job");
 	must_fail("[a]\nnumjobs=4000\n[b]\nnumjobs=100\n", "t.fio:4: [b] ", "4100 threads");
 	must_fail("[a]\nhipri\n", "t.fio:2: [a] ", "io_uring option");
+	must_fail("[a]\nioengine=io_uring\nhipri\n", "t.fio:3: [a] ", "needs direct=1");
 	must_fail("[a]\niodepth=4\niodepth_batch_submit=8\n", "t.fio:3: [a] ",
 		  "above iodepth=4");
 	must_fail("[a]\niodepth_batch_complete_min=8\niodepth_batch_complete_max=4\n",
@@ -248,7 +258,8 @@ static void test_wait_for_and_engines(void **state)
 	struct parsed p;
 
 	(void)state;
-	must_parse(&p, "[a]\n[b]\nwait_for=a\n[c]\nioengine=io_uring\nhipri\nsqthread_poll\n");
+	must_parse(&p, "[a]\n[b]\nwait_for=a\n[c]\nioengine=io_uring\nhipri\nsqthread_poll\n"
+		       "direct=1\n");
 	assert_string_equal(p.jobs[1].wait_for, "a");
 	assert_true(p.jobs[2].hipri);
 	assert_true(p.jobs[2].sqthread_poll);

@@ -12,26 +12,35 @@
 
 #include "iogauge/options.h"
 
-struct raw_value {
-	char *value;		/* NULL: not set */
+/* One option as written, in reading order.  A job applies its settings
+ * in order, so a later value overrides an earlier one piece by piece, as
+ * in fio ([global] bs=16k then bs=,8k leaves reads at 16k). */
+struct setting {
+	const struct opt_def *opt;
+	char *value;		/* after ${VAR} expansion; "" for a bare flag */
 	bool bare;		/* the option stood alone, without "=" */
 	struct origin origin;
+};
+
+struct settings {
+	struct setting *v;
+	unsigned n;
 };
 
 struct jobspec {
 	char *name;		/* the section name, or --name */
 	struct origin where;	/* the section header */
-	struct raw_value *vals;	/* opt_count entries */
+	struct settings *vals;	/* inherited ones first */
 };
 
 struct jobset {
 	struct jobspec *specs;
 	unsigned nr;
-	struct raw_value *global;	/* defaults for the jobs that follow */
-	struct raw_value *cmdline;	/* command-line defaults: each file starts from them */
+	struct settings *global;	/* defaults for the jobs that follow */
+	struct settings *cmdline;	/* command-line defaults: each file starts from them */
 	unsigned nr_files_read;
 	struct str_list names;		/* file names that origins point into */
-	struct str_list warnings;	/* "file:line: message", in order */
+	struct str_list warnings;	/* "file:line: warning: message", in order */
 	unsigned seq;
 };
 
@@ -60,12 +69,12 @@ struct jobspec *jobset_add_cmdline_job(struct jobset *js, const char *name,
 int jobset_keep(struct jobset *js, const struct str_list *names, char **cause);
 
 /*
- * Sets option @key in @vals (a jobspec's or a global set) after expanding
+ * Appends option @key to @vals (a jobspec's or a global set) after expanding
  * ${VAR} and fio's $keywords in @value.  @value NULL means a bare flag.
  * 0, or -EINVAL with *cause set (no location: the caller adds it).
  * Options fio has but that cannot change the workload only add a warning.
  */
-int jobset_set(struct jobset *js, struct raw_value *vals, const char *key, const char *value,
+int jobset_set(struct jobset *js, struct settings *vals, const char *key, const char *value,
 	       const struct origin *where, char **cause);
 
 /* Expands ${VAR} from the environment and $ncpus, $mb_memory, $pagesize,

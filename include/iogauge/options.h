@@ -28,6 +28,7 @@ struct origin {
 	unsigned line;		/* ORIGIN_FILE: 1-based */
 	bool global;		/* inherited from a global section or from before --name */
 	unsigned seq;		/* reading order: later values win */
+	const char *via;	/* set through another option sharing the field */
 };
 
 /* "jobs/a.ini:3", "--bs", "--set bs" or "default". */
