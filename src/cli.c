@@ -60,6 +60,7 @@ static int apply_sets(struct jobset *js, const struct str_list *sets, char **cau
 	char *key, *eq, *inner = NULL;
 	int ret = 0;
 
+	js->section++;
 	for (i = 0; i < sets->n && !ret; i++) {
 		eq = strchr(sets->v[i], '=');
 		key = eq ? xstrndup(sets->v[i], (size_t)(eq - sets->v[i])) : xstrdup(sets->v[i]);

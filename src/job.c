@@ -81,12 +81,27 @@ static int apply_value(struct job *job, const struct setting *sv, char **cause)
 	return -EINVAL;
 }
 
+/*
+ * The kb_base that scales @sv, as in fio: the last one written in @sv's own
+ * section (wherever in it) or in a section before.  A job's kb_base does
+ * not rescale sizes that a [global] section above it already gave.
+ */
+static unsigned kb_base_for(const struct settings *vals, const struct setting *sv,
+			    const struct opt_def *kb)
+{
+	unsigned i, base = 1024;
+
+	for (i = 0; i < vals->n; i++)
+		if (vals->v[i].opt == kb && vals->v[i].origin.section <= sv->origin.section)
+			base = (unsigned)strtoul(vals->v[i].value, NULL, 10);
+	return base;
+}
+
 static int job_build(const struct jobspec *spec, struct job *job, char **cause)
 {
-	const struct opt_def *kb = opt_find("kb_base");
-	const struct setting *last_kb = NULL;
+	const struct opt_def *kb = opt_find("kb_base"), *name = opt_find("name");
+	unsigned i, final_kb;
 	char *inner = NULL;
-	unsigned i;
 	int ret = 0;
 
 	memset(job, 0, sizeof(*job));
@@ -104,15 +119,22 @@ static int job_build(const struct jobspec *spec, struct job *job, char **cause)
 		free(inner);
 		return ret;
 	}
-	/* The job's kb_base before any size it scales, wherever it was written. */
-	for (i = 0; i < spec->vals->n; i++)
-		if (spec->vals->v[i].opt == kb)
-			last_kb = &spec->vals->v[i];
-	if (last_kb)
-		ret = apply_value(job, last_kb, cause);
+	/* kb_base first: checked, and its origin noted, even with no size. */
 	for (i = 0; i < spec->vals->n && !ret; i++)
-		if (spec->vals->v[i].opt != kb)
+		if (spec->vals->v[i].opt == kb)
 			ret = apply_value(job, &spec->vals->v[i], cause);
+	final_kb = job->kb_base;
+	for (i = 0; i < spec->vals->n && !ret; i++) {
+		const struct setting *sv = &spec->vals->v[i];
+
+		/* fio's name= in a global section names no job. */
+		if (sv->opt == kb || (sv->opt == name && sv->origin.global &&
+				      sv->origin.kind == ORIGIN_FILE))
+			continue;
+		job->kb_base = kb_base_for(spec->vals, sv, kb);
+		ret = apply_value(job, sv, cause);
+	}
+	job->kb_base = final_kb;
 	if (!ret && !job->name) {
 		job->name = xstrdup(spec->name);
 		job->origin[opt_index(opt_find("name"))] = spec->where;

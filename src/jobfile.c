@@ -130,6 +130,7 @@ struct jobspec *jobset_add_cmdline_job(struct jobset *js, const char *name,
 {
 	vals_free(js->global);
 	js->global = vals_new(js->cmdline);
+	js->section++;
 	return jobset_add_job(js, name, where);
 }
 
@@ -213,6 +214,7 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 	sv->bare = !value;
 	sv->origin = *where;
 	sv->origin.seq = ++js->seq;
+	sv->origin.section = js->section;
 	return 0;
 }
 
@@ -340,6 +342,7 @@ static void open_section(struct reader *r, char *line)
 	}
 	where.file = r->stack[0].path;
 	where.line = r->stack[0].line;
+	r->js->section++;
 	/* fio: any section whose name starts with "global" is a global one. */
 	r->global = !strncmp(name, "global", 6);
 	if (r->global) {

@@ -84,6 +84,18 @@ static void test_global_sections(void **state)
 	parsed_free(&p);
 }
 
+static void test_name_option(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	/* fio: name= in [global] names no job; in a job it renames it. */
+	must_parse(&p, "[global]\nname=recipe\n[file1]\n[file2]\nname=renamed\n");
+	assert_string_equal(p.jobs[0].name, "file1");
+	assert_string_equal(p.jobs[1].name, "renamed");
+	parsed_free(&p);
+}
+
 static void test_empty_and_repeated_sections(void **state)
 {
 	struct parsed p;
@@ -207,6 +219,16 @@ static void test_kb_base_order(void **state)
 	assert_int_equal(p.jobs[0].bs[0], 4000);
 	assert_int_equal(p.jobs[0].size.val, 1048576);
 	assert_int_equal(p.jobs[1].bs[0], 4096);
+	parsed_free(&p);
+	/* As fio: a [global] size keeps the kb_base of its section. */
+	must_parse(&p, "[global]\nkb_base=1000\nsize=10MiB\nbs=4k\n[j]\nkb_base=1024\nio_size=1k\n"
+		       "[k]\n");
+	assert_int_equal(p.jobs[0].size.val, 10485760);
+	assert_int_equal(p.jobs[0].bs[0], 4000);
+	assert_int_equal(p.jobs[0].io_size.val, 1024);
+	assert_int_equal(p.jobs[0].kb_base, 1024);
+	assert_int_equal(p.jobs[1].io_size.pct, false);
+	assert_int_equal(p.jobs[1].kb_base, 1000);
 	parsed_free(&p);
 }
 
@@ -389,6 +411,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_global_sections),
 		cmocka_unit_test(test_empty_and_repeated_sections),
+		cmocka_unit_test(test_name_option),
 		cmocka_unit_test(test_bare_flags_and_comments),
 		cmocka_unit_test(test_reader_errors),
 		cmocka_unit_test(test_long_line_within_limit),

@@ -42,6 +42,7 @@ struct jobset {
 	struct str_list names;		/* file names that origins point into */
 	struct str_list warnings;	/* "file:line: warning: message", in order */
 	unsigned seq;
+	unsigned section;		/* counts sections, --name jobs and the --set pass */
 };
 
 void jobset_init(struct jobset *js);

@@ -28,6 +28,7 @@ struct origin {
 	unsigned line;		/* ORIGIN_FILE: 1-based */
 	bool global;		/* inherited from a global section or from before --name */
 	unsigned seq;		/* reading order: later values win */
+	unsigned section;	/* which section (or --name, or --set) it was read in */
 	const char *via;	/* set through another option sharing the field */
 };
 
