@@ -79,19 +79,6 @@ static int apply_sets(struct jobset *js, const struct str_list *sets, char **cau
 	return ret;
 }
 
-static void list_free(struct str_list *l)
-{
-	while (l->n)
-		free(l->v[--l->n]);
-	free(l->v);
-}
-
-static void list_push(struct str_list *l, const char *s)
-{
-	l->v = xrealloc(l->v, sizeof(*l->v) * (l->n + 1));
-	l->v[l->n++] = xstrdup(s);
-}
-
 int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 {
 	struct str_list sets = { 0 }, sections = { 0 };
@@ -135,14 +122,14 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 		} else if (!strcmp(name, "section")) {
 			val = flag_value(argc, argv, &i, eq, name, cause);
 			if (val)
-				list_push(&sections, val);
+				str_list_push(&sections, xstrdup(val));
 			ret = val ? 0 : -EINVAL;
 		} else if (!strcmp(name, "set")) {
 			val = flag_value(argc, argv, &i, eq, name, cause);
 			if (val && !strchr(val, '='))
 				ret = -EINVAL, *cause = xasprintf("--set %s: expected KEY=VALUE", val);
 			else if (val)
-				list_push(&sets, val);
+				str_list_push(&sets, xstrdup(val));
 			else
 				ret = -EINVAL;
 		} else if (!strcmp(name, "name")) {
@@ -185,8 +172,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 	if (!ret && sections.n)
 		ret = jobset_keep(&cli->js, &sections, cause);
 	free(name);
-	list_free(&sets);
-	list_free(&sections);
+	str_list_clear(&sets);
+	str_list_clear(&sections);
 	return ret;
 }
 

@@ -281,11 +281,8 @@ static void job_free(struct job *job)
 			  &job->write_lat_log, &job->write_hist_log };
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(lists); i++) {
-		while (lists[i]->n)
-			free(lists[i]->v[--lists[i]->n]);
-		free(lists[i]->v);
-	}
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		str_list_clear(lists[i]);
 	for (i = 0; i < ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
 	free(job->origin);

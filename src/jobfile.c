@@ -70,20 +70,6 @@ static void vals_free(struct settings *v)
 	free(v);
 }
 
-static void str_list_push(struct str_list *l, char *s)
-{
-	l->v = xrealloc(l->v, sizeof(*l->v) * (l->n + 1));
-	l->v[l->n++] = s;
-}
-
-static void str_list_clear(struct str_list *l)
-{
-	while (l->n)
-		free(l->v[--l->n]);
-	free(l->v);
-	l->v = NULL;
-}
-
 void jobset_init(struct jobset *js)
 {
 	memset(js, 0, sizeof(*js));

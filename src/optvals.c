@@ -6,7 +6,6 @@
  * job.c.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,25 +18,13 @@
 #define CFIELD(o, job, type) ((const type *)((const char *)(job) + (o)->off))
 #define CFIELD2(o, job, type) ((const type *)((const char *)(job) + (o)->off2))
 
-static int fail(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(char **cause, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	*cause = xvasprintf(fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 static int check_bounds(const struct opt_def *o, uint64_t v, const char *val, char **cause)
 {
 	if (v < o->min)
-		return fail(cause, "'%s' is below the minimum of %llu", val,
+		return set_cause(cause, "'%s' is below the minimum of %llu", val,
 			    (unsigned long long)o->min);
 	if (o->max && v > o->max)
-		return fail(cause, "'%s' is above the maximum of %llu", val,
+		return set_cause(cause, "'%s' is above the maximum of %llu", val,
 			    (unsigned long long)o->max);
 	return 0;
 }
@@ -109,22 +96,17 @@ static int str_list_parse(const struct opt_def *o, struct job *job, const char *
 		if (*p == ':' || !*p) {
 			if (!cur.len) {
 				strbuf_free(&cur);
-				while (nl.n)
-					free(nl.v[--nl.n]);
-				free(nl.v);
-				return fail(cause, "'%s': empty name in the list", val);
+				str_list_clear(&nl);
+				return set_cause(cause, "'%s': empty name in the list", val);
 			}
-			nl.v = xrealloc(nl.v, sizeof(*nl.v) * (nl.n + 1));
-			nl.v[nl.n++] = strbuf_detach(&cur);
+			str_list_push(&nl, strbuf_detach(&cur));
 			if (!*p)
 				break;
 			continue;
 		}
 		strbuf_addc(&cur, *p);
 	}
-	while (l->n)
-		free(l->v[--l->n]);
-	free(l->v);
+	str_list_clear(l);
 	*l = nl;
 	return 0;
 }
@@ -177,7 +159,7 @@ static int uint_value(const struct opt_def *o, const char *val, uint64_t *v, cha
 	if (ret)
 		return ret;
 	if (*v > UINT32_MAX)
-		return fail(cause, "'%s' is too large", val);
+		return set_cause(cause, "'%s' is too large", val);
 	return check_bounds(o, *v, val, cause);
 }
 
@@ -342,7 +324,7 @@ static int per_ddir(const struct opt_def *o, struct job *job, const char *val, d
 	int ret = 0;
 
 	if (n > DDIR_COUNT)
-		ret = fail(cause, "'%s': at most %d comma-separated values (read,write,trim)", val,
+		ret = set_cause(cause, "'%s': at most %d comma-separated values (read,write,trim)", val,
 			   DDIR_COUNT);
 	for (i = 0; i < n && !ret; i++)
 		for (d = i; d < DDIR_COUNT && !ret && *pieces[i]; d++)
@@ -415,7 +397,7 @@ static int size_range_value(const struct opt_def *o, const struct job *job, cons
 	if (!ret)
 		ret = size_value(o, job, val + cut + 1, hi, NULL, cause);
 	if (!ret && *lo > *hi)
-		ret = fail(cause, "'%s': the low end is above the high end", val);
+		ret = set_cause(cause, "'%s': the low end is above the high end", val);
 	return ret;
 }
 
@@ -521,7 +503,7 @@ static int time_range_parse(const struct opt_def *o, struct job *job, const char
 		if (!ret)
 			ret = units_parse_time(val + cut + 1, o->unit, &hi, cause);
 		if (!ret && lo > hi)
-			ret = fail(cause, "'%s': the low end is above the high end", val);
+			ret = set_cause(cause, "'%s': the low end is above the high end", val);
 	}
 	if (!ret) {
 		*FIELD(o, job, uint64_t) = lo;
@@ -570,7 +552,7 @@ static int rw_parse(const struct opt_def *o, struct job *job, const char *val, c
 	if (rw_is_random(job->rw)) {
 		ret = units_parse_size(suf, job->kb_base, &v, NULL, cause);
 		if (!ret && (v < 1 || v > UINT32_MAX))
-			ret = fail(cause, "'%s': I/Os per random offset must be 1 to %u", suf,
+			ret = set_cause(cause, "'%s': I/Os per random offset must be 1 to %u", suf,
 				   UINT32_MAX);
 		if (!ret)
 			job->rw_rand_nr = (unsigned)v;
@@ -579,7 +561,7 @@ static int rw_parse(const struct opt_def *o, struct job *job, const char *val, c
 
 		ret = units_parse_size(suf + back, job->kb_base, &v, NULL, cause);
 		if (!ret && v > INT64_MAX)
-			ret = fail(cause, "'%s': the gap is too large", suf);
+			ret = set_cause(cause, "'%s': the gap is too large", suf);
 		if (!ret)
 			job->rw_seq_add = back ? -(int64_t)v : (int64_t)v;
 	}
@@ -616,7 +598,7 @@ static int bssplit_one(const struct opt_def *o, struct job *job, const char *pie
 
 	(void)o;
 	if (n > JOB_MAX_BSSPLIT) {
-		ret = fail(cause, "'%s': at most %d block sizes", piece, JOB_MAX_BSSPLIT);
+		ret = set_cause(cause, "'%s': at most %d block sizes", piece, JOB_MAX_BSSPLIT);
 		goto out;
 	}
 	for (i = 0; i < n && !ret; i++) {
@@ -626,7 +608,7 @@ static int bssplit_one(const struct opt_def *o, struct job *job, const char *pie
 			*slash = '\0';
 		ret = units_parse_size(ent[i], job->kb_base, &e[i].bs, NULL, cause);
 		if (!ret && !e[i].bs)
-			ret = fail(cause, "'%s': a block size of 0", piece);
+			ret = set_cause(cause, "'%s': a block size of 0", piece);
 		if (ret)
 			break;
 		e[i].pct = -1;
@@ -638,7 +620,7 @@ static int bssplit_one(const struct opt_def *o, struct job *job, const char *pie
 				num[len - 1] = '\0';
 			ret = units_parse_double(num, &e[i].pct, cause);
 			if (!ret && (e[i].pct < 0 || e[i].pct > 100))
-				ret = fail(cause, "'%s': a weight of %s%%", piece, num);
+				ret = set_cause(cause, "'%s': a weight of %s%%", piece, num);
 			if (!ret)
 				sum += e[i].pct;
 		} else {
@@ -648,11 +630,11 @@ static int bssplit_one(const struct opt_def *o, struct job *job, const char *pie
 	if (ret)
 		goto out;
 	if (sum > 100.0 + 1e-9) {
-		ret = fail(cause, "'%s': the weights add up to %g%%, more than 100%%", piece, sum);
+		ret = set_cause(cause, "'%s': the weights add up to %g%%, more than 100%%", piece, sum);
 		goto out;
 	}
 	if (!missing && sum < 100.0 - 1e-9) {
-		ret = fail(cause, "'%s': the weights add up to %g%%, not 100%%", piece, sum);
+		ret = set_cause(cause, "'%s': the weights add up to %g%%, not 100%%", piece, sum);
 		goto out;
 	}
 	for (i = 0; i < n; i++)
@@ -725,14 +707,14 @@ static int zones_one(const struct opt_def *o, struct job *job, const char *piece
 
 	(void)o;
 	if (n > JOB_MAX_ZONES) {
-		ret = fail(cause, "'%s': at most %d zones", piece, JOB_MAX_ZONES);
+		ret = set_cause(cause, "'%s': at most %d zones", piece, JOB_MAX_ZONES);
 		goto out;
 	}
 	for (i = 0; i < n && !ret; i++) {
 		char *slash = strchr(ent[i], '/');
 
 		if (!slash) {
-			ret = fail(cause, "'%s': zone '%s' needs access%%/size", piece, ent[i]);
+			ret = set_cause(cause, "'%s': zone '%s' needs access%%/size", piece, ent[i]);
 			break;
 		}
 		*slash = '\0';
@@ -748,17 +730,17 @@ static int zones_one(const struct opt_def *o, struct job *job, const char *piece
 			break;
 		if (z[i].access_pct < 0 || z[i].access_pct > 100 || z[i].size_pct < 0 ||
 		    z[i].size_pct > 100)
-			ret = fail(cause, "'%s': zone percentages must be 0 to 100", piece);
+			ret = set_cause(cause, "'%s': zone percentages must be 0 to 100", piece);
 		access += z[i].access_pct;
 		size += z[i].size_pct;
 	}
 	if (ret)
 		goto out;
 	if (access < 100.0 - 1e-9 || access > 100.0 + 1e-9)
-		ret = fail(cause, "'%s': the access percentages add up to %g%%, not 100%%", piece,
+		ret = set_cause(cause, "'%s': the access percentages add up to %g%%, not 100%%", piece,
 			   access);
 	else if (rd->kind == RDIST_ZONED && (size < 100.0 - 1e-9 || size > 100.0 + 1e-9))
-		ret = fail(cause, "'%s': the size percentages add up to %g%%, not 100%%", piece,
+		ret = set_cause(cause, "'%s': the size percentages add up to %g%%, not 100%%", piece,
 			   size);
 	else
 		rd->nr_zones[d] = n;
@@ -780,7 +762,7 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 		if (strlen(rdist_names[i].name) == len && !strncmp(rdist_names[i].name, val, len))
 			break;
 	if (i == ARRAY_SIZE(rdist_names))
-		return fail(cause,
+		return set_cause(cause,
 			    "'%s' is not a valid random_distribution (valid: random zipf:THETA "
 			    "pareto:H normal:SIGMA zoned:A/S:... zoned_abs:A/SIZE:...)",
 			    val);
@@ -788,14 +770,14 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 	rd->kind = rdist_names[i].kind;
 	rd->param = rd->center = 0;
 	if (rd->kind == RDIST_RANDOM)
-		return colon ? fail(cause, "'%s': random takes no parameters", val) : 0;
+		return colon ? set_cause(cause, "'%s': random takes no parameters", val) : 0;
 	if (!colon || !colon[1])
-		return fail(cause, "'%s': %s needs parameters after ':'", val,
+		return set_cause(cause, "'%s': %s needs parameters after ':'", val,
 			    rdist_names[i].name);
 	if (rd->kind == RDIST_ZONED || rd->kind == RDIST_ZONED_ABS) {
 		ret = per_ddir(o, job, colon + 1, zones_one, cause);
 		if (!ret && !rd->nr_zones[DDIR_READ])
-			ret = fail(cause, "'%s': no zones for reads", val);
+			ret = set_cause(cause, "'%s': no zones for reads", val);
 		/* An empty piece gives a direction the zones of the one before. */
 		for (i = 1; !ret && i < DDIR_COUNT; i++) {
 			if (rd->nr_zones[i])
@@ -808,7 +790,7 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 
 	params = split(colon + 1, ':', &n);
 	if (n > 2) {
-		ret = fail(cause, "'%s': %s takes a value and an optional center", val,
+		ret = set_cause(cause, "'%s': %s takes a value and an optional center", val,
 			   rdist_names[i].name);
 		goto out;
 	}
@@ -818,13 +800,13 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 	if (ret)
 		goto out;
 	if (rd->center < 0 || rd->center > 1)
-		ret = fail(cause, "'%s': the center must be 0.0 to 1.0", val);
+		ret = set_cause(cause, "'%s': the center must be 0.0 to 1.0", val);
 	else if (rd->kind == RDIST_ZIPF && (rd->param <= 0 || rd->param == 1.0))
-		ret = fail(cause, "'%s': zipf theta must be above 0 and not 1.0", val);
+		ret = set_cause(cause, "'%s': zipf theta must be above 0 and not 1.0", val);
 	else if (rd->kind == RDIST_PARETO && (rd->param <= 0 || rd->param >= 1))
-		ret = fail(cause, "'%s': pareto h must be between 0 and 1", val);
+		ret = set_cause(cause, "'%s': pareto h must be between 0 and 1", val);
 	else if (rd->kind == RDIST_NORMAL && (rd->param < 0 || rd->param > 100))
-		ret = fail(cause, "'%s': normal sigma must be 0 to 100 (%%)", val);
+		ret = set_cause(cause, "'%s': normal sigma must be 0 to 100 (%%)", val);
 out:
 	free_split(params);
 	return ret;
@@ -895,14 +877,14 @@ static int percentiles_parse(const struct opt_def *o, struct job *job, const cha
 
 	(void)o;
 	if (n > JOB_MAX_PERCENTILES) {
-		ret = fail(cause, "'%s': at most %d percentiles (got %u)", val,
+		ret = set_cause(cause, "'%s': at most %d percentiles (got %u)", val,
 			   JOB_MAX_PERCENTILES, n);
 		goto out;
 	}
 	for (i = 0; i < n && !ret; i++) {
 		ret = units_parse_double(ent[i], &v[i], cause);
 		if (!ret && (v[i] < 0 || v[i] > 100))
-			ret = fail(cause, "'%s': percentile %s is not 0 to 100", val, ent[i]);
+			ret = set_cause(cause, "'%s': percentile %s is not 0 to 100", val, ent[i]);
 	}
 	if (!ret) {
 		memcpy(job->percentile_list, v, n * sizeof(v[0]));
@@ -947,7 +929,7 @@ static int cpus_parse(const struct opt_def *o, struct job *job, const char *val,
 		if (ret)
 			break;
 		if (lo > hi || hi >= JOB_MAX_CPUS) {
-			ret = fail(cause, "'%s': bad CPU range (CPUs are 0 to %d, low first)", val,
+			ret = set_cause(cause, "'%s': bad CPU range (CPUs are 0 to %d, low first)", val,
 				   JOB_MAX_CPUS - 1);
 			break;
 		}

@@ -14,18 +14,6 @@
 #include "iogauge/units.h"
 #include "iogauge/util.h"
 
-static int fail(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(char **cause, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	*cause = xvasprintf(fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /*
  * Reads the numeric head of @s: a 0x hex integer, or a decimal number
  * with an optional fraction.  *end points past it.  Values are kept as
@@ -45,16 +33,16 @@ static int read_number(const char *s, struct number *n, const char **end, char *
 	memset(n, 0, sizeof(*n));
 	n->frac_den = 1;
 	if (*p == '-' || *p == '+')
-		return fail(cause, "'%s': a signed value is not allowed here", s);
+		return set_cause(cause, "'%s': a signed value is not allowed here", s);
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		p += 2;
 		if (!isxdigit((unsigned char)*p))
-			return fail(cause, "'%s': 0x needs hex digits after it", s);
+			return set_cause(cause, "'%s': 0x needs hex digits after it", s);
 		for (; isxdigit((unsigned char)*p); p++) {
 			unsigned d = isdigit((unsigned char)*p) ? (unsigned)(*p - '0')
 								: (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
 			if (n->whole > (UINT64_MAX - d) / 16)
-				return fail(cause, "'%s': number too large", s);
+				return set_cause(cause, "'%s': number too large", s);
 			n->whole = n->whole * 16 + d;
 		}
 		n->hex = true;
@@ -62,18 +50,18 @@ static int read_number(const char *s, struct number *n, const char **end, char *
 		return 0;
 	}
 	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
-		return fail(cause, "'%s' is not a number", s);
+		return set_cause(cause, "'%s' is not a number", s);
 	for (; isdigit((unsigned char)*p); p++) {
 		unsigned d = (unsigned)(*p - '0');
 
 		if (n->whole > (UINT64_MAX - d) / 10)
-			return fail(cause, "'%s': number too large", s);
+			return set_cause(cause, "'%s': number too large", s);
 		n->whole = n->whole * 10 + d;
 	}
 	if (*p == '.') {
 		for (p++; isdigit((unsigned char)*p); p++) {
 			if (n->frac_den >= 1000000000000000000ull)
-				return fail(cause, "'%s': too many digits after the point", s);
+				return set_cause(cause, "'%s': too many digits after the point", s);
 			n->frac = n->frac * 10 + (uint64_t)(*p - '0');
 			n->frac_den *= 10;
 		}
@@ -90,12 +78,12 @@ static int scale_number(const char *s, const struct number *n, uint64_t mult, ui
 	uint64_t extra;
 
 	if (mult && n->whole > UINT64_MAX / mult)
-		return fail(cause, "'%s': value too large", s);
+		return set_cause(cause, "'%s': value too large", s);
 	if (fpart % n->frac_den)
-		return fail(cause, "'%s' is not a whole number", s);
+		return set_cause(cause, "'%s' is not a whole number", s);
 	extra = (uint64_t)(fpart / n->frac_den);
 	if (n->whole * mult > UINT64_MAX - extra)
-		return fail(cause, "'%s': value too large", s);
+		return set_cause(cause, "'%s': value too large", s);
 	*out = n->whole * mult + extra;
 	return 0;
 }
@@ -124,14 +112,14 @@ int units_parse_size(const char *s, unsigned kb_base, uint64_t *out, bool *pct, 
 		return ret;
 	if (*suf == '%') {
 		if (!pct)
-			return fail(cause, "'%s': a percentage is not allowed here", s);
+			return set_cause(cause, "'%s': a percentage is not allowed here", s);
 		if (suf[1])
-			return fail(cause, "'%s': nothing may follow '%%'", s);
+			return set_cause(cause, "'%s': nothing may follow '%%'", s);
 		ret = scale_number(s, &n, 1, out, cause);
 		if (ret)
 			return ret;
 		if (*out < 1 || *out > 100)
-			return fail(cause, "'%s': a percentage must be 1%% to 100%%", s);
+			return set_cause(cause, "'%s': a percentage must be 1%% to 100%%", s);
 		*pct = true;
 		return 0;
 	}
@@ -146,7 +134,7 @@ int units_parse_size(const char *s, unsigned kb_base, uint64_t *out, bool *pct, 
 		else if (!strcasecmp(rest, "ib"))
 			mult = upow(kb_base == 1000 ? 1024 : 1000, exp);
 		else if (!strcasecmp(rest, "i"))
-			return fail(cause,
+			return set_cause(cause,
 				    "'%s': suffix '%s' is ambiguous in fio (it reads it as '%c'); write "
 				    "'%c' or '%cib'",
 				    s, suf, tolower((unsigned char)*suf), tolower((unsigned char)*suf),
@@ -159,7 +147,7 @@ int units_parse_size(const char *s, unsigned kb_base, uint64_t *out, bool *pct, 
 	return scale_number(s, &n, mult, out, cause);
 
 bad_suffix:
-	return fail(cause, "'%s': unknown size suffix '%s' (valid: k m g t p, each alone or with b or ib, any case%s)",
+	return set_cause(cause, "'%s': unknown size suffix '%s' (valid: k m g t p, each alone or with b or ib, any case%s)",
 		    s, suf, pct ? ", or %" : "");
 }
 
@@ -196,7 +184,7 @@ int units_parse_time(const char *s, uint64_t unit_ns, uint64_t *out, char **caus
 			if (!strcasecmp(suf, units[i].name))
 				break;
 		if (i == ARRAY_SIZE(units))
-			return fail(cause, "'%s': unknown time suffix '%s' (valid: ns us ms s m h d)", s,
+			return set_cause(cause, "'%s': unknown time suffix '%s' (valid: ns us ms s m h d)", s,
 				    suf);
 		mult = units[i].ns;
 	}
@@ -219,7 +207,7 @@ int units_parse_bool(const char *s, bool *out, char **cause)
 			return 0;
 		}
 	}
-	return fail(cause, "'%s' is not a boolean (valid: 0 1 true false yes no on off)", s);
+	return set_cause(cause, "'%s' is not a boolean (valid: 0 1 true false yes no on off)", s);
 }
 
 int units_parse_uint(const char *s, uint64_t *out, char **cause)
@@ -232,7 +220,7 @@ int units_parse_uint(const char *s, uint64_t *out, char **cause)
 	if (ret)
 		return ret;
 	if (*end || n.frac_den != 1)
-		return fail(cause, "'%s' is not a whole number", s);
+		return set_cause(cause, "'%s' is not a whole number", s);
 	*out = n.whole;
 	return 0;
 }
@@ -244,7 +232,7 @@ int units_parse_double(const char *s, double *out, char **cause)
 	errno = 0;
 	*out = strtod(s, &end);
 	if (end == s || *end || errno || !isfinite(*out))
-		return fail(cause, "'%s' is not a number", s);
+		return set_cause(cause, "'%s' is not a number", s);
 	return 0;
 }
 

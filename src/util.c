@@ -4,6 +4,7 @@
  * stay for I/O and input), string formatting, a string buffer, and the edit
  * distance used for "did you mean" suggestions.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,30 @@ void strbuf_free(struct strbuf *sb)
 	free(sb->buf);
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
+}
+
+void str_list_push(struct str_list *l, char *s)
+{
+	l->v = xrealloc(l->v, sizeof(*l->v) * (l->n + 1));
+	l->v[l->n++] = s;
+}
+
+void str_list_clear(struct str_list *l)
+{
+	while (l->n)
+		free(l->v[--l->n]);
+	free(l->v);
+	l->v = NULL;
+}
+
+int set_cause(char **cause, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*cause = xvasprintf(fmt, ap);
+	va_end(ap);
+	return -EINVAL;
 }
 
 unsigned util_edit_distance(const char *a, const char *b)

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "iogauge/util.h"
+
 enum ddir { DDIR_READ, DDIR_WRITE, DDIR_TRIM, DDIR_COUNT };
 
 enum rw_mode {
@@ -111,11 +113,6 @@ struct bssplit_entry {
 struct size_or_pct {
 	uint64_t val;		/* bytes, or a percentage when pct */
 	bool pct;
-};
-
-struct str_list {
-	char **v;
-	unsigned n;
 };
 
 struct job {

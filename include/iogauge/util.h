@@ -35,6 +35,21 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_free(struct strbuf *sb);
 
+/* A list of owned strings. */
+struct str_list {
+	char **v;
+	unsigned n;
+};
+
+/* Appends @s, which the list now owns. */
+void str_list_push(struct str_list *l, char *s);
+/* Frees every string and the array; the list is empty after. */
+void str_list_clear(struct str_list *l);
+
+/* Sets *cause to a formatted message and returns -EINVAL, for parsers
+ * that report errors through char **cause. */
+int set_cause(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Levenshtein distance between two short ASCII strings (for "did you mean"). */
 unsigned util_edit_distance(const char *a, const char *b);
 
