@@ -11,7 +11,7 @@
 
 #include "iogauge/cli.h"
 
-static const char *const cli_flags[] = { "help",   "version", "help-options", "parse-only",
+static const char *const cli_flags[] = { "help",    "version", "help-options", "parse-only",
 					 "section", "set",     "name" };
 
 static const char *suggest(const char *name)
@@ -127,7 +127,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 		} else if (!strcmp(name, "set")) {
 			val = flag_value(argc, argv, &i, eq, name, cause);
 			if (val && !strchr(val, '='))
-				ret = -EINVAL, *cause = xasprintf("--set %s: expected KEY=VALUE", val);
+				ret = -EINVAL,
+				*cause = xasprintf("--set %s: expected KEY=VALUE", val);
 			else if (val)
 				str_list_push(&sets, xstrdup(val));
 			else

@@ -63,8 +63,7 @@ static long long expr_atom(struct expr *e)
 	if (!isdigit((unsigned char)*e->p))
 		return expr_fail(e, "expected a number");
 	while (isdigit((unsigned char)*e->p)) {
-		if (__builtin_mul_overflow(v, 10, &v) ||
-		    __builtin_add_overflow(v, *e->p - '0', &v))
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *e->p - '0', &v))
 			return expr_fail(e, "overflow");
 		e->p++;
 	}

@@ -110,7 +110,8 @@ static int job_build(const struct jobspec *spec, struct job *job, char **cause)
 	opt_apply(kb, job, kb->def, false, &inner);
 	for (i = 0; i < opt_count && !ret; i++) {
 		job->origin[i] = default_origin;
-		if (opt_table[i].def && opt_apply(&opt_table[i], job, opt_table[i].def, false, &inner))
+		if (opt_table[i].def &&
+		    opt_apply(&opt_table[i], job, opt_table[i].def, false, &inner))
 			ret = -EINVAL;
 	}
 	if (ret) {
@@ -128,8 +129,8 @@ static int job_build(const struct jobspec *spec, struct job *job, char **cause)
 		const struct setting *sv = &spec->vals->v[i];
 
 		/* fio's name= in a global section names no job. */
-		if (sv->opt == kb || (sv->opt == name && sv->origin.global &&
-				      sv->origin.kind == ORIGIN_FILE))
+		if (sv->opt == kb ||
+		    (sv->opt == name && sv->origin.global && sv->origin.kind == ORIGIN_FILE))
 			continue;
 		job->kb_base = kb_base_for(spec->vals, sv, kb);
 		ret = apply_value(job, sv, cause);
@@ -214,11 +215,11 @@ static int check_job(struct job *job, char **cause)
 
 	if (job->iodepth_batch_complete_max &&
 	    job->iodepth_batch_complete_min > job->iodepth_batch_complete_max)
-		return fail_at(job, later(job, "iodepth_batch_complete_min",
-					  "iodepth_batch_complete_max"),
-			       cause,
-			       "iodepth_batch_complete_min=%u is above iodepth_batch_complete_max=%u",
-			       job->iodepth_batch_complete_min, job->iodepth_batch_complete_max);
+		return fail_at(
+			job, later(job, "iodepth_batch_complete_min", "iodepth_batch_complete_max"),
+			cause,
+			"iodepth_batch_complete_min=%u is above iodepth_batch_complete_max=%u",
+			job->iodepth_batch_complete_min, job->iodepth_batch_complete_max);
 	if (job->iodepth_batch_submit > job->iodepth)
 		return fail_at(job, later(job, "iodepth_batch_submit", "iodepth"), cause,
 			       "iodepth_batch_submit=%u is above iodepth=%u",
@@ -227,7 +228,8 @@ static int check_job(struct job *job, char **cause)
 	for (i = 0; i < ARRAY_SIZE(uring_only); i++) {
 		const struct opt_def *o = opt_find(uring_only[i]);
 
-		if (*(const bool *)((const char *)job + o->off) && job->ioengine != IOENGINE_IO_URING)
+		if (*(const bool *)((const char *)job + o->off) &&
+		    job->ioengine != IOENGINE_IO_URING)
 			return fail_at(job, uring_only[i], cause,
 				       "%s is an io_uring option, but ioengine is not io_uring",
 				       uring_only[i]);
@@ -276,8 +278,8 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 static void job_free(struct job *job)
 {
 	struct str_list *lists[] = { &job->filename, &job->directory };
-	char **strs[] = { &job->name,	       &job->description,    &job->filename_format,
-			  &job->wait_for,      &job->write_bw_log,   &job->write_iops_log,
+	char **strs[] = { &job->name,	       &job->description,   &job->filename_format,
+			  &job->wait_for,      &job->write_bw_log,  &job->write_iops_log,
 			  &job->write_lat_log, &job->write_hist_log };
 	size_t i;
 

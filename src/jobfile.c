@@ -22,7 +22,7 @@
 
 struct src {
 	FILE *fp;
-	const char *path;	/* interned in js->names */
+	const char *path; /* interned in js->names */
 	dev_t dev;
 	ino_t ino;
 	unsigned line;
@@ -33,12 +33,12 @@ struct reader {
 	struct jobset *js;
 	struct src stack[INCLUDE_DEPTH_MAX];
 	int depth;
-	struct settings *vals;	/* where options go now; NULL before any section */
+	struct settings *vals; /* where options go now; NULL before any section */
 	bool global;
-	const char *file;	/* origin of the line last handed to libinih */
+	const char *file; /* origin of the line last handed to libinih */
 	unsigned line;
 	bool bare;
-	char *err;		/* first error, "file:line: message" */
+	char *err; /* first error, "file:line: message" */
 	char *buf;
 	size_t cap;
 };
@@ -169,8 +169,9 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 			return 0;
 		}
 		case FIO_OPT_UNSUPPORTED:
-			*cause = xasprintf("'%s' is a fio option that iogauge does not implement%s%s",
-					   key, why ? ": " : "", why ? why : "");
+			*cause = xasprintf(
+				"'%s' is a fio option that iogauge does not implement%s%s", key,
+				why ? ": " : "", why ? why : "");
 			return -EINVAL;
 		case FIO_OPT_UNKNOWN:
 			break;
@@ -179,8 +180,8 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 		if (near)
 			*cause = xasprintf("unknown option '%s'; did you mean '%s'?", key, near);
 		else
-			*cause = xasprintf("unknown option '%s' (iogauge --help-options lists them)",
-					   key);
+			*cause = xasprintf(
+				"unknown option '%s' (iogauge --help-options lists them)", key);
 		return -EINVAL;
 	}
 	if (value) {
@@ -206,7 +207,8 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 
 /* ---- the line reader in front of libinih ---- */
 
-static void reader_fail(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reader_fail(struct reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void reader_fail(struct reader *r, const char *fmt, ...)
 {
@@ -430,8 +432,9 @@ static char *reader_next(char *str, int num, void *stream)
 static int reader_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct reader *r = user;
-	struct origin where = { .kind = ORIGIN_FILE, .file = r->file, .line = r->line,
-				.global = r->global };
+	struct origin where = {
+		.kind = ORIGIN_FILE, .file = r->file, .line = r->line, .global = r->global
+	};
 	char *cause = NULL;
 
 	(void)section;

@@ -89,8 +89,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (!cli.parse_only) {
-		fprintf(stderr, "iogauge: %u job(s) parsed and checked; this build cannot run "
-				"jobs yet (use --parse-only)\n",
+		fprintf(stderr,
+			"iogauge: %u job(s) parsed and checked; this build cannot run "
+			"jobs yet (use --parse-only)\n",
 			nr);
 		status = 1;
 		goto out;

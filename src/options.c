@@ -11,23 +11,28 @@
 #include "iogauge/options.h"
 #include "iogauge/units.h"
 
-#define F(field) .off = offsetof(struct job, field)
+#define F(field)   .off = offsetof(struct job, field)
 #define F2(lo, hi) .off = offsetof(struct job, lo), .off2 = offsetof(struct job, hi)
 
 static const struct opt_enum rw_enums[] = {
-	{ "read", RW_READ },	     { "write", RW_WRITE },	{ "randread", RW_RANDREAD },
-	{ "randwrite", RW_RANDWRITE }, { "rw", RW_READWRITE }, { "readwrite", RW_READWRITE },
+	{ "read", RW_READ },	     { "write", RW_WRITE },
+	{ "randread", RW_RANDREAD }, { "randwrite", RW_RANDWRITE },
+	{ "rw", RW_READWRITE },	     { "readwrite", RW_READWRITE },
 	{ "randrw", RW_RANDRW },     { NULL, 0 },
 };
 
 static const struct opt_enum ioengine_enums[] = {
-	{ "psync", IOENGINE_PSYNC },	   { "sync", IOENGINE_SYNC }, { "libaio", IOENGINE_LIBAIO },
-	{ "io_uring", IOENGINE_IO_URING }, { "mmap", IOENGINE_MMAP }, { "null", IOENGINE_NULL },
+	{ "psync", IOENGINE_PSYNC },
+	{ "sync", IOENGINE_SYNC },
+	{ "libaio", IOENGINE_LIBAIO },
+	{ "io_uring", IOENGINE_IO_URING },
+	{ "mmap", IOENGINE_MMAP },
+	{ "null", IOENGINE_NULL },
 	{ NULL, 0 },
 };
 
 static const struct opt_enum sync_enums[] = {
-	{ "none", SYNC_NONE }, { "0", SYNC_NONE },     { "sync", SYNC_SYNC },
+	{ "none", SYNC_NONE }, { "0", SYNC_NONE },	{ "sync", SYNC_SYNC },
 	{ "1", SYNC_SYNC },    { "dsync", SYNC_DSYNC }, { NULL, 0 },
 };
 
@@ -38,15 +43,15 @@ static const struct opt_enum rate_process_enums[] = {
 };
 
 static const struct opt_enum fallocate_enums[] = {
-	{ "none", FALLOC_NONE }, { "0", FALLOC_NONE },	       { "native", FALLOC_NATIVE },
-	{ "posix", FALLOC_POSIX }, { "1", FALLOC_POSIX },      { "keep", FALLOC_KEEP },
+	{ "none", FALLOC_NONE },	 { "0", FALLOC_NONE },	{ "native", FALLOC_NATIVE },
+	{ "posix", FALLOC_POSIX },	 { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
 	{ "truncate", FALLOC_TRUNCATE }, { NULL, 0 },
 };
 
 static const struct opt_enum coe_enums[] = {
-	{ "none", COE_NONE },	{ "0", COE_NONE },	   { "read", COE_READ }, { "write", COE_WRITE },
-	{ "io", COE_IO },	{ "verify", COE_VERIFY }, { "all", COE_ALL },	  { "1", COE_ALL },
-	{ NULL, 0 },
+	{ "none", COE_NONE },	{ "0", COE_NONE }, { "read", COE_READ },
+	{ "write", COE_WRITE }, { "io", COE_IO },  { "verify", COE_VERIFY },
+	{ "all", COE_ALL },	{ "1", COE_ALL },  { NULL, 0 },
 };
 
 static const struct opt_enum verify_enums[] = {
@@ -79,7 +84,11 @@ static const struct opt_enum kb_base_enums[] = {
 	{ NULL, 0 },
 };
 
-/* Sorted by name.  Defaults are text, parsed exactly as a job file's value. */
+/*
+ * Sorted by name.  Defaults are text, parsed exactly as a job file's value.
+ * Kept one option per row, which clang-format would break into a field a line.
+ */
+/* clang-format off */
 const struct opt_def opt_table[] = {
 	{ .name = "blockalign", .alias = "ba", .kind = &opt_kind_size_ddir, F(blockalign), .def = "0",
 	  .help = "alignment of random offsets per direction (0: the block size)" },
@@ -238,6 +247,7 @@ const struct opt_def opt_table[] = {
 	{ .name = "zero_buffers", .kind = &opt_kind_bool, F(zero_buffers), .def = "0",
 	  .flags = OPTF_BARE, .help = "fill write buffers with zeros" },
 };
+/* clang-format on */
 
 const unsigned opt_count = ARRAY_SIZE(opt_table);
 

@@ -13,19 +13,19 @@
 #include "iogauge/options.h"
 #include "iogauge/units.h"
 
-#define FIELD(o, job, type) ((type *)((char *)(job) + (o)->off))
-#define FIELD2(o, job, type) ((type *)((char *)(job) + (o)->off2))
-#define CFIELD(o, job, type) ((const type *)((const char *)(job) + (o)->off))
+#define FIELD(o, job, type)   ((type *)((char *)(job) + (o)->off))
+#define FIELD2(o, job, type)  ((type *)((char *)(job) + (o)->off2))
+#define CFIELD(o, job, type)  ((const type *)((const char *)(job) + (o)->off))
 #define CFIELD2(o, job, type) ((const type *)((const char *)(job) + (o)->off2))
 
 static int check_bounds(const struct opt_def *o, uint64_t v, const char *val, char **cause)
 {
 	if (v < o->min)
 		return set_cause(cause, "'%s' is below the minimum of %llu", val,
-			    (unsigned long long)o->min);
+				 (unsigned long long)o->min);
 	if (o->max && v > o->max)
 		return set_cause(cause, "'%s' is above the maximum of %llu", val,
-			    (unsigned long long)o->max);
+				 (unsigned long long)o->max);
 	return 0;
 }
 
@@ -278,8 +278,8 @@ const struct opt_kind opt_kind_enum = { "choice", enum_parse, enum_format };
 
 /* ---- sizes ---- */
 
-static int size_value(const struct opt_def *o, const struct job *job, const char *val,
-		      uint64_t *v, bool *pct, char **cause)
+static int size_value(const struct opt_def *o, const struct job *job, const char *val, uint64_t *v,
+		      bool *pct, char **cause)
 {
 	int ret = units_parse_size(val, job->kb_base, v, pct, cause);
 
@@ -324,8 +324,8 @@ static int per_ddir(const struct opt_def *o, struct job *job, const char *val, d
 	int ret = 0;
 
 	if (n > DDIR_COUNT)
-		ret = set_cause(cause, "'%s': at most %d comma-separated values (read,write,trim)", val,
-			   DDIR_COUNT);
+		ret = set_cause(cause, "'%s': at most %d comma-separated values (read,write,trim)",
+				val, DDIR_COUNT);
 	for (i = 0; i < n && !ret; i++)
 		for (d = i; d < DDIR_COUNT && !ret && *pieces[i]; d++)
 			ret = one(o, job, pieces[i], (enum ddir)d, cause);
@@ -553,7 +553,7 @@ static int rw_parse(const struct opt_def *o, struct job *job, const char *val, c
 		ret = units_parse_size(suf, job->kb_base, &v, NULL, cause);
 		if (!ret && (v < 1 || v > UINT32_MAX))
 			ret = set_cause(cause, "'%s': I/Os per random offset must be 1 to %u", suf,
-				   UINT32_MAX);
+					UINT32_MAX);
 		if (!ret)
 			job->rw_rand_nr = (unsigned)v;
 	} else {
@@ -630,7 +630,8 @@ static int bssplit_one(const struct opt_def *o, struct job *job, const char *pie
 	if (ret)
 		goto out;
 	if (sum > 100.0 + 1e-9) {
-		ret = set_cause(cause, "'%s': the weights add up to %g%%, more than 100%%", piece, sum);
+		ret = set_cause(cause, "'%s': the weights add up to %g%%, more than 100%%", piece,
+				sum);
 		goto out;
 	}
 	if (!missing && sum < 100.0 - 1e-9) {
@@ -690,7 +691,7 @@ static const struct {
 	const char *name;
 	enum rand_dist_kind kind;
 } rdist_names[] = {
-	{ "random", RDIST_RANDOM }, { "zipf", RDIST_ZIPF },	  { "pareto", RDIST_PARETO },
+	{ "random", RDIST_RANDOM }, { "zipf", RDIST_ZIPF },   { "pareto", RDIST_PARETO },
 	{ "normal", RDIST_NORMAL }, { "zoned", RDIST_ZONED }, { "zoned_abs", RDIST_ZONED_ABS },
 };
 
@@ -714,7 +715,8 @@ static int zones_one(const struct opt_def *o, struct job *job, const char *piece
 		char *slash = strchr(ent[i], '/');
 
 		if (!slash) {
-			ret = set_cause(cause, "'%s': zone '%s' needs access%%/size", piece, ent[i]);
+			ret = set_cause(cause, "'%s': zone '%s' needs access%%/size", piece,
+					ent[i]);
 			break;
 		}
 		*slash = '\0';
@@ -737,11 +739,11 @@ static int zones_one(const struct opt_def *o, struct job *job, const char *piece
 	if (ret)
 		goto out;
 	if (access < 100.0 - 1e-9 || access > 100.0 + 1e-9)
-		ret = set_cause(cause, "'%s': the access percentages add up to %g%%, not 100%%", piece,
-			   access);
+		ret = set_cause(cause, "'%s': the access percentages add up to %g%%, not 100%%",
+				piece, access);
 	else if (rd->kind == RDIST_ZONED && (size < 100.0 - 1e-9 || size > 100.0 + 1e-9))
-		ret = set_cause(cause, "'%s': the size percentages add up to %g%%, not 100%%", piece,
-			   size);
+		ret = set_cause(cause, "'%s': the size percentages add up to %g%%, not 100%%",
+				piece, size);
 	else
 		rd->nr_zones[d] = n;
 out:
@@ -762,10 +764,11 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 		if (strlen(rdist_names[i].name) == len && !strncmp(rdist_names[i].name, val, len))
 			break;
 	if (i == ARRAY_SIZE(rdist_names))
-		return set_cause(cause,
-			    "'%s' is not a valid random_distribution (valid: random zipf:THETA "
-			    "pareto:H normal:SIGMA zoned:A/S:... zoned_abs:A/SIZE:...)",
-			    val);
+		return set_cause(
+			cause,
+			"'%s' is not a valid random_distribution (valid: random zipf:THETA "
+			"pareto:H normal:SIGMA zoned:A/S:... zoned_abs:A/SIZE:...)",
+			val);
 	memset(rd->nr_zones, 0, sizeof(rd->nr_zones));
 	rd->kind = rdist_names[i].kind;
 	rd->param = rd->center = 0;
@@ -773,7 +776,7 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 		return colon ? set_cause(cause, "'%s': random takes no parameters", val) : 0;
 	if (!colon || !colon[1])
 		return set_cause(cause, "'%s': %s needs parameters after ':'", val,
-			    rdist_names[i].name);
+				 rdist_names[i].name);
 	if (rd->kind == RDIST_ZONED || rd->kind == RDIST_ZONED_ABS) {
 		ret = per_ddir(o, job, colon + 1, zones_one, cause);
 		if (!ret && !rd->nr_zones[DDIR_READ])
@@ -791,7 +794,7 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 	params = split(colon + 1, ':', &n);
 	if (n > 2) {
 		ret = set_cause(cause, "'%s': %s takes a value and an optional center", val,
-			   rdist_names[i].name);
+				rdist_names[i].name);
 		goto out;
 	}
 	ret = units_parse_double(params[0], &rd->param, cause);
@@ -878,7 +881,7 @@ static int percentiles_parse(const struct opt_def *o, struct job *job, const cha
 	(void)o;
 	if (n > JOB_MAX_PERCENTILES) {
 		ret = set_cause(cause, "'%s': at most %d percentiles (got %u)", val,
-			   JOB_MAX_PERCENTILES, n);
+				JOB_MAX_PERCENTILES, n);
 		goto out;
 	}
 	for (i = 0; i < n && !ret; i++) {
@@ -929,8 +932,8 @@ static int cpus_parse(const struct opt_def *o, struct job *job, const char *val,
 		if (ret)
 			break;
 		if (lo > hi || hi >= JOB_MAX_CPUS) {
-			ret = set_cause(cause, "'%s': bad CPU range (CPUs are 0 to %d, low first)", val,
-				   JOB_MAX_CPUS - 1);
+			ret = set_cause(cause, "'%s': bad CPU range (CPUs are 0 to %d, low first)",
+					val, JOB_MAX_CPUS - 1);
 			break;
 		}
 		for (c = lo; c <= hi; c++)

@@ -21,8 +21,8 @@
  */
 struct number {
 	uint64_t whole;
-	uint64_t frac;		/* the digits after the point, as an integer ... */
-	uint64_t frac_den;	/* ... over this power of ten (1: no fraction) */
+	uint64_t frac;	   /* the digits after the point, as an integer ... */
+	uint64_t frac_den; /* ... over this power of ten (1: no fraction) */
 	bool hex;
 };
 
@@ -39,8 +39,9 @@ static int read_number(const char *s, struct number *n, const char **end, char *
 		if (!isxdigit((unsigned char)*p))
 			return set_cause(cause, "'%s': 0x needs hex digits after it", s);
 		for (; isxdigit((unsigned char)*p); p++) {
-			unsigned d = isdigit((unsigned char)*p) ? (unsigned)(*p - '0')
-								: (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+			unsigned d = isdigit((unsigned char)*p)
+					     ? (unsigned)(*p - '0')
+					     : (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
 			if (n->whole > (UINT64_MAX - d) / 16)
 				return set_cause(cause, "'%s': number too large", s);
 			n->whole = n->whole * 16 + d;
@@ -134,11 +135,12 @@ int units_parse_size(const char *s, unsigned kb_base, uint64_t *out, bool *pct, 
 		else if (!strcasecmp(rest, "ib"))
 			mult = upow(kb_base == 1000 ? 1024 : 1000, exp);
 		else if (!strcasecmp(rest, "i"))
-			return set_cause(cause,
-				    "'%s': suffix '%s' is ambiguous in fio (it reads it as '%c'); write "
-				    "'%c' or '%cib'",
-				    s, suf, tolower((unsigned char)*suf), tolower((unsigned char)*suf),
-				    tolower((unsigned char)*suf));
+			return set_cause(
+				cause,
+				"'%s': suffix '%s' is ambiguous in fio (it reads it as '%c'); write "
+				"'%c' or '%cib'",
+				s, suf, tolower((unsigned char)*suf), tolower((unsigned char)*suf),
+				tolower((unsigned char)*suf));
 		else
 			goto bad_suffix;
 	} else {
@@ -147,8 +149,10 @@ int units_parse_size(const char *s, unsigned kb_base, uint64_t *out, bool *pct, 
 	return scale_number(s, &n, mult, out, cause);
 
 bad_suffix:
-	return set_cause(cause, "'%s': unknown size suffix '%s' (valid: k m g t p, each alone or with b or ib, any case%s)",
-		    s, suf, pct ? ", or %" : "");
+	return set_cause(
+		cause,
+		"'%s': unknown size suffix '%s' (valid: k m g t p, each alone or with b or ib, any case%s)",
+		s, suf, pct ? ", or %" : "");
 }
 
 int units_parse_time(const char *s, uint64_t unit_ns, uint64_t *out, char **cause)
@@ -184,8 +188,9 @@ int units_parse_time(const char *s, uint64_t unit_ns, uint64_t *out, char **caus
 			if (!strcasecmp(suf, units[i].name))
 				break;
 		if (i == ARRAY_SIZE(units))
-			return set_cause(cause, "'%s': unknown time suffix '%s' (valid: ns us ms s m h d)", s,
-				    suf);
+			return set_cause(cause,
+					 "'%s': unknown time suffix '%s' (valid: ns us ms s m h d)",
+					 s, suf);
 		mult = units[i].ns;
 	}
 	return scale_number(s, &n, mult, out, cause);

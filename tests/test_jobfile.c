@@ -149,8 +149,8 @@ static void test_reader_errors(void **state)
 	must_fail("bs=4k\n[j]\n", "t.fio:1: ", "outside of any [section]");
 	must_fail("[j]\nrw=read\nbogusopt=3\n", "t.fio:3: ", "unknown option 'bogusopt'");
 	must_fail("[j]\niodpeth=3\n", "t.fio:2: ", "did you mean 'iodepth'?");
-	must_fail("[j]\n\n\nverify_pattern=0xaa\n", "t.fio:4: ",
-		  "'verify_pattern' is a fio option that iogauge does not implement");
+	must_fail("[j]\n\n\nverify_pattern=0xaa\n",
+		  "t.fio:4: ", "'verify_pattern' is a fio option that iogauge does not implement");
 	must_fail("[j]\nbs=4q\n", "t.fio:2: bs: ", "unknown size suffix 'q'");
 	must_fail("[j]\nrw=bogus\n", "t.fio:2: rw: ", "valid: read write");
 	must_fail("[j\n", "t.fio:1: ", "must end with ']'");
@@ -269,8 +269,7 @@ static void test_cross_checks(void **state)
 	must_fail("[a]\nnumjobs=4000\n[b]\nnumjobs=100\n", "t.fio:4: [b] ", "4100 threads");
 	must_fail("[a]\nhipri\n", "t.fio:2: [a] ", "io_uring option");
 	must_fail("[a]\nioengine=io_uring\nhipri\n", "t.fio:3: [a] ", "needs direct=1");
-	must_fail("[a]\niodepth=4\niodepth_batch_submit=8\n", "t.fio:3: [a] ",
-		  "above iodepth=4");
+	must_fail("[a]\niodepth=4\niodepth_batch_submit=8\n", "t.fio:3: [a] ", "above iodepth=4");
 	must_fail("[a]\niodepth_batch_complete_min=8\niodepth_batch_complete_max=4\n",
 		  "t.fio:3: [a] ", "above iodepth_batch_complete_max");
 }
@@ -350,10 +349,10 @@ static void test_include_errors(void **state)
 {
 	(void)state;
 	include_fails("include/loop.fio", "include/loop3.inc:1: ", "loop");
-	include_fails("include/has-section.fio", "include/section.inc:2: ",
-		      "no sections in included files");
-	include_fails("include/missing.fio", "include/missing.fio:2: ",
-		      "No such file or directory");
+	include_fails("include/has-section.fio",
+		      "include/section.inc:2: ", "no sections in included files");
+	include_fails("include/missing.fio",
+		      "include/missing.fio:2: ", "No such file or directory");
 }
 
 static void test_second_file_stonewalled(void **state)

@@ -97,8 +97,7 @@ static void test_find_and_suggest(void **state)
 	assert_string_equal(opt_find("readwrite")->name, "rw");
 	assert_string_equal(opt_find("timeout")->name, "runtime");
 	assert_string_equal(opt_find("iodepth_batch")->name, "iodepth_batch_submit");
-	assert_string_equal(opt_find("iodepth_batch_complete")->name,
-			    "iodepth_batch_complete_min");
+	assert_string_equal(opt_find("iodepth_batch_complete")->name, "iodepth_batch_complete_min");
 	assert_null(opt_find("BS"));
 	assert_string_equal(opt_suggest("iodpeth"), "iodepth");
 	assert_string_equal(opt_suggest("rwmixrad"), "rwmixread");

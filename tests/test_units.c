@@ -15,7 +15,7 @@
 struct size_case {
 	const char *in;
 	unsigned kb_base;
-	int ret;	/* 0 or -EINVAL */
+	int ret; /* 0 or -EINVAL */
 	uint64_t out;
 	bool pct;
 };
@@ -50,12 +50,12 @@ static const struct size_case size_cases[] = {
 	{ "512b", 1024, 0, 512, false },
 	{ "20%", 1024, 0, 20, true },
 	{ "4q", 1024, -22, 0, false },	/* fio reads this as 4 bytes */
-	{ "4kq", 1024, -22, 0, false },	/* fio reads this as 4096 */
-	{ "4ki", 1024, -22, 0, false },	/* fio reads Ki as k: ambiguous */
+	{ "4kq", 1024, -22, 0, false }, /* fio reads this as 4096 */
+	{ "4ki", 1024, -22, 0, false }, /* fio reads Ki as k: ambiguous */
 	{ "k", 1024, -22, 0, false },
 	{ "", 1024, -22, 0, false },
 	{ "-4k", 1024, -22, 0, false },
-	{ "1.3", 1024, -22, 0, false },	/* not a whole number of bytes */
+	{ "1.3", 1024, -22, 0, false }, /* not a whole number of bytes */
 	{ "0x", 1024, -22, 0, false },
 	{ "16e", 1024, -22, 0, false },
 	{ "20000000000000000000", 1024, -22, 0, false },
@@ -123,7 +123,7 @@ static const struct time_case time_cases[] = {
 	{ "250us", NSEC_PER_SEC, 0, 250 * NSEC_PER_USEC },
 	{ "250usec", NSEC_PER_SEC, 0, 250 * NSEC_PER_USEC },
 	{ "7ns", NSEC_PER_SEC, 0, 7 },
-	{ "2m", NSEC_PER_SEC, 0, 120 * NSEC_PER_SEC },	/* minutes, as fio */
+	{ "2m", NSEC_PER_SEC, 0, 120 * NSEC_PER_SEC }, /* minutes, as fio */
 	{ "2min", NSEC_PER_SEC, 0, 120 * NSEC_PER_SEC },
 	{ "1h", NSEC_PER_SEC, 0, 3600 * NSEC_PER_SEC },
 	{ "1d", NSEC_PER_SEC, 0, 86400 * NSEC_PER_SEC },
@@ -160,9 +160,12 @@ static void test_time_format(void **state)
 		uint64_t ns;
 		const char *out;
 	} cases[] = {
-		{ 60 * NSEC_PER_SEC, "1m" },   { 90 * NSEC_PER_SEC, "90s" },
-		{ 1500 * NSEC_PER_MSEC, "1500ms" }, { 250 * NSEC_PER_USEC, "250us" },
-		{ 7, "7ns" },		       { 86400 * NSEC_PER_SEC, "1d" },
+		{ 60 * NSEC_PER_SEC, "1m" },
+		{ 90 * NSEC_PER_SEC, "90s" },
+		{ 1500 * NSEC_PER_MSEC, "1500ms" },
+		{ 250 * NSEC_PER_USEC, "250us" },
+		{ 7, "7ns" },
+		{ 86400 * NSEC_PER_SEC, "1d" },
 	};
 	char buf[32];
 	size_t i;
@@ -223,9 +226,9 @@ static void test_uint_and_range(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_size),	     cmocka_unit_test(test_size_no_pct),
-		cmocka_unit_test(test_time),	     cmocka_unit_test(test_time_format),
-		cmocka_unit_test(test_bool),	     cmocka_unit_test(test_uint_and_range),
+		cmocka_unit_test(test_size), cmocka_unit_test(test_size_no_pct),
+		cmocka_unit_test(test_time), cmocka_unit_test(test_time_format),
+		cmocka_unit_test(test_bool), cmocka_unit_test(test_uint_and_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,7 @@ struct cli {
 	bool version;
 	bool help_options;
 	bool parse_only;
-	unsigned nr_inputs;	/* job files and --name jobs */
+	unsigned nr_inputs; /* job files and --name jobs */
 	struct jobset js;
 };
 

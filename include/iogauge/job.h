@@ -19,7 +19,7 @@ enum rw_mode {
 	RW_WRITE,
 	RW_RANDREAD,
 	RW_RANDWRITE,
-	RW_READWRITE,	/* fio's rw / readwrite: sequential mixed */
+	RW_READWRITE, /* fio's rw / readwrite: sequential mixed */
 	RW_RANDRW,
 };
 
@@ -85,33 +85,33 @@ enum rand_dist_kind {
 	RDIST_ZONED_ABS,
 };
 
-#define JOB_MAX_ZONES 256
-#define JOB_MAX_BSSPLIT 64
+#define JOB_MAX_ZONES	    256
+#define JOB_MAX_BSSPLIT	    64
 #define JOB_MAX_PERCENTILES 20
-#define JOB_MAX_CPUS 1024
-#define JOB_MAX_NUMJOBS 4096
+#define JOB_MAX_CPUS	    1024
+#define JOB_MAX_NUMJOBS	    4096
 
 struct rand_zone {
-	double access_pct;	/* % of accesses */
-	double size_pct;	/* % of the region (zoned) */
-	uint64_t size;		/* bytes (zoned_abs) */
+	double access_pct; /* % of accesses */
+	double size_pct;   /* % of the region (zoned) */
+	uint64_t size;	   /* bytes (zoned_abs) */
 };
 
 struct rand_dist {
 	enum rand_dist_kind kind;
-	double param;		/* zipf theta, pareto h, normal sigma (%) */
-	double center;		/* 0..1; 0 when not given */
-	unsigned nr_zones[DDIR_COUNT];	/* zoned, zoned_abs: per direction, as bssplit */
+	double param;		       /* zipf theta, pareto h, normal sigma (%) */
+	double center;		       /* 0..1; 0 when not given */
+	unsigned nr_zones[DDIR_COUNT]; /* zoned, zoned_abs: per direction, as bssplit */
 	struct rand_zone zones[DDIR_COUNT][JOB_MAX_ZONES];
 };
 
 struct bssplit_entry {
-	uint64_t bs;		/* bytes */
-	double pct;		/* share of I/Os in this direction */
+	uint64_t bs; /* bytes */
+	double pct;  /* share of I/Os in this direction */
 };
 
 struct size_or_pct {
-	uint64_t val;		/* bytes, or a percentage when pct */
+	uint64_t val; /* bytes, or a percentage when pct */
 	bool pct;
 };
 
@@ -123,38 +123,38 @@ struct job {
 	char *filename_format;
 	unsigned nrfiles;
 	struct size_or_pct size;
-	uint64_t filesize_min, filesize_max;	/* 0: not set */
+	uint64_t filesize_min, filesize_max; /* 0: not set */
 	struct size_or_pct io_size;
 	struct size_or_pct offset;
 	struct size_or_pct offset_increment;
 
 	enum rw_mode rw;
-	int64_t rw_seq_add;	/* bytes skipped (or, < 0, gone back) after each sequential I/O */
-	unsigned rw_rand_nr;	/* I/Os per random offset */
-	unsigned rwmix_read;	/* %; writes get the rest */
-	unsigned rwmix_write;	/* % as set by rwmixwrite, kept to cross-check */
+	int64_t rw_seq_add;   /* bytes skipped (or, < 0, gone back) after each sequential I/O */
+	unsigned rw_rand_nr;  /* I/Os per random offset */
+	unsigned rwmix_read;  /* %; writes get the rest */
+	unsigned rwmix_write; /* % as set by rwmixwrite, kept to cross-check */
 	uint64_t bs[DDIR_COUNT];
-	uint64_t bsrange_min[DDIR_COUNT], bsrange_max[DDIR_COUNT];	/* 0: not set */
+	uint64_t bsrange_min[DDIR_COUNT], bsrange_max[DDIR_COUNT]; /* 0: not set */
 	struct bssplit_entry bssplit[DDIR_COUNT][JOB_MAX_BSSPLIT];
 	unsigned nr_bssplit[DDIR_COUNT];
-	uint64_t blockalign[DDIR_COUNT];	/* 0: same as the block size */
+	uint64_t blockalign[DDIR_COUNT]; /* 0: same as the block size */
 
 	enum ioengine_id ioengine;
 	unsigned iodepth;
 	unsigned iodepth_batch_submit;
 	unsigned iodepth_batch_complete_min;
-	unsigned iodepth_batch_complete_max;	/* 0: same as iodepth */
+	unsigned iodepth_batch_complete_max; /* 0: same as iodepth */
 	bool direct;
 	enum sync_mode sync;
-	unsigned fsync;		/* every N writes; 0: never */
+	unsigned fsync; /* every N writes; 0: never */
 	unsigned fdatasync;
 	bool end_fsync;
 	bool fsync_on_close;
 
-	uint64_t runtime;	/* ns; 0: no limit */
+	uint64_t runtime; /* ns; 0: no limit */
 	bool time_based;
-	uint64_t ramp_time;	/* ns */
-	uint64_t startdelay_min, startdelay_max;	/* ns */
+	uint64_t ramp_time;			 /* ns */
+	uint64_t startdelay_min, startdelay_max; /* ns */
 	unsigned loops;
 	unsigned numjobs;
 	bool thread;
@@ -162,8 +162,8 @@ struct job {
 	char *wait_for;
 	bool new_group;
 	bool group_reporting;
-	uint64_t thinktime;	/* ns */
-	uint64_t rate[DDIR_COUNT];	/* bytes/s; 0: no cap */
+	uint64_t thinktime;	   /* ns */
+	uint64_t rate[DDIR_COUNT]; /* bytes/s; 0: no cap */
 	uint64_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;
 
@@ -189,11 +189,11 @@ struct job {
 	unsigned nr_percentiles;
 	bool clat_percentiles;
 	bool lat_percentiles;
-	char *write_bw_log;	/* NULL: off; "": named after the job */
+	char *write_bw_log; /* NULL: off; "": named after the job */
 	char *write_iops_log;
 	char *write_lat_log;
 	char *write_hist_log;
-	unsigned log_avg_msec;	/* ms; 0: every I/O */
+	unsigned log_avg_msec; /* ms; 0: every I/O */
 	uint64_t cpus_allowed[JOB_MAX_CPUS / 64];
 	bool cpus_allowed_set;
 	enum continue_on_error continue_on_error;

@@ -17,8 +17,8 @@
  * in fio ([global] bs=16k then bs=,8k leaves reads at 16k). */
 struct setting {
 	const struct opt_def *opt;
-	char *value;		/* after ${VAR} expansion; "" for a bare flag */
-	bool bare;		/* the option stood alone, without "=" */
+	char *value; /* after ${VAR} expansion; "" for a bare flag */
+	bool bare;   /* the option stood alone, without "=" */
 	struct origin origin;
 };
 
@@ -28,21 +28,21 @@ struct settings {
 };
 
 struct jobspec {
-	char *name;		/* the section name, or --name */
-	struct origin where;	/* the section header */
-	struct settings *vals;	/* inherited ones first */
+	char *name;	       /* the section name, or --name */
+	struct origin where;   /* the section header */
+	struct settings *vals; /* inherited ones first */
 };
 
 struct jobset {
 	struct jobspec *specs;
 	unsigned nr;
-	struct settings *global;	/* defaults for the jobs that follow */
-	struct settings *cmdline;	/* command-line defaults: each file starts from them */
+	struct settings *global;  /* defaults for the jobs that follow */
+	struct settings *cmdline; /* command-line defaults: each file starts from them */
 	unsigned nr_files_read;
-	struct str_list names;		/* file names that origins point into */
-	struct str_list warnings;	/* "file:line: warning: message", in order */
+	struct str_list names;	  /* file names that origins point into */
+	struct str_list warnings; /* "file:line: warning: message", in order */
 	unsigned seq;
-	unsigned section;		/* counts sections, --name jobs and the --set pass */
+	unsigned section; /* counts sections, --name jobs and the --set pass */
 };
 
 void jobset_init(struct jobset *js);

@@ -18,18 +18,18 @@
 enum origin_kind {
 	ORIGIN_DEFAULT,
 	ORIGIN_FILE,	/* file:line */
-	ORIGIN_CMDLINE,	/* --name=value on the command line */
+	ORIGIN_CMDLINE, /* --name=value on the command line */
 	ORIGIN_SET,	/* --set name=value */
 };
 
 struct origin {
 	enum origin_kind kind;
-	const char *file;	/* ORIGIN_FILE: the path as given; not owned */
-	unsigned line;		/* ORIGIN_FILE: 1-based */
-	bool global;		/* inherited from a global section or from before --name */
-	unsigned seq;		/* reading order: later values win */
-	unsigned section;	/* which section (or --name, or --set) it was read in */
-	const char *via;	/* set through another option sharing the field */
+	const char *file; /* ORIGIN_FILE: the path as given; not owned */
+	unsigned line;	  /* ORIGIN_FILE: 1-based */
+	bool global;	  /* inherited from a global section or from before --name */
+	unsigned seq;	  /* reading order: later values win */
+	unsigned section; /* which section (or --name, or --set) it was read in */
+	const char *via;  /* set through another option sharing the field */
 };
 
 /* "jobs/a.ini:3", "--bs", "--set bs" or "default". */
@@ -39,7 +39,7 @@ struct opt_def;
 
 /* How one kind of value is parsed and printed. */
 struct opt_kind {
-	const char *syntax;	/* shown by --help-options: "size", "bool", ... */
+	const char *syntax; /* shown by --help-options: "size", "bool", ... */
 	/* 0, or -EINVAL with *cause set; @val is never NULL. */
 	int (*parse)(const struct opt_def *o, struct job *job, const char *val, char **cause);
 	/* Appends the value as a job file would spell it. */
@@ -51,19 +51,19 @@ struct opt_enum {
 	int value;
 };
 
-#define OPTF_BARE (1u << 0)	/* may stand alone: "time_based" means "time_based=1" */
-#define OPTF_INVERT (1u << 1)	/* bool stored inverted (buffered writes direct) */
+#define OPTF_BARE   (1u << 0) /* may stand alone: "time_based" means "time_based=1" */
+#define OPTF_INVERT (1u << 1) /* bool stored inverted (buffered writes direct) */
 
 struct opt_def {
 	const char *name;
-	const char *alias;		/* NULL, or fio's other spelling */
+	const char *alias; /* NULL, or fio's other spelling */
 	const struct opt_kind *kind;
-	size_t off;			/* offsetof(struct job, field) */
-	size_t off2;			/* ranges: the field for the high end */
-	uint64_t min, max;		/* inclusive, after units; max 0: no bound */
-	uint64_t unit;			/* times: ns per unit of a bare number */
-	const struct opt_enum *enums;	/* NULL-terminated */
-	const char *def;		/* default, parsed by the same code; NULL: none */
+	size_t off;		      /* offsetof(struct job, field) */
+	size_t off2;		      /* ranges: the field for the high end */
+	uint64_t min, max;	      /* inclusive, after units; max 0: no bound */
+	uint64_t unit;		      /* times: ns per unit of a bare number */
+	const struct opt_enum *enums; /* NULL-terminated */
+	const char *def;	      /* default, parsed by the same code; NULL: none */
 	unsigned flags;
 	const char *help;
 };

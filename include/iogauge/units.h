@@ -15,7 +15,7 @@
 
 #define NSEC_PER_USEC 1000ull
 #define NSEC_PER_MSEC 1000000ull
-#define NSEC_PER_SEC 1000000000ull
+#define NSEC_PER_SEC  1000000000ull
 
 /*
  * A size: "4k", "1.5m", "0x1000", "64KiB".  With kb_base=1024 (fio's
