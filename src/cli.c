@@ -119,6 +119,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			cli->help_options = true;
 		} else if (!strcmp(name, "parse-only") && !eq) {
 			cli->parse_only = true;
+		} else if (!strcmp(name, "clock-info") && !eq) {
+			cli->clock_info = true;
 		} else if (!strcmp(name, "section")) {
 			val = flag_value(argc, argv, &i, eq, name, cause);
 			if (val)

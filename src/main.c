@@ -5,6 +5,7 @@
  * run that could not complete, 2 bad input (nothing started, nothing
  * written).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "iogauge/cli.h"
 #include "iogauge/job.h"
 #include "iogauge/options.h"
+#include "iogauge/report.h"
+#include "iogauge/run.h"
 
 #define EXIT_BAD_INPUT 2
 
@@ -26,6 +29,7 @@ static const char usage[] =
 	"  --name=NAME         start a command-line job; job options follow as --OPTION=VALUE\n"
 	"  --OPTION=VALUE      a job option; before the first --name it is a default for all\n"
 	"  --help-options      list every job option\n"
+	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --version           print the version\n"
 	"  --help              this text\n"
 	"\n"
@@ -48,6 +52,68 @@ static void help_options(void)
 	}
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* The clock every latency is read from, and what one read costs. */
+static void clock_info(void)
+{
+	char src[64] = "unknown";
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+	uint64_t t0, t1, sink = 0;
+	unsigned i, n = 1000000;
+
+	if (f) {
+		if (fgets(src, sizeof(src), f))
+			src[strcspn(src, "\n")] = '\0';
+		fclose(f);
+	}
+	t0 = run_now();
+	for (i = 0; i < n; i++)
+		sink += run_now();
+	t1 = run_now();
+	printf("clock: CLOCK_MONOTONIC (clock_gettime), kernel clocksource %s\n", src);
+	printf("cost: %.1f ns per read (%u reads)%s\n", (double)(t1 - t0) / n, n, sink ? "" : " ");
+}
+
+static int run_and_report(const struct job *jobs, unsigned nr)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct strbuf out = { 0 };
+	struct run run;
+	char *cause = NULL;
+	unsigned i;
+	int status = 0;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (run_jobs(jobs, nr, &stop, &run, &cause)) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		free(cause);
+		return 1;
+	}
+	report_text(&run, &out);
+	fputs(out.buf, stdout);
+	strbuf_free(&out);
+	for (i = 0; i < run.nr; i++) {
+		if (run.results[i].error) {
+			fprintf(stderr, "iogauge: [%s] %s\n", run.results[i].job->name,
+				run.results[i].error);
+			status = 1;
+		}
+	}
+	if (run.interrupted)
+		status = status ? status : 130;
+	run_free(&run);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct job *jobs = NULL;
@@ -64,7 +130,9 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < cli.js.warnings.n; i++)
 		fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
-	if (cli.help || cli.version || cli.help_options) {
+	if (cli.help || cli.version || cli.help_options || cli.clock_info) {
+		if (cli.clock_info)
+			clock_info();
 		if (cli.help)
 			fputs(usage, stdout);
 		if (cli.version)
@@ -89,11 +157,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (!cli.parse_only) {
-		fprintf(stderr,
-			"iogauge: %u job(s) parsed and checked; this build cannot run "
-			"jobs yet (use --parse-only)\n",
-			nr);
-		status = 1;
+		status = run_and_report(jobs, nr);
 		goto out;
 	}
 	for (i = 0; i < nr; i++) {

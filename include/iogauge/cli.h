@@ -14,6 +14,7 @@ struct cli {
 	bool version;
 	bool help_options;
 	bool parse_only;
+	bool clock_info;
 	unsigned nr_inputs; /* job files and --name jobs */
 	struct jobset js;
 };

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The files of one job clone: named, laid out, opened, checked for
+ * O_DIRECT, with the page cache dropped or warmed as the job says.
+ */
+#ifndef IOGAUGE_FILES_H
+#define IOGAUGE_FILES_H
+
+#include <stddef.h>
+
+#include "iogauge/run.h"
+
+struct run_files {
+	struct run_file *v;
+	unsigned n;
+	size_t mem_align; /* bytes: buffer alignment the files need */
+};
+
+/*
+ * Lays out and opens the files of clone @clone of @job.  A file that does
+ * not exist is created and filled with non-zero data; one too short is
+ * extended; none is shortened.  0, or -errno with *cause naming the file;
+ * on error nothing stays open and files this call created are removed.
+ */
+int files_open(const struct job *job, unsigned clone, struct run_files *fs, char **cause);
+/* Closes the files; with @unlink_created, removes those this run created. */
+void files_close(struct run_files *fs, bool unlink_created);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Random numbers and I/O offsets.  rng: xoshiro256** seeded through
+ * splitmix64, deterministic for a seed.  offgen: the block numbers a job
+ * visits in a region of nblocks blocks: sequential, or random, where each
+ * pass is a pseudo-random permutation (every block exactly once per pass,
+ * no bitmap: a keyed Feistel network over the next power of two, walked
+ * until the value falls inside), or, with norandommap, independent
+ * uniform draws.  Pure: no I/O, no allocation.
+ */
+#ifndef IOGAUGE_RAND_H
+#define IOGAUGE_RAND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct rng {
+	uint64_t s[4];
+};
+
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+/* Uniform in [0, n), n > 0, without modulo bias. */
+uint64_t rng_below(struct rng *r, uint64_t n);
+/* Uniform in [0, 1). */
+double rng_unit(struct rng *r);
+
+enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDOM, OFFGEN_RANDOM_NOMAP };
+
+struct offgen {
+	enum offgen_mode mode;
+	uint64_t nblocks;
+	uint64_t pos;  /* blocks handed out in this pass */
+	uint64_t pass; /* passes completed */
+	struct rng rng;
+	uint64_t mask;	    /* permutation domain minus one: 2^(2 * half_bits) - 1 */
+	unsigned half_bits; /* Feistel half width */
+	uint64_t keys[4];   /* round keys of this pass */
+};
+
+/* @nblocks > 0.  @seed decides the whole sequence. */
+void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, uint64_t seed);
+/* The next block number in [0, nblocks).  When a pass (nblocks I/Os) has
+ * just completed, the next call starts a new pass: a new permutation in
+ * OFFGEN_RANDOM mode, block 0 again in OFFGEN_SEQ. */
+uint64_t offgen_next(struct offgen *g);
+
+#endif

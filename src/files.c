@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A job clone's files: names from filename or filename_format, sizes, the
+ * layout (created or extended with non-zero data, never left sparse, never
+ * shortened), open flags (O_DIRECT, O_SYNC, O_DSYNC), O_DIRECT alignment,
+ * and the page cache dropped or warmed.  Does no measured I/O.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "iogauge/files.h"
+#include "iogauge/rand.h"
+
+#define LAYOUT_CHUNK (1u << 20)
+
+/* $jobname, $jobnum and $filenum replaced, as fio's filename_format. */
+static char *format_name(const struct job *job, unsigned clone, unsigned filenum)
+{
+	struct strbuf sb = { 0 };
+	const char *p = job->filename_format;
+
+	while (*p) {
+		if (!strncmp(p, "$jobname", 8)) {
+			strbuf_addf(&sb, "%s", job->name);
+			p += 8;
+		} else if (!strncmp(p, "$jobnum", 7)) {
+			strbuf_addf(&sb, "%u", clone);
+			p += 7;
+		} else if (!strncmp(p, "$filenum", 8)) {
+			strbuf_addf(&sb, "%u", filenum);
+			p += 8;
+		} else {
+			strbuf_addc(&sb, *p++);
+		}
+	}
+	if (job->directory.n) {
+		char *name = strbuf_detach(&sb);
+
+		strbuf_addf(&sb, "%s/%s", job->directory.v[clone % job->directory.n], name);
+		free(name);
+	}
+	return strbuf_detach(&sb);
+}
+
+static bool job_writes(const struct job *job)
+{
+	return job->rw != RW_READ && job->rw != RW_RANDREAD;
+}
+
+/* Appends non-zero bytes to @fd from @from up to @to. */
+static int extend(int fd, const char *path, uint64_t from, uint64_t to, char **cause)
+{
+	char *buf = xmalloc(LAYOUT_CHUNK);
+	struct rng rng;
+	uint64_t at;
+	size_t i;
+	int ret = 0;
+
+	rng_seed(&rng, 0x10ad);
+	for (i = 0; i < LAYOUT_CHUNK; i += 8) {
+		uint64_t v = rng_next(&rng) | 0x0101010101010101ull;
+
+		memcpy(buf + i, &v, 8);
+	}
+	for (at = from; at < to && !ret;) {
+		size_t n = to - at < LAYOUT_CHUNK ? (size_t)(to - at) : LAYOUT_CHUNK;
+		ssize_t w = pwrite(fd, buf, n, (off_t)at);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = w < 0 ? -errno : -EIO;
+			*cause = xasprintf("%s: laying out the file: offset %llu, size %zu: %s",
+					   path, (unsigned long long)at, n, strerror(-ret));
+			break;
+		}
+		at += (uint64_t)w;
+	}
+	if (!ret && fsync(fd) < 0) {
+		ret = -errno;
+		*cause = xasprintf("%s: fsync after layout: %s", path, strerror(errno));
+	}
+	free(buf);
+	return ret;
+}
+
+static int file_size(int fd, const struct stat *st, uint64_t *size)
+{
+	if (S_ISBLK(st->st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) < 0 ? -errno : 0;
+	*size = (uint64_t)st->st_size;
+	return 0;
+}
+
+/* Creates or extends @f->path to @need bytes (regular files only). */
+static int layout(struct run_file *f, uint64_t need, char **cause)
+{
+	struct stat st;
+	uint64_t have = 0;
+	int fd, ret;
+
+	fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		f->created = true;
+	} else if (errno == EEXIST) {
+		fd = open(f->path, O_RDWR | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		ret = -errno;
+		*cause = xasprintf("%s: %s", f->path, strerror(errno));
+		return ret;
+	}
+	if (fstat(fd, &st) < 0 || file_size(fd, &st, &have) < 0) {
+		ret = -errno;
+		*cause = xasprintf("%s: %s", f->path, strerror(errno));
+		close(fd);
+		return ret;
+	}
+	ret = 0;
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		ret = set_cause(cause, "%s: not a regular file or block device", f->path);
+	else if (S_ISBLK(st.st_mode) && have < need)
+		ret = set_cause(cause, "%s: the device has %llu bytes, the job needs %llu", f->path,
+				(unsigned long long)have, (unsigned long long)need);
+	else if (have < need)
+		ret = extend(fd, f->path, have, need, cause);
+	f->size = have > need ? have : need;
+	close(fd);
+	return ret;
+}
+
+/* The bytes a job clone needs in each file: its region's start and length.
+ * 0 length: take the file as it is (it must exist). */
+static void file_region(const struct job *job, unsigned clone, unsigned nfiles, unsigned filenum,
+			uint64_t *start, uint64_t *len)
+{
+	*start = job->offset.pct ? 0 : job->offset.val;
+	if (!job->offset_increment.pct)
+		*start += job->offset_increment.val * clone;
+	*len = 0;
+	if (job->filesize_min) {
+		struct rng rng;
+
+		/* A filesize range picks a size per file, the same on every run. */
+		rng_seed(&rng, job->randseed + filenum);
+		*len = job->filesize_min +
+		       rng_below(&rng, job->filesize_max - job->filesize_min + 1);
+		*len = *len > *start ? *len - *start : 0;
+	} else if (job->size.val && !job->size.pct) {
+		*len = job->size.val / nfiles;
+	}
+}
+
+/* Checks O_DIRECT on an open file: the filesystem takes it, and every block
+ * size and the region start are multiples of its offset alignment. */
+static int check_direct(const struct job *job, struct run_file *f, size_t *mem_align, char **cause)
+{
+	struct statx stx;
+	uint64_t align;
+	unsigned d, i;
+
+	if (statx(f->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_DIOALIGN) || !stx.stx_dio_offset_align)
+		return set_cause(cause,
+				 "%s: direct=1, but this filesystem does not support O_DIRECT "
+				 "(tmpfs before Linux 6.6, for one); use direct=0",
+				 f->path);
+	align = stx.stx_dio_offset_align;
+	if (stx.stx_dio_mem_align > *mem_align)
+		*mem_align = stx.stx_dio_mem_align;
+	for (d = 0; d < DDIR_TRIM; d++) {
+		uint64_t sizes[2 + JOB_MAX_BSSPLIT] = { job->bs[d], job->bsrange_min[d] };
+		unsigned n = 2;
+
+		for (i = 0; i < job->nr_bssplit[d]; i++)
+			sizes[n++] = job->bssplit[d][i].bs;
+		for (i = 0; i < n; i++)
+			if (sizes[i] % align)
+				return set_cause(cause,
+						 "%s: direct=1 needs block sizes in multiples of "
+						 "%llu bytes here; %llu is not",
+						 f->path, (unsigned long long)align,
+						 (unsigned long long)sizes[i]);
+	}
+	if (f->start % align)
+		return set_cause(cause, "%s: direct=1 needs the offset in multiples of %llu bytes",
+				 f->path, (unsigned long long)align);
+	return 0;
+}
+
+/* Reads the region once so that it sits in the page cache (pre_read). */
+static int warm(struct run_file *f, char **cause)
+{
+	char *buf = xmalloc(LAYOUT_CHUNK);
+	uint64_t at;
+	ssize_t r = 0;
+	int ret = 0;
+
+	for (at = f->start; at < f->start + f->len; at += (uint64_t)r) {
+		r = pread(f->fd, buf, LAYOUT_CHUNK, (off_t)at);
+		if (r < 0 && errno == EINTR) {
+			r = 0;
+			continue;
+		}
+		if (r <= 0) {
+			ret = r < 0 ? -errno : -EIO;
+			*cause = xasprintf("%s: pre_read: offset %llu: %s", f->path,
+					   (unsigned long long)at,
+					   r < 0 ? strerror(errno) : "end of file");
+			break;
+		}
+	}
+	free(buf);
+	return ret;
+}
+
+int files_open(const struct job *job, unsigned clone, struct run_files *fs, char **cause)
+{
+	unsigned i, n = job->filename.n ? job->filename.n : job->nrfiles;
+	int flags = O_CLOEXEC | (job_writes(job) ? O_RDWR : O_RDONLY);
+	int ret = 0;
+
+	if (job->direct)
+		flags |= O_DIRECT;
+	if (job->sync == SYNC_SYNC)
+		flags |= O_SYNC;
+	else if (job->sync == SYNC_DSYNC)
+		flags |= O_DSYNC;
+	memset(fs, 0, sizeof(*fs));
+	fs->v = xcalloc(n, sizeof(*fs->v));
+	fs->mem_align = (size_t)sysconf(_SC_PAGESIZE);
+	for (i = 0; i < n && !ret; i++) {
+		struct run_file *f = &fs->v[i];
+		uint64_t len;
+
+		fs->n++;
+		f->fd = -1;
+		f->path =
+			job->filename.n ? xstrdup(job->filename.v[i]) : format_name(job, clone, i);
+		file_region(job, clone, n, i, &f->start, &len);
+		if (!len && access(f->path, F_OK) < 0) {
+			ret = set_cause(cause,
+					"%s: the file does not exist and the job gives no size to "
+					"lay it out (set size= or filesize=)",
+					f->path);
+			break;
+		}
+		ret = layout(f, f->start + len, cause);
+		if (ret)
+			break;
+		if (job->size.pct)
+			len = f->size * job->size.val / 100 / n;
+		else if (!len)
+			len = f->size > f->start ? f->size - f->start : 0;
+		f->len = len;
+		if (f->start + f->len > f->size || !f->len) {
+			ret = set_cause(cause,
+					"%s: the I/O region (offset %llu, %llu bytes) does not "
+					"fit in the file's %llu bytes",
+					f->path, (unsigned long long)f->start,
+					(unsigned long long)f->len, (unsigned long long)f->size);
+			break;
+		}
+		f->fd = open(f->path, flags);
+		if (f->fd < 0) {
+			ret = -errno;
+			if (errno == EINVAL && job->direct)
+				*cause = xasprintf(
+					"%s: direct=1, but the filesystem refuses O_DIRECT; "
+					"use direct=0",
+					f->path);
+			else
+				*cause = xasprintf("%s: %s", f->path, strerror(errno));
+			break;
+		}
+		if (job->direct)
+			ret = check_direct(job, f, &fs->mem_align, cause);
+		if (!ret && job->pre_read)
+			ret = warm(f, cause);
+		else if (!ret && job->invalidate)
+			posix_fadvise(f->fd, (off_t)f->start, (off_t)f->len, POSIX_FADV_DONTNEED);
+	}
+	if (ret)
+		files_close(fs, true);
+	return ret;
+}
+
+void files_close(struct run_files *fs, bool unlink_created)
+{
+	unsigned i;
+
+	for (i = 0; i < fs->n; i++) {
+		if (fs->v[i].fd >= 0)
+			close(fs->v[i].fd);
+		if (unlink_created && fs->v[i].created)
+			unlink(fs->v[i].path);
+		free(fs->v[i].path);
+	}
+	free(fs->v);
+	memset(fs, 0, sizeof(*fs));
+}

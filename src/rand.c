@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Random numbers (xoshiro256** seeded through splitmix64) and the block
+ * offsets a job visits.  Random passes are permutations made by a keyed
+ * Feistel network with cycle walking, so no per-block bitmap is kept.
+ * Not cryptographic, and not thread-safe: each worker owns its state.
+ */
+#include <string.h>
+
+#include "iogauge/rand.h"
+
+#define FEISTEL_ROUNDS 4
+_Static_assert(FEISTEL_ROUNDS == sizeof(((struct offgen *)0)->keys) / sizeof(uint64_t),
+	       "one round key per Feistel round");
+
+static inline uint64_t rotl(uint64_t x, unsigned k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/* splitmix64: steps *@x by the golden gamma and returns the mixed value. */
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Four distinct splitmix64 outputs: splitmix64's mixer is a bijection, so
+ * at most one of them is zero and the state is never all zero.
+ */
+void rng_seed(struct rng *r, uint64_t seed)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t out = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return out;
+}
+
+/*
+ * Lemire's multiply-and-reject: the high word of x * n is uniform once the
+ * low words below 2^64 mod n are rejected.  The division that computes that
+ * threshold only runs when the low word is already below n, rarely for small n.
+ */
+uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	unsigned __int128 m = (unsigned __int128)rng_next(r) * n;
+	uint64_t lo = (uint64_t)m;
+
+	if (lo < n) {
+		uint64_t threshold = -n % n;
+
+		while (lo < threshold) {
+			m = (unsigned __int128)rng_next(r) * n;
+			lo = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
+
+double rng_unit(struct rng *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/* The Feistel round function: a 64-bit finalizer (murmur3's fmix64) of half ^ key. */
+static inline uint64_t feistel_round(uint64_t half, uint64_t key)
+{
+	uint64_t z = half ^ key;
+
+	z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdull;
+	z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ull;
+	return z ^ (z >> 33);
+}
+
+/* A bijection of [0, mask]: a balanced Feistel network over two half_bits halves. */
+static inline uint64_t feistel_encrypt(const struct offgen *g, uint64_t x)
+{
+	uint64_t half_mask = g->mask >> g->half_bits;
+	uint64_t left = x >> g->half_bits;
+	uint64_t right = x & half_mask;
+	unsigned i;
+
+	for (i = 0; i < FEISTEL_ROUNDS; i++) {
+		uint64_t t = right;
+
+		right = left ^ (feistel_round(right, g->keys[i]) & half_mask);
+		left = t;
+	}
+	return (left << g->half_bits) | right;
+}
+
+static void offgen_rekey(struct offgen *g)
+{
+	unsigned i;
+
+	for (i = 0; i < FEISTEL_ROUNDS; i++)
+		g->keys[i] = rng_next(&g->rng);
+}
+
+/*
+ * The domain is 2^(2 * half_bits), the smallest even power of two holding
+ * nblocks, so it is less than 4 * nblocks and cycle walking is short.
+ * nblocks == 1 gives half_bits == 0: a domain of one value, 0.
+ */
+void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, uint64_t seed)
+{
+	unsigned bits = 0;
+	uint64_t half_mask;
+
+	g->mode = mode;
+	g->nblocks = nblocks;
+	g->pos = 0;
+	g->pass = 0;
+	rng_seed(&g->rng, seed);
+	while (bits < 64 && (1ull << bits) < nblocks)
+		bits++;
+	bits += bits & 1;
+	g->half_bits = bits / 2;
+	/* Built from the half mask so that 64 bits needs no shift by 64. */
+	half_mask = (1ull << g->half_bits) - 1;
+	g->mask = (half_mask << g->half_bits) | half_mask;
+	memset(g->keys, 0, sizeof(g->keys));
+	if (mode == OFFGEN_RANDOM)
+		offgen_rekey(g);
+}
+
+/*
+ * Cycle walking: re-encrypting a value that falls outside [0, nblocks)
+ * follows the permutation's cycle to the next value inside it, which keeps
+ * the result a permutation of [0, nblocks).
+ */
+uint64_t offgen_next(struct offgen *g)
+{
+	uint64_t v;
+
+	switch (g->mode) {
+	case OFFGEN_SEQ:
+		v = g->pos;
+		break;
+	case OFFGEN_RANDOM:
+		v = feistel_encrypt(g, g->pos);
+		while (v >= g->nblocks)
+			v = feistel_encrypt(g, v);
+		break;
+	case OFFGEN_RANDOM_NOMAP:
+	default:
+		v = rng_below(&g->rng, g->nblocks);
+		break;
+	}
+	if (++g->pos == g->nblocks) {
+		g->pos = 0;
+		g->pass++;
+		if (g->mode == OFFGEN_RANDOM)
+			offgen_rekey(g);
+	}
+	return v;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The native text report, modelled on SQLIO's: per entry (a job clone, or
+ * a group with group_reporting) and direction, IOs/sec, MBs/sec (MiB, as
+ * SQLIO), latency min/avg/max in microseconds with decimals, a percentile
+ * line, and SQLIO's histogram of 1 ms buckets 0..23 and 24+ in percent.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "iogauge/options.h"
+#include "iogauge/report.h"
+
+static const char *const dir_names[STAT_NR] = { "read", "write", "sync" };
+static const double short_pcts[] = { 50, 90, 99, 99.9, 99.99, 100 };
+
+static void percentiles(const struct job *job, const struct hist *h, struct strbuf *sb)
+{
+	const double *p = short_pcts;
+	unsigned i, n = ARRAY_SIZE(short_pcts);
+
+	/* percentile_list, when the job sets it, replaces the short line. */
+	if (job->origin[opt_index(opt_find("percentile_list"))].kind != ORIGIN_DEFAULT) {
+		p = job->percentile_list;
+		n = job->nr_percentiles;
+	}
+	strbuf_addf(sb, "  percentiles(us):");
+	for (i = 0; i < n; i++) {
+		if (p[i] >= 100)
+			strbuf_addf(sb, " max=%.2f", hist_percentile(h, 100) / 1e3);
+		else
+			strbuf_addf(sb, " p%g=%.2f", p[i], hist_percentile(h, p[i]) / 1e3);
+	}
+	strbuf_addc(sb, '\n');
+}
+
+static void direction(const struct job *job, const struct dir_stats *d, const char *name,
+		      uint64_t elapsed, struct strbuf *sb)
+{
+	double secs = elapsed / 1e9;
+	unsigned i;
+
+	strbuf_addf(sb, "%s:\n", name);
+	strbuf_addf(sb, "  IOs/sec: %.2f\n", secs > 0 ? d->ios / secs : 0.0);
+	if (d->bytes || strcmp(name, "sync"))
+		strbuf_addf(sb, "  MBs/sec: %.2f\n", secs > 0 ? d->bytes / secs / 1048576.0 : 0.0);
+	strbuf_addf(sb, "  Min_Latency(us): %.2f\n", d->lat.count ? d->lat.min / 1e3 : 0.0);
+	strbuf_addf(sb, "  Avg_Latency(us): %.2f\n", hist_mean(&d->lat) / 1e3);
+	strbuf_addf(sb, "  Max_Latency(us): %.2f\n", d->lat.max / 1e3);
+	percentiles(job, &d->lat, sb);
+	strbuf_addf(sb, "  histogram:\n  ms:");
+	for (i = 0; i < STATS_MS_BUCKETS; i++)
+		strbuf_addf(sb, i + 1 < STATS_MS_BUCKETS ? " %u" : " %u+", i);
+	strbuf_addf(sb, "\n  %%: ");
+	for (i = 0; i < STATS_MS_BUCKETS; i++)
+		strbuf_addf(sb, " %.0f", d->ios ? 100.0 * d->ms[i] / d->ios : 0.0);
+	strbuf_addc(sb, '\n');
+}
+
+static void entry(const struct run_result *r, unsigned threads, const struct run_stats *st,
+		  struct strbuf *sb)
+{
+	const struct job *job = r->job;
+	unsigned d;
+
+	strbuf_addf(sb, "\n[%s] %u thread%s, %s, iodepth %u, %.2f s\n", job->name, threads,
+		    threads == 1 ? "" : "s", r->engine, job->iodepth, st->elapsed / 1e9);
+	for (d = 0; d < STAT_NR; d++)
+		if (st->dir[d].ios)
+			direction(job, &st->dir[d], dir_names[d], st->elapsed, sb);
+	if (r->error)
+		strbuf_addf(sb, "error: %s\n", r->error);
+}
+
+void report_text(const struct run *run, struct strbuf *sb)
+{
+	struct run_stats *merged = xmalloc(sizeof(*merged));
+	unsigned i, j, threads;
+
+	strbuf_addf(sb, "iogauge %s%s\n", IOGAUGE_VERSION,
+		    run->interrupted ? " (interrupted: partial results)" : "");
+	for (i = 0; i < run->nr; i = j) {
+		const struct run_result *r = &run->results[i];
+
+		if (!r->job->group_reporting) {
+			entry(r, 1, &r->stats, sb);
+			j = i + 1;
+			continue;
+		}
+		/* group_reporting: every clone of every job in the group, as one. */
+		stats_init(merged);
+		for (j = i, threads = 0; j < run->nr && run->results[j].group == r->group; j++) {
+			stats_merge(merged, &run->results[j].stats);
+			threads++;
+		}
+		entry(r, threads, merged, sb);
+	}
+	free(merged);
+}

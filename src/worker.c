@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The worker: one job clone's setup and its I/O loop.  The loop serves
+ * sync and async engines alike (queue / commit / reap) and does no
+ * allocation, locking or stdio; errors are formatted once, when they stop
+ * the worker.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "iogauge/options.h"
+#include "iogauge/worker.h"
+
+static const char *engine_name(const struct job *job)
+{
+	const struct opt_enum *e;
+
+	for (e = opt_find("ioengine")->enums; e->name; e++)
+		if (e->value == (int)job->ioengine)
+			return e->name;
+	return "?";
+}
+
+static bool job_random(const struct job *job)
+{
+	return job->rw == RW_RANDREAD || job->rw == RW_RANDWRITE || job->rw == RW_RANDRW;
+}
+
+/* The largest and smallest block sizes the job can use in direction @d. */
+static void bs_bounds(const struct job *job, unsigned d, uint64_t *lo, uint64_t *hi)
+{
+	unsigned i;
+
+	*lo = *hi = job->bs[d];
+	if (job->bsrange_max[d]) {
+		*lo = job->bsrange_min[d];
+		*hi = job->bsrange_max[d];
+	}
+	if (job->nr_bssplit[d]) {
+		*lo = UINT64_MAX;
+		*hi = 0;
+		for (i = 0; i < job->nr_bssplit[d]; i++) {
+			uint64_t bs = job->bssplit[d][i].bs;
+
+			*lo = bs < *lo ? bs : *lo;
+			*hi = bs > *hi ? bs : *hi;
+		}
+	}
+}
+
+static bool does(const struct job *job, unsigned d)
+{
+	if (d == DDIR_READ)
+		return job->rw != RW_WRITE && job->rw != RW_RANDWRITE;
+	return job->rw != RW_READ && job->rw != RW_RANDREAD;
+}
+
+static uint64_t seed_for(const struct job *job, unsigned clone)
+{
+	struct timespec ts;
+
+	if (job->randrepeat)
+		return job->randseed + clone;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40) ^
+	       clone;
+}
+
+int worker_setup(struct worker *w, const struct job *job, unsigned clone,
+		 volatile sig_atomic_t *stop, char **cause)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, unit, l, h, seed;
+	unsigned d, i, depth;
+	char *buf;
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->job = job;
+	w->clone = clone;
+	w->stop = stop;
+	w->eng.ops = engine_find(engine_name(job));
+	if (!w->eng.ops)
+		return set_cause(cause,
+				 "[%s] ioengine=%s is not in this build of iogauge (it has: %s)",
+				 job->name, engine_name(job), engine_at(0)->name);
+	depth = (w->eng.ops->flags & ENGINE_F_SYNC) ? 1 : job->iodepth;
+	w->eng.depth = depth;
+	for (d = 0; d < DDIR_TRIM; d++) {
+		if (!does(job, d))
+			continue;
+		bs_bounds(job, d, &l, &h);
+		lo = l < lo ? l : lo;
+		hi = h > hi ? h : hi;
+	}
+	ret = files_open(job, clone, &w->files, cause);
+	if (ret)
+		return ret;
+	seed = seed_for(job, clone);
+	rng_seed(&w->rng, seed);
+	w->offgen = xcalloc(w->files.n, sizeof(*w->offgen));
+	w->cursor = xcalloc(w->files.n, sizeof(*w->cursor));
+	for (i = 0; i < w->files.n; i++) {
+		struct run_file *f = &w->files.v[i];
+
+		unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
+		if (f->len < hi) {
+			ret = set_cause(cause,
+					"%s: the I/O region (%llu bytes) is smaller than the "
+					"block size %llu",
+					f->path, (unsigned long long)f->len,
+					(unsigned long long)hi);
+			goto err;
+		}
+		offgen_init(&w->offgen[i], job->norandommap ? OFFGEN_RANDOM_NOMAP : OFFGEN_RANDOM,
+			    f->len / unit, seed + i);
+		w->cursor[i] = f->start;
+	}
+	w->buf_size =
+		(size_t)((hi + w->files.mem_align - 1) / w->files.mem_align * w->files.mem_align);
+	if (posix_memalign(&w->bufmem, w->files.mem_align, w->buf_size * depth)) {
+		ret = set_cause(cause, "[%s] cannot allocate %zu bytes of I/O buffers", job->name,
+				w->buf_size * depth);
+		goto err;
+	}
+	buf = w->bufmem;
+	if (job->zero_buffers) {
+		memset(buf, 0, w->buf_size * depth);
+	} else {
+		for (l = 0; l + 8 <= w->buf_size * depth; l += 8) {
+			uint64_t v = rng_next(&w->rng);
+
+			memcpy(buf + l, &v, 8);
+		}
+	}
+	w->reqs = xcalloc(depth, sizeof(*w->reqs));
+	w->free_reqs = xcalloc(depth, sizeof(*w->free_reqs));
+	w->done = xcalloc(depth, sizeof(*w->done));
+	for (i = 0; i < depth; i++) {
+		w->reqs[i].idx = i;
+		w->reqs[i].buf = buf + (size_t)i * w->buf_size;
+		w->free_reqs[w->nr_free++] = &w->reqs[depth - 1 - i];
+	}
+	if (w->eng.ops->init) {
+		ret = w->eng.ops->init(&w->eng, job);
+		if (ret) {
+			set_cause(cause, "[%s] ioengine=%s: %s", job->name, w->eng.ops->name,
+				  strerror(-ret));
+			goto err;
+		}
+	}
+	stats_init(&w->stats);
+	return 0;
+err:
+	worker_cleanup(w, true);
+	return ret;
+}
+
+void worker_cleanup(struct worker *w, bool remove_created)
+{
+	if (w->eng.ops && w->eng.ops->cleanup && w->eng.priv)
+		w->eng.ops->cleanup(&w->eng);
+	files_close(&w->files, remove_created);
+	free(w->offgen);
+	free(w->cursor);
+	free(w->bufmem);
+	free(w->reqs);
+	free(w->free_reqs);
+	free(w->done);
+	w->offgen = NULL;
+	w->cursor = NULL;
+	w->bufmem = NULL;
+	w->reqs = NULL;
+	w->free_reqs = w->done = NULL;
+}
+
+/* ---- the I/O loop ---- */
+
+struct loop {
+	uint64_t limit;	    /* bytes to issue; UINT64_MAX when time-based */
+	uint64_t issued;    /* bytes */
+	uint64_t deadline;  /* ns; UINT64_MAX: none */
+	uint64_t ramp_end;  /* ns; samples before it are discarded */
+	uint64_t t_measure; /* ns: start of the measured part */
+	unsigned inflight;
+	unsigned queued;     /* queued since the last commit */
+	unsigned batch;	     /* commit after this many */
+	unsigned sync_every; /* writes between fsyncs; 0: none */
+	enum io_op sync_op;
+};
+
+static uint64_t pick_bs(struct worker *w, unsigned d)
+{
+	const struct job *job = w->job;
+	uint64_t lo, hi;
+	double x, sum = 0;
+	unsigned i;
+
+	if (job->nr_bssplit[d]) {
+		x = rng_unit(&w->rng) * 100.0;
+		for (i = 0; i + 1 < job->nr_bssplit[d]; i++) {
+			sum += job->bssplit[d][i].pct;
+			if (x < sum)
+				break;
+		}
+		return job->bssplit[d][i].bs;
+	}
+	if (!job->bsrange_max[d])
+		return job->bs[d];
+	lo = job->bsrange_min[d];
+	hi = job->bsrange_max[d];
+	return lo + rng_below(&w->rng, (hi - lo) / lo + 1) * lo;
+}
+
+/* Fills @req with the next I/O: file, direction, length and offset. */
+static void next_io(struct worker *w, struct io_req *req)
+{
+	const struct job *job = w->job;
+	unsigned fi = w->next_file;
+	struct run_file *f = &w->files.v[fi];
+	uint64_t end = f->start + f->len, len, off;
+	unsigned d;
+
+	w->next_file = (fi + 1) % w->files.n;
+	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW)
+		d = rng_below(&w->rng, 100) < job->rwmix_read ? DDIR_READ : DDIR_WRITE;
+	else
+		d = does(job, DDIR_READ) ? DDIR_READ : DDIR_WRITE;
+	len = pick_bs(w, d);
+	if (job_random(job)) {
+		struct offgen *g = &w->offgen[fi];
+		uint64_t unit = f->len / g->nblocks;
+
+		off = f->start + offgen_next(g) * unit;
+	} else {
+		off = w->cursor[fi];
+		if (off + len > end || off < f->start)
+			off = job->rw_seq_add < 0 ? end - len : f->start;
+		w->cursor[fi] = off + len + (uint64_t)job->rw_seq_add;
+	}
+	if (off + len > end)
+		len = end - off;
+	req->op = d == DDIR_READ ? IO_OP_READ : IO_OP_WRITE;
+	req->fd = f->fd;
+	req->file = fi;
+	req->off = off;
+	req->len = (size_t)len;
+}
+
+static void fail_io(struct worker *w, const struct io_req *req)
+{
+	static const char *const ops[] = { "read", "write", "fsync", "fdatasync" };
+	const char *why = req->res < 0 ? strerror((int)-req->res) : "short transfer (end of file)";
+
+	if (w->error)
+		return;
+	w->error = xasprintf("%s: %s at offset %llu, size %zu: %s", w->files.v[req->file].path,
+			     ops[req->op], (unsigned long long)req->off, req->len, why);
+}
+
+static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now);
+
+static void issue(struct worker *w, struct loop *lp, struct io_req *req)
+{
+	const struct engine_ops *ops = w->eng.ops;
+	enum engine_q q;
+
+	req->t_issue = run_now();
+	q = ops->queue(&w->eng, req);
+	if (q == ENGINE_Q_DONE) {
+		complete(w, lp, req, run_now());
+		return;
+	}
+	if (q == ENGINE_Q_BUSY) {
+		w->free_reqs[w->nr_free++] = req;
+		if (ops->commit && lp->queued) {
+			ops->commit(&w->eng);
+			lp->queued = 0;
+		}
+		return;
+	}
+	lp->inflight++;
+	if (lp->inflight > w->stats.depth_max)
+		w->stats.depth_max = lp->inflight;
+	if (++lp->queued >= lp->batch) {
+		ops->commit(&w->eng);
+		lp->queued = 0;
+	}
+}
+
+static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)
+{
+	bool rw = req->op == IO_OP_READ || req->op == IO_OP_WRITE;
+	unsigned sd = req->op == IO_OP_READ    ? STAT_READ
+		      : req->op == IO_OP_WRITE ? STAT_WRITE
+					       : STAT_SYNC;
+
+	if (req->res < 0 || (rw && (uint64_t)req->res != req->len)) {
+		fail_io(w, req);
+		w->free_reqs[w->nr_free++] = req;
+		return;
+	}
+	if (now >= lp->ramp_end)
+		stats_record(&w->stats.dir[sd], now - req->t_issue, rw ? req->len : 0);
+	if (req->op == IO_OP_WRITE && lp->sync_every && ++w->writes_since_sync >= lp->sync_every) {
+		w->writes_since_sync = 0;
+		req->op = lp->sync_op;
+		req->len = 0;
+		issue(w, lp, req);
+		return;
+	}
+	w->free_reqs[w->nr_free++] = req;
+}
+
+static void reap(struct worker *w, struct loop *lp, unsigned min)
+{
+	int n = w->eng.ops->reap(&w->eng, min, lp->inflight, w->done), i;
+	uint64_t now = run_now();
+
+	if (n < 0) {
+		if (!w->error)
+			w->error = xasprintf("[%s] ioengine=%s: reaping completions: %s",
+					     w->job->name, w->eng.ops->name, strerror(-n));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		lp->inflight--;
+		complete(w, lp, w->done[i], now);
+	}
+}
+
+static void loop_init(struct worker *w, struct loop *lp)
+{
+	const struct job *job = w->job;
+	uint64_t region = 0, now = run_now();
+	unsigned i;
+
+	memset(lp, 0, sizeof(*lp));
+	for (i = 0; i < w->files.n; i++)
+		region += w->files.v[i].len;
+	if (job->io_size.val && !job->io_size.pct)
+		region = job->io_size.val;
+	else if (job->io_size.pct)
+		region = region * job->io_size.val / 100;
+	lp->limit = job->time_based ? UINT64_MAX : region * job->loops;
+	lp->ramp_end = now + job->ramp_time;
+	lp->deadline = job->runtime ? lp->ramp_end + job->runtime : UINT64_MAX;
+	lp->t_measure = lp->ramp_end;
+	lp->batch = job->iodepth_batch_submit ? job->iodepth_batch_submit : w->eng.depth;
+	lp->sync_every = job->fsync ? job->fsync : job->fdatasync;
+	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
+}
+
+void worker_run(struct worker *w)
+{
+	const struct job *job = w->job;
+	struct loop lp;
+	uint64_t now, min;
+	unsigned i;
+
+	loop_init(w, &lp);
+	for (;;) {
+		now = run_now();
+		if (*w->stop || w->error || now >= lp.deadline)
+			break;
+		if (lp.issued >= lp.limit && !lp.inflight)
+			break;
+		/* At most depth I/Os per pass: a sync engine frees its slot at once. */
+		for (i = 0; i < w->eng.depth && w->nr_free && lp.issued < lp.limit && !w->error;
+		     i++) {
+			struct io_req *req = w->free_reqs[--w->nr_free];
+
+			next_io(w, req);
+			lp.issued += req->len;
+			issue(w, &lp, req);
+		}
+		if (lp.inflight) {
+			if (lp.queued) {
+				w->eng.ops->commit(&w->eng);
+				lp.queued = 0;
+			}
+			min = job->iodepth_batch_complete_min;
+			reap(w, &lp, (unsigned)(min < lp.inflight ? min : lp.inflight));
+		}
+	}
+	while (lp.inflight && !w->error)
+		reap(w, &lp, lp.inflight);
+	now = run_now();
+	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
+	if (job->end_fsync && !w->error)
+		for (i = 0; i < w->files.n; i++)
+			fsync(w->files.v[i].fd);
+}

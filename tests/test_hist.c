@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests of the latency histogram in hist.c: fio's bucket layout, the
+ * relative error bound, the range past fio's 17 s, merging, and
+ * percentiles, mean and stddev against an exact computation.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "iogauge/hist.h"
+#include "iogauge/util.h"
+
+#define FIO_NR (29 * 64) /* fio's FIO_IO_U_PLAT_NR */
+
+/*
+ * fio's plat_val_to_idx and plat_idx_to_val, written again from the
+ * formulas in fio's stat.c (msb, error_bits, base, offset; the midpoint
+ * in floating point), so that hist.c is checked against them.
+ */
+static unsigned fio_val_to_idx(uint64_t val)
+{
+	unsigned msb = val ? 63 - (unsigned)__builtin_clzll(val) : 0;
+	unsigned error_bits, base, offset;
+
+	if (msb <= 6)
+		return (unsigned)val;
+	error_bits = msb - 6;
+	base = (error_bits + 1) << 6;
+	offset = (unsigned)(63 & (val >> error_bits));
+	return base + offset < FIO_NR - 1 ? base + offset : FIO_NR - 1;
+}
+
+static uint64_t fio_idx_to_val(unsigned idx)
+{
+	unsigned error_bits, k;
+	uint64_t base;
+
+	if (idx < 128)
+		return idx;
+	error_bits = (idx >> 6) - 1;
+	base = 1ull << (error_bits + 6);
+	k = idx % 64;
+	return base + (uint64_t)((k + 0.5) * (double)(1ull << error_bits));
+}
+
+/* The representative value of @v's bucket, read through the public API:
+ * with a smaller and a larger sample around it, p50 is v's bucket's
+ * middle, unclamped. */
+static uint64_t rep_of(struct hist *h, uint64_t v)
+{
+	hist_init(h);
+	hist_record(h, 0);
+	hist_record(h, v);
+	hist_record(h, UINT64_MAX);
+	return hist_percentile(h, 50);
+}
+
+static uint64_t xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Log-uniform between 1 us and 100 ms: a latency-like spread. */
+static uint64_t latency_sample(uint64_t *s)
+{
+	double u = (double)(xorshift64(s) >> 11) / 9007199254740992.0; /* [0, 1) */
+
+	return (uint64_t)exp(log(1e3) + u * log(1e8 / 1e3));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double rel_err(double got, double want)
+{
+	return want ? fabs(got - want) / want : fabs(got);
+}
+
+static void test_empty(void **state)
+{
+	static struct hist h;
+
+	(void)state;
+	hist_init(&h);
+	assert_int_equal(h.count, 0);
+	assert_int_equal(h.min, UINT64_MAX);
+	assert_int_equal(h.max, 0);
+	assert_int_equal(hist_percentile(&h, 50), 0);
+	assert_int_equal(hist_percentile(&h, 100), 0);
+	assert_true(hist_mean(&h) == 0);
+	assert_true(hist_stddev(&h) == 0);
+}
+
+static void test_bucket_bounds(void **state)
+{
+	unsigned idx;
+
+	(void)state;
+	assert_int_equal(hist_bucket_lo(0), 0);
+	for (idx = 0; idx < HIST_NR; idx++) {
+		uint64_t lo = hist_bucket_lo(idx), hi = hist_bucket_hi(idx);
+
+		if (lo > hi)
+			fail_msg("bucket %u: lo %llu > hi %llu", idx, (unsigned long long)lo,
+				 (unsigned long long)hi);
+		if (idx < 128 && (lo != idx || hi != idx))
+			fail_msg("bucket %u is not exact", idx);
+		if (idx + 1 < HIST_NR && hist_bucket_lo(idx + 1) != hi + 1)
+			fail_msg("bucket %u: next lo %llu, hi + 1 %llu", idx,
+				 (unsigned long long)hist_bucket_lo(idx + 1),
+				 (unsigned long long)hi + 1);
+		if (hist_index(lo) != idx || hist_index(hi) != idx)
+			fail_msg("bucket %u: index(lo) %u index(hi) %u", idx, hist_index(lo),
+				 hist_index(hi));
+		/* Width 2^(g-1) in group g >= 2: 64 buckets per power of two. */
+		if (idx >= 128 && idx < HIST_NR - 1 &&
+		    hi - lo + 1 != 1ull << ((idx / HIST_VAL) - 1))
+			fail_msg("bucket %u: width %llu", idx, (unsigned long long)(hi - lo + 1));
+	}
+	/* The last group ends at 2^42; the last bucket takes all above. */
+	assert_int_equal(hist_bucket_lo(HIST_NR - 1), (1ull << 42) - (1ull << 35));
+	assert_int_equal(hist_bucket_hi(HIST_NR - 2), (1ull << 42) - (1ull << 35) - 1);
+	assert_true(hist_bucket_hi(HIST_NR - 1) == UINT64_MAX);
+}
+
+struct fio_case {
+	uint64_t ns;
+	unsigned idx; /* fio's plat_val_to_idx, worked by hand */
+	uint64_t val; /* fio's plat_idx_to_val(idx) */
+};
+
+static const struct fio_case fio_cases[] = {
+	{ 0, 0, 0 },
+	{ 1, 1, 1 },
+	{ 127, 127, 127 },
+	{ 128, 128, 129 },
+	{ 1000, 317, 1004 },
+	{ 1000000, 954, 1003520 },
+	{ 17179869183ull, 1855, 17112760320ull }, /* 2^34 - 1: fio's last bucket */
+};
+
+static void test_fio_index(void **state)
+{
+	struct hist *h = malloc(sizeof(*h));
+	uint64_t v, s = 42;
+	size_t i;
+
+	(void)state;
+	assert_non_null(h);
+	for (i = 0; i < ARRAY_SIZE(fio_cases); i++) {
+		const struct fio_case *c = &fio_cases[i];
+
+		assert_int_equal(hist_index(c->ns), c->idx);
+		assert_int_equal(fio_val_to_idx(c->ns), c->idx);
+		assert_int_equal(fio_idx_to_val(c->idx), c->val);
+		assert_int_equal(rep_of(h, c->ns), c->val);
+	}
+	/* Every power of two and its neighbours, then random values, below 2^34. */
+	for (i = 1; i < 34; i++) {
+		for (v = (1ull << i) - 1; v <= (1ull << i) + 1; v++)
+			assert_int_equal(hist_index(v), fio_val_to_idx(v));
+	}
+	for (i = 0; i < 100000; i++) {
+		unsigned shift = 30 + (unsigned)(xorshift64(&s) % 34);
+
+		v = xorshift64(&s) >> shift; /* below 2^34 */
+		if (hist_index(v) != fio_val_to_idx(v))
+			fail_msg("%llu: index %u, fio %u", (unsigned long long)v, hist_index(v),
+				 fio_val_to_idx(v));
+	}
+	for (i = 0; i < FIO_NR; i++)
+		assert_int_equal(rep_of(h, hist_bucket_lo((unsigned)i)),
+				 fio_idx_to_val((unsigned)i));
+	free(h);
+}
+
+/*
+ * The middle of any bucket is within 1/128 of every value in it.  The
+ * worst case is exactly 1/128, at the first value of each group from 128
+ * on (128 reads as 129): the bound is "at most", not "below".
+ */
+static void test_relative_error(void **state)
+{
+	struct hist *h = malloc(sizeof(*h));
+	double worst = 0, e;
+	uint64_t v, worst_v = 0, rep;
+	unsigned k;
+
+	(void)state;
+	assert_non_null(h);
+	for (v = 1; v < (1ull << 42);) {
+		rep = rep_of(h, v);
+		if ((rep > v ? rep - v : v - rep) * 128 > v)
+			fail_msg("%llu reads as %llu", (unsigned long long)v,
+				 (unsigned long long)rep);
+		if (v < 128)
+			assert_int_equal(rep, v);
+		e = rel_err((double)rep, (double)v);
+		if (e > worst) {
+			worst = e;
+			worst_v = v;
+		}
+		v = v < 10000 ? v + 1 : v + v / 997;
+	}
+	for (k = 7; k < 42; k++) {
+		v = 1ull << k;
+		assert_int_equal(rep_of(h, v) - v, v / 128);
+	}
+	print_message("worst relative error %.7f (1/128 = %.7f) at %llu ns\n", worst, 1.0 / 128,
+		      (unsigned long long)worst_v);
+	assert_true(worst <= 1.0 / 128);
+	free(h);
+}
+
+static void test_range(void **state)
+{
+	struct hist *h = malloc(sizeof(*h));
+	const uint64_t hour = 3600ull * 1000000000ull, big = 1ull << 50;
+	unsigned idx = hist_index(hour);
+
+	(void)state;
+	assert_non_null(h);
+	assert_true(idx < HIST_NR - 1);
+	assert_true(hist_bucket_lo(idx) <= hour && hour <= hist_bucket_hi(idx));
+	assert_true(rel_err((double)rep_of(h, hour), (double)hour) <= 0.008);
+
+	hist_init(h);
+	hist_record(h, 1000);
+	hist_record(h, big);
+	assert_int_equal(hist_index(big), HIST_NR - 1);
+	assert_int_equal(h->bucket[HIST_NR - 1], 1);
+	assert_int_equal(h->count, 2);
+	assert_int_equal(h->max, big);
+	assert_int_equal(h->sum, big + 1000);
+	assert_true(h->sum_sq == (unsigned __int128)big * big + 1000000);
+	assert_int_equal(hist_percentile(h, 100), big);
+	/* As fio pins at 17113 ms, a rank in the last bucket reads as its
+	 * nominal middle, below 2^42; only p100 gives the exact max. */
+	assert_int_equal(hist_percentile(h, 99), hist_bucket_lo(HIST_NR - 1) + (1ull << 34));
+	assert_int_equal(hist_percentile(h, 50), 1004); /* its bucket's middle */
+	assert_true(hist_mean(h) == (double)(big + 1000) / 2);
+	assert_int_equal(hist_index(UINT64_MAX), HIST_NR - 1);
+	free(h);
+}
+
+static void test_merge(void **state)
+{
+	struct hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)), *all = malloc(sizeof(*all));
+	uint64_t s = 7, v;
+	unsigned i;
+
+	(void)state;
+	assert_true(a && b && all);
+	hist_init(a);
+	hist_init(b);
+	hist_init(all);
+	for (i = 0; i < 100000; i++) {
+		v = latency_sample(&s);
+		if (i % 1000 == 0)
+			v = xorshift64(&s) >> 14; /* a few beyond 2^42 */
+		hist_record(xorshift64(&s) & 1 ? a : b, v);
+		hist_record(all, v);
+	}
+	hist_merge(a, b);
+	for (i = 0; i < HIST_NR; i++)
+		if (a->bucket[i] != all->bucket[i])
+			fail_msg("bucket %u: %llu, want %llu", i, (unsigned long long)a->bucket[i],
+				 (unsigned long long)all->bucket[i]);
+	assert_int_equal(a->count, all->count);
+	assert_int_equal(a->min, all->min);
+	assert_int_equal(a->max, all->max);
+	assert_int_equal(a->sum, all->sum);
+	assert_true(a->sum_sq == all->sum_sq);
+
+	/* An empty histogram merges as nothing, either way. */
+	hist_init(b);
+	hist_merge(a, b);
+	assert_memory_equal(a, all, sizeof(*a));
+	hist_merge(b, all);
+	assert_memory_equal(b, all, sizeof(*b));
+	free(a);
+	free(b);
+	free(all);
+}
+
+struct rank_case {
+	double p;
+	uint64_t want; /* over the samples 1..100, each in its own bucket */
+};
+
+static const struct rank_case rank_cases[] = {
+	{ 0.0001, 1 }, /* rank 1 at least */
+	{ 1, 1 },      /* ceil(1) */
+	{ 1.5, 2 },    /* ceil(1.5) */
+	{ 7, 7 },      /* in doubles 7 / 100.0 * 100 is 7.000000000000001 */
+	{ 50, 50 },    /* the lower median, as fio */
+	{ 50.1, 51 },  /* ceil(50.1) */
+	{ 99, 99 },    /* ceil(99) */
+	{ 99.5, 100 }, /* ceil(99.5) */
+	{ 100, 100 },  /* max */
+	{ 0, 1 },      /* outside (0, 100]: the nearest end */
+	{ -5, 1 },     /* ... */
+	{ 150, 100 },  /* ... */
+};
+
+/* The rank rule, seen where buckets are exact: ceil(p / 100 * n), at least 1. */
+static void test_percentile_rank(void **state)
+{
+	static struct hist h;
+	size_t i;
+	uint64_t v;
+
+	(void)state;
+	hist_init(&h);
+	for (v = 1; v <= 100; v++)
+		hist_record(&h, v);
+	for (i = 0; i < ARRAY_SIZE(rank_cases); i++) {
+		v = hist_percentile(&h, rank_cases[i].p);
+		if (v != rank_cases[i].want)
+			fail_msg("p%g: %llu, want %llu", rank_cases[i].p, (unsigned long long)v,
+				 (unsigned long long)rank_cases[i].want);
+	}
+	/* One sample: every percentile is that sample, not its bucket's middle. */
+	hist_init(&h);
+	hist_record(&h, 1000);
+	assert_int_equal(hist_percentile(&h, 1), 1000);
+	assert_int_equal(hist_percentile(&h, 100), 1000);
+	assert_true(hist_stddev(&h) == 0);
+}
+
+/* p in thousandths of a percent, so the exact rank is integer arithmetic. */
+static const unsigned pct_milli[] = {
+	1000, 5000, 10000, 50000, 90000, 99000, 99900, 99990, 100000
+};
+
+static void test_percentiles_vs_sort(void **state)
+{
+	const size_t n = 1000000;
+	uint64_t *v = malloc(n * sizeof(*v)), s = 0x9e3779b97f4a7c15ull;
+	struct hist *h = malloc(sizeof(*h));
+	long double mean = 0, m2 = 0;
+	double worst = 0;
+	size_t i;
+
+	(void)state;
+	assert_true(v && h);
+	hist_init(h);
+	for (i = 0; i < n; i++) {
+		v[i] = latency_sample(&s);
+		hist_record(h, v[i]);
+		mean += v[i];
+	}
+	mean /= n;
+	for (i = 0; i < n; i++)
+		m2 += (v[i] - mean) * (v[i] - mean);
+	assert_true(rel_err(hist_mean(h), (double)mean) < 1e-12);
+	assert_true(rel_err(hist_stddev(h), (double)sqrtl(m2 / n)) < 1e-9);
+
+	qsort(v, n, sizeof(*v), cmp_u64);
+	assert_int_equal(h->min, v[0]);
+	assert_int_equal(h->max, v[n - 1]);
+	for (i = 0; i < ARRAY_SIZE(pct_milli); i++) {
+		double p = pct_milli[i] / 1000.0;
+		size_t rank = (size_t)(((uint64_t)pct_milli[i] * n + 99999) / 100000);
+		uint64_t got = hist_percentile(h, p), want = v[rank - 1];
+		double e = rel_err((double)got, (double)want);
+
+		if (e > 0.008)
+			fail_msg("p%g: %llu, exact %llu (%.4f%%)", p, (unsigned long long)got,
+				 (unsigned long long)want, 100 * e);
+		if (e > worst)
+			worst = e;
+	}
+	assert_int_equal(hist_percentile(h, 100), v[n - 1]);
+	print_message("percentiles of %zu samples: worst relative error %.5f%%\n", n, 100 * worst);
+	free(v);
+	free(h);
+}
+
+/* Mean and population stddev where the answer is known by hand. */
+static void test_mean_stddev(void **state)
+{
+	static const uint64_t samples[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	static struct hist h;
+	size_t i;
+
+	(void)state;
+	hist_init(&h);
+	for (i = 0; i < ARRAY_SIZE(samples); i++)
+		hist_record(&h, samples[i]);
+	assert_true(hist_mean(&h) == 5.0);
+	assert_true(hist_stddev(&h) == 2.0);
+
+	/* A large offset with a small spread: doubles alone would cancel. */
+	hist_init(&h);
+	for (i = 0; i < 1000; i++)
+		hist_record(&h, 1000000000000ull + (i & 1 ? 1 : 0));
+	assert_true(hist_mean(&h) == 1000000000000.5);
+	assert_true(hist_stddev(&h) == 0.5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty),		cmocka_unit_test(test_bucket_bounds),
+		cmocka_unit_test(test_fio_index),	cmocka_unit_test(test_relative_error),
+		cmocka_unit_test(test_range),		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_percentile_rank), cmocka_unit_test(test_percentiles_vs_sort),
+		cmocka_unit_test(test_mean_stddev),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
