@@ -15,14 +15,12 @@
 #include "iogauge/util.h"
 
 /*
- * Reads the numeric head of @s: a 0x hex integer, or a decimal number
- * with an optional fraction.  *end points past it.  Values are kept as
- * an integer part and a fraction so that 64-bit sizes stay exact.
+ * Reads the numeric head of @s: a decimal integer, or hex after 0x.  *end
+ * points past it.  No sign and no fraction: fio would read both otherwise
+ * than they look.
  */
 struct number {
 	uint64_t whole;
-	uint64_t frac;	   /* the digits after the point, as an integer ... */
-	uint64_t frac_den; /* ... over this power of ten (1: no fraction) */
 	bool hex;
 };
 
@@ -31,7 +29,6 @@ static int read_number(const char *s, struct number *n, const char **end, char *
 	const char *p = s;
 
 	memset(n, 0, sizeof(*n));
-	n->frac_den = 1;
 	if (*p == '-' || *p == '+')
 		return set_cause(cause, "'%s': a signed value is not allowed here", s);
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
@@ -48,9 +45,16 @@ static int read_number(const char *s, struct number *n, const char **end, char *
 		}
 		n->hex = true;
 		*end = p;
+		/* fio stops at the hex digits and ignores the rest: 0x10k is 16. */
+		if (isalpha((unsigned char)*p))
+			return set_cause(
+				cause,
+				"'%s': fio ignores a suffix after a hex number (it reads "
+				"0x%llx); write the value in hex or in decimal with a suffix",
+				s, (unsigned long long)n->whole);
 		return 0;
 	}
-	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+	if (!isdigit((unsigned char)*p))
 		return set_cause(cause, "'%s' is not a number", s);
 	for (; isdigit((unsigned char)*p); p++) {
 		unsigned d = (unsigned)(*p - '0');
@@ -59,33 +63,25 @@ static int read_number(const char *s, struct number *n, const char **end, char *
 			return set_cause(cause, "'%s': number too large", s);
 		n->whole = n->whole * 10 + d;
 	}
-	if (*p == '.') {
-		for (p++; isdigit((unsigned char)*p); p++) {
-			if (n->frac_den >= 1000000000000000000ull)
-				return set_cause(cause, "'%s': too many digits after the point", s);
-			n->frac = n->frac * 10 + (uint64_t)(*p - '0');
-			n->frac_den *= 10;
-		}
-	}
+	/* fio stops at the point and drops the fraction: 1.5m is 1 byte there. */
+	if (*p == '.')
+		return set_cause(
+			cause,
+			"'%s': fio reads only the whole part of a number with a point "
+			"(%llu, before the unit); write it in a smaller unit (1536k for 1.5m, "
+			"1500ms for 1.5s)",
+			s, (unsigned long long)n->whole);
 	*end = p;
 	return 0;
 }
 
-/* whole.frac * mult, exactly, or an error when it overflows or is not whole. */
+/* n * mult, or an error when it overflows. */
 static int scale_number(const char *s, const struct number *n, uint64_t mult, uint64_t *out,
 			char **cause)
 {
-	unsigned __int128 fpart = (unsigned __int128)n->frac * mult;
-	uint64_t extra;
-
 	if (mult && n->whole > UINT64_MAX / mult)
 		return set_cause(cause, "'%s': value too large", s);
-	if (fpart % n->frac_den)
-		return set_cause(cause, "'%s' is not a whole number", s);
-	extra = (uint64_t)(fpart / n->frac_den);
-	if (n->whole * mult > UINT64_MAX - extra)
-		return set_cause(cause, "'%s': value too large", s);
-	*out = n->whole * mult + extra;
+	*out = n->whole * mult;
 	return 0;
 }
 
@@ -224,7 +220,7 @@ int units_parse_uint(const char *s, uint64_t *out, char **cause)
 	ret = read_number(s, &n, &end, cause);
 	if (ret)
 		return ret;
-	if (*end || n.frac_den != 1)
+	if (*end)
 		return set_cause(cause, "'%s' is not a whole number", s);
 	*out = n.whole;
 	return 0;
