@@ -8,6 +8,7 @@
  * libinih would cut, and notes file:line for the handler.  libinih then
  * splits key=value.  This file does not parse option values.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <libgen.h>
@@ -38,7 +39,8 @@ struct reader {
 	const char *file; /* origin of the line last handed to libinih */
 	unsigned line;
 	bool bare;
-	char *err; /* first error, "file:line: message" */
+	bool spaced; /* white space right after = */
+	char *err;   /* first error, "file:line: message" */
 	char *buf;
 	size_t cap;
 };
@@ -415,6 +417,7 @@ static char *reader_next(char *str, int num, void *stream)
 			break;
 		}
 		r->bare = !eq;
+		r->spaced = eq && (eq[1] == ' ' || eq[1] == '\t');
 		need = strlen(key) + (eq ? strlen(trim(eq + 1)) : 0) + 3;
 		if (need > (size_t)num) {
 			reader_fail(r,
@@ -429,6 +432,31 @@ static char *reader_next(char *str, int num, void *stream)
 	return NULL;
 }
 
+/*
+ * Whether fio would misread @value written after "name= ": it keeps the
+ * space, and its size and time parsers then stop before the unit, so
+ * "bs= 8k" is 8 bytes and "runtime= 10m" 10 seconds.
+ */
+static bool misread_spaced(const char *name, const char *value)
+{
+	static const struct opt_kind *const numeric[] = {
+		&opt_kind_size_pct, &opt_kind_size_ddir,  &opt_kind_range,   &opt_kind_range_ddir,
+		&opt_kind_time,	    &opt_kind_time_range, &opt_kind_bssplit,
+	};
+	const struct opt_def *o = opt_find(name);
+	const char *p;
+	size_t i;
+
+	for (i = 0; o && i < ARRAY_SIZE(numeric); i++) {
+		if (o->kind != numeric[i])
+			continue;
+		for (p = value; *p; p++)
+			if (isalpha((unsigned char)*p) || *p == '%')
+				return true;
+	}
+	return false;
+}
+
 static int reader_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct reader *r = user;
@@ -440,6 +468,12 @@ static int reader_handler(void *user, const char *section, const char *name, con
 	(void)section;
 	if (r->err)
 		return 0;
+	if (r->spaced && misread_spaced(name, value)) {
+		r->err = xasprintf("%s:%u: %s: '%s= %s': fio keeps the space after '=' and then "
+				   "reads only the number, without its unit; remove the space",
+				   r->file, r->line, name, name, value);
+		return 0;
+	}
 	if (jobset_set(r->js, r->vals, name, r->bare ? NULL : value, &where, &cause)) {
 		r->err = xasprintf("%s:%u: %s", r->file, r->line, cause);
 		free(cause);

@@ -120,7 +120,7 @@ static void test_bare_flags_and_comments(void **state)
 	(void)state;
 	must_parse(&p, "; a comment\n# another\n[global]\ntime_based\ngroup_reporting\n"
 		       "runtime=10 ; inline\n[j]\nstonewall\nnorandommap\nthread\n"
-		       "  bs = 8k  # indented, spaced, commented\nnumjobs=4\t; 4 threads\n"
+		       "  bs =8k  # indented, spaced, commented\nnumjobs=4\t; 4 threads\n"
 		       "size=1m;no space before the comment\nwrite_bw_log\n");
 	assert_true(p.jobs[0].time_based);
 	assert_true(p.jobs[0].group_reporting);
@@ -133,7 +133,9 @@ static void test_bare_flags_and_comments(void **state)
 	assert_int_equal(p.jobs[0].size.val, 1048576);
 	assert_string_equal(p.jobs[0].write_bw_log, "");
 	parsed_free(&p);
-	must_parse(&p, "[j]\ntime_based=0\nstonewall=1\n");
+	must_parse(&p, "[j]\ntime_based=0\nstonewall=1\niodepth = 16\nbs =8k\n");
+	assert_int_equal(p.jobs[0].iodepth, 16);
+	assert_int_equal(p.jobs[0].bs[0], 8192);
 	assert_false(p.jobs[0].time_based);
 	assert_true(p.jobs[0].stonewall);
 	parsed_free(&p);
@@ -158,6 +160,9 @@ static void test_reader_errors(void **state)
 	must_fail("[j]\nfoo bar=1\n", "t.fio:2: ", "not an option name");
 	must_fail("[j]\n=4k\n", "t.fio:2: ", "not an option name");
 	must_fail("[j]\nbs=${UNCLOSED\n", "t.fio:2: ", "without a closing '}'");
+	/* fio reads "bs= 8k" as 8 bytes: refused; "iodepth = 16" reads the same. */
+	must_fail("[j]\nbs= 8k\n", "t.fio:2: bs: 'bs= 8k': ", "fio keeps the space");
+	must_fail("[j]\nruntime =\t10m\n", "t.fio:2: runtime: ", "fio keeps the space");
 	memset(long_line, 'a', sizeof(long_line));
 	memcpy(long_line, "[j]\nfilename=", 13);
 	strcpy(long_line + 300, "\n");
