@@ -326,3 +326,29 @@ void job_dump(const struct job *job, struct strbuf *sb)
 	}
 	strbuf_free(&line);
 }
+
+bool job_option_is_default(const struct job *job, const char *name)
+{
+	const struct opt_def *o = opt_find(name);
+	struct strbuf have = { 0 }, def = { 0 };
+	struct job *scratch;
+	char *cause = NULL;
+	bool same;
+
+	if (job->origin[opt_index(o)].kind == ORIGIN_DEFAULT)
+		return true;
+	if (!o->def)
+		return false;
+	scratch = xcalloc(1, sizeof(*scratch));
+	scratch->kb_base = 1024;
+	opt_apply(o, scratch, o->def, false, &cause);
+	opt_format(o, job, &have);
+	opt_format(o, scratch, &def);
+	same = !strcmp(have.buf ? have.buf : "", def.buf ? def.buf : "");
+	strbuf_free(&have);
+	strbuf_free(&def);
+	scratch->origin = NULL;
+	job_free_all(scratch, 1);
+	free(cause);
+	return same;
+}

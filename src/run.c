@@ -123,6 +123,49 @@ static void join_all(struct slot *slots, unsigned n)
 	}
 }
 
+/*
+ * Options this version parses and checks but does not yet act on at run
+ * time.  A job that sets one is refused rather than run as if it had not.
+ */
+static const char *const not_run_yet[] = {
+	"buffer_compress_percentage",
+	"continue_on_error",
+	"cpus_allowed",
+	"create_on_open",
+	"fixedbufs",
+	"hipri",
+	"random_distribution",
+	"rate",
+	"rate_iops",
+	"refill_buffers",
+	"registerfiles",
+	"sqthread_poll",
+	"thinktime",
+	"verify",
+	"write_bw_log",
+	"write_hist_log",
+	"write_iops_log",
+	"write_lat_log",
+};
+
+static int check_runnable(const struct job *job, char **cause)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(not_run_yet); i++)
+		if (!job_option_is_default(job, not_run_yet[i]))
+			return set_cause(cause,
+					 "[%s] %s is read and checked, but this version of iogauge "
+					 "does not run it yet; remove it to run the job without it",
+					 job->name, not_run_yet[i]);
+	if (job->rw_rand_nr > 1)
+		return set_cause(cause,
+				 "[%s] rw=...:%u (I/Os per random offset) is read and checked, but "
+				 "this version of iogauge does not run it yet",
+				 job->name, job->rw_rand_nr);
+	return 0;
+}
+
 int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop, struct run *out,
 	     char **cause)
 {
@@ -138,6 +181,8 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop, s
 	c.left = xcalloc(nr, sizeof(*c.left));
 	out->results = xcalloc(n, sizeof(*out->results));
 	out->nr = n;
+	for (i = 0; i < nr && !ret; i++)
+		ret = check_runnable(&jobs[i], cause);
 	/* Everything that can fail, for every clone, before any I/O. */
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && (jobs[i].stonewall || jobs[i].new_group))

@@ -219,6 +219,9 @@ struct strbuf;
 int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause);
 void job_free_all(struct job *jobs, unsigned nr);
 
+/* Whether option @name of @job has its default value (or was never set). */
+bool job_option_is_default(const struct job *job, const char *name);
+
 /* Appends @job as a job file: every option, its final value, and where the
  * value came from as a comment (--parse-only). */
 void job_dump(const struct job *job, struct strbuf *sb);

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * End to end on real files in a temporary folder: job text -> jobs ->
+ * run_jobs -> results.  Bytes written read back, I/O counts match bytes,
+ * time-bound runs last their runtime, files are laid out without holes
+ * and removed only when this run created them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "iogauge/job.h"
+#include "iogauge/jobfile.h"
+#include "iogauge/report.h"
+#include "iogauge/run.h"
+
+static char dir[64];
+
+struct ran {
+	struct jobset js;
+	struct job *jobs;
+	unsigned nr;
+	struct run run;
+	char *cause;
+	int ret;
+};
+
+static volatile sig_atomic_t no_stop;
+
+/* Parses @fmt (with %s replaced by the temporary folder) and runs it. */
+static void run_text(struct ran *r, volatile sig_atomic_t *stop, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void run_text(struct ran *r, volatile sig_atomic_t *stop, const char *fmt, ...)
+{
+	char text[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	memset(r, 0, sizeof(*r));
+	jobset_init(&r->js);
+	r->ret = jobfile_parse_mem(&r->js, "t.fio", text, strlen(text), &r->cause);
+	if (!r->ret)
+		r->ret = job_build_all(&r->js, &r->jobs, &r->nr, &r->cause);
+	if (r->ret)
+		fail_msg("%s\n%s", r->cause, text);
+	r->ret = run_jobs(r->jobs, r->nr, stop ? stop : &no_stop, &r->run, &r->cause);
+}
+
+static void ran_free(struct ran *r)
+{
+	if (!r->ret)
+		run_free(&r->run);
+	job_free_all(r->jobs, r->nr);
+	jobset_free(&r->js);
+	free(r->cause);
+}
+
+static char *path(const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+	char *p = path(name), *buf;
+	struct stat st;
+	int fd = open(p, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	buf = malloc((size_t)st.st_size);
+	assert_int_equal(read(fd, buf, (size_t)st.st_size), st.st_size);
+	close(fd);
+	free(p);
+	*len = (size_t)st.st_size;
+	return buf;
+}
+
+static void test_write_then_read_back(void **state)
+{
+	struct ran r;
+	size_t len, i;
+	char *data, *before;
+
+	(void)state;
+	/* Laid out by a read job first: non-zero, no holes. */
+	run_text(&r, NULL, "[lay]\nfilename=%s/wr\nsize=1m\nrw=read\nbs=64k\n", dir);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 16);
+	ran_free(&r);
+	before = slurp("wr", &len);
+	assert_int_equal(len, 1 << 20);
+	for (i = 0; i < len; i += 8)
+		assert_true(memcmp(before + i, "\0\0\0\0\0\0\0\0", 8));
+
+	run_text(&r, NULL, "[w]\nfilename=%s/wr\nsize=1m\nrw=write\nbs=4k\n", dir);
+	assert_int_equal(r.ret, 0);
+	assert_null(r.run.results[0].error);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_WRITE].ios, 256);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_WRITE].bytes, 1 << 20);
+	ran_free(&r);
+	/* One buffer slot at depth 1: every block holds the same 4 KiB. */
+	data = slurp("wr", &len);
+	assert_int_equal(len, 1 << 20);
+	for (i = 4096; i < len; i += 4096)
+		assert_memory_equal(data, data + i, 4096);
+	assert_memory_not_equal(data, before, 4096);
+
+	run_text(&r, NULL, "[r]\nfilename=%s/wr\nsize=1m\nrw=randread\nbs=8k\nloops=3\n", dir);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 3 * 128);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].bytes, 3 * (1 << 20));
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].lat.count, 3 * 128);
+	ran_free(&r);
+	free(data);
+	free(before);
+}
+
+static void test_time_bound(void **state)
+{
+	struct ran r;
+	double secs;
+
+	(void)state;
+	run_text(&r, NULL, "[t]\nfilename=%s/tb\nsize=256k\nrw=randread\nruntime=1\ntime_based\n",
+		 dir);
+	assert_int_equal(r.ret, 0);
+	secs = r.run.results[0].stats.elapsed / 1e9;
+	if (secs < 0.98 || secs > 1.02)
+		fail_msg("a 1 s time-based run measured %.4f s", secs);
+	assert_true(r.run.results[0].stats.dir[STAT_READ].ios > 1000);
+	ran_free(&r);
+}
+
+static void test_ramp_time(void **state)
+{
+	struct ran r;
+	uint64_t t0 = run_now();
+	double secs;
+
+	(void)state;
+	run_text(&r, NULL,
+		 "[t]\nfilename=%s/rt\nsize=256k\nrw=read\nruntime=500ms\nramp_time=500ms\n"
+		 "time_based\n",
+		 dir);
+	assert_int_equal(r.ret, 0);
+	secs = r.run.results[0].stats.elapsed / 1e9;
+	assert_true(secs > 0.49 && secs < 0.51);
+	assert_true((run_now() - t0) / 1e9 > 0.99);
+	ran_free(&r);
+}
+
+static void test_unlink_only_created(void **state)
+{
+	struct ran r;
+	char *mine = path("keep"), *made = path("made");
+	int fd = open(mine, O_CREAT | O_WRONLY, 0644);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 0), 0);
+	close(fd);
+	run_text(&r, NULL, "[global]\nsize=64k\nunlink=1\n[a]\nfilename=%s\n[b]\nfilename=%s\n",
+		 mine, made);
+	assert_int_equal(r.ret, 0);
+	ran_free(&r);
+	assert_int_equal(access(mine, F_OK), 0);
+	assert_int_equal(access(made, F_OK), -1);
+	unlink(mine);
+	free(mine);
+	free(made);
+}
+
+static void test_numjobs_and_groups(void **state)
+{
+	struct strbuf sb = { 0 };
+	struct ran r;
+
+	(void)state;
+	run_text(&r, NULL,
+		 "[global]\ndirectory=%s\nsize=64k\n[a]\nnumjobs=2\ngroup_reporting\n[b]\n"
+		 "stonewall\nrw=write\nfsync=4\n",
+		 dir);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.run.nr, 3);
+	assert_int_equal(r.run.results[0].group, 0);
+	assert_int_equal(r.run.results[2].group, 1);
+	assert_int_equal(r.run.results[2].stats.dir[STAT_WRITE].ios, 16);
+	assert_int_equal(r.run.results[2].stats.dir[STAT_SYNC].ios, 4);
+	report_text(&r.run, &sb);
+	assert_non_null(strstr(sb.buf, "[a] 2 threads, psync"));
+	assert_non_null(strstr(sb.buf, "[b] 1 thread, psync"));
+	assert_non_null(strstr(sb.buf, "IOs/sec:"));
+	assert_non_null(strstr(sb.buf, "ms: 0 1 2 3"));
+	strbuf_free(&sb);
+	ran_free(&r);
+	assert_int_equal(access("a.0.0", F_OK), -1);
+}
+
+static void test_refused_before_io(void **state)
+{
+	struct ran r;
+	char *p = path("never");
+
+	(void)state;
+	run_text(&r, NULL, "[a]\nfilename=%s\nsize=64k\nrate=1m\n", p);
+	assert_int_not_equal(r.ret, 0);
+	assert_non_null(strstr(r.cause, "rate is read and checked"));
+	assert_int_equal(access(p, F_OK), -1);
+	ran_free(&r);
+	run_text(&r, NULL, "[a]\nfilename=%s\nsize=64k\ndirect=1\nbs=1000\n", p);
+	assert_int_not_equal(r.ret, 0);
+	assert_non_null(strstr(r.cause, "direct=1 needs block sizes in multiples of"));
+	/* The run did not start: the file it laid out is gone again. */
+	assert_int_equal(access(p, F_OK), -1);
+	ran_free(&r);
+	run_text(&r, NULL, "[a]\nfilename=%s\n", p);
+	assert_int_not_equal(r.ret, 0);
+	assert_non_null(strstr(r.cause, "does not exist and the job gives no size"));
+	ran_free(&r);
+	free(p);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void *stop_later(void *arg)
+{
+	struct timespec ts = { 0, 300000000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	stop_flag = 1;
+	return NULL;
+}
+
+static void test_stop_reports_what_ran(void **state)
+{
+	struct ran r;
+	pthread_t t;
+
+	(void)state;
+	stop_flag = 0;
+	assert_int_equal(pthread_create(&t, NULL, stop_later, NULL), 0);
+	run_text(&r, &stop_flag, "[a]\nfilename=%s/st\nsize=64k\nruntime=30\ntime_based\n", dir);
+	pthread_join(t, NULL);
+	assert_int_equal(r.ret, 0);
+	assert_true(r.run.interrupted);
+	assert_true(r.run.results[0].stats.elapsed < 2000000000ull);
+	assert_true(r.run.results[0].stats.dir[STAT_READ].ios > 0);
+	ran_free(&r);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/iogauge-test-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_then_read_back),
+		cmocka_unit_test(test_time_bound),
+		cmocka_unit_test(test_ramp_time),
+		cmocka_unit_test(test_unlink_only_created),
+		cmocka_unit_test(test_numjobs_and_groups),
+		cmocka_unit_test(test_refused_before_io),
+		cmocka_unit_test(test_stop_reports_what_ran),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
