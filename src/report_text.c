@@ -47,7 +47,8 @@ static void direction(const struct job *job, const struct dir_stats *d, const ch
 	strbuf_addf(sb, "  Min_Latency(us): %.2f\n", d->lat.count ? d->lat.min / 1e3 : 0.0);
 	strbuf_addf(sb, "  Avg_Latency(us): %.2f\n", hist_mean(&d->lat) / 1e3);
 	strbuf_addf(sb, "  Max_Latency(us): %.2f\n", d->lat.max / 1e3);
-	percentiles(job, &d->lat, sb);
+	if (job->clat_percentiles || job->lat_percentiles)
+		percentiles(job, &d->lat, sb);
 	strbuf_addf(sb, "  histogram:\n  ms:");
 	for (i = 0; i < STATS_MS_BUCKETS; i++)
 		strbuf_addf(sb, i + 1 < STATS_MS_BUCKETS ? " %u" : " %u+", i);

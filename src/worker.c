@@ -389,7 +389,10 @@ void worker_run(struct worker *w)
 		reap(w, &lp, lp.inflight);
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
-	if (job->end_fsync && !w->error)
+	/* Outside the measured time, as fio's end_fsync and fsync_on_close. */
+	if ((job->end_fsync || job->fsync_on_close) && !w->error && does(job, DDIR_WRITE))
 		for (i = 0; i < w->files.n; i++)
-			fsync(w->files.v[i].fd);
+			if (fsync(w->files.v[i].fd) < 0 && !w->error)
+				w->error = xasprintf("%s: fsync at the end: %s", w->files.v[i].path,
+						     strerror(errno));
 }
