@@ -64,8 +64,19 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 	const struct job *job = r->job;
 	unsigned d;
 
-	strbuf_addf(sb, "\n[%s] %u thread%s, %s, iodepth %u, %.2f s\n", job->name, threads,
-		    threads == 1 ? "" : "s", r->engine, job->iodepth, st->elapsed / 1e9);
+	strbuf_addf(sb, "\n[%s] %u thread%s, %s, iodepth %u, rw=", job->name, threads,
+		    threads == 1 ? "" : "s", r->engine, job->iodepth);
+	opt_format(opt_find("rw"), job, sb);
+	strbuf_addf(sb, ", bs=");
+	opt_format(opt_find(job->nr_bssplit[0]	  ? "bssplit"
+			    : job->bsrange_max[0] ? "bsrange"
+						  : "bs"),
+		   job, sb);
+	strbuf_addf(sb, ", %s%s, %.2f s\n", job->direct ? "direct" : "buffered",
+		    job->sync == SYNC_SYNC    ? " O_SYNC"
+		    : job->sync == SYNC_DSYNC ? " O_DSYNC"
+					      : "",
+		    st->elapsed / 1e9);
 	for (d = 0; d < STAT_NR; d++)
 		if (st->dir[d].ios)
 			direction(job, &st->dir[d], dir_names[d], st->elapsed, sb);

@@ -203,8 +203,9 @@ static void test_numjobs_and_groups(void **state)
 	assert_int_equal(r.run.results[2].stats.dir[STAT_WRITE].ios, 16);
 	assert_int_equal(r.run.results[2].stats.dir[STAT_SYNC].ios, 4);
 	report_text(&r.run, &sb);
-	assert_non_null(strstr(sb.buf, "[a] 2 threads, psync"));
-	assert_non_null(strstr(sb.buf, "[b] 1 thread, psync"));
+	assert_non_null(
+		strstr(sb.buf, "[a] 2 threads, psync, iodepth 1, rw=read, bs=4096, buffered"));
+	assert_non_null(strstr(sb.buf, "[b] 1 thread, psync, iodepth 1, rw=write, bs=4096"));
 	assert_non_null(strstr(sb.buf, "IOs/sec:"));
 	assert_non_null(strstr(sb.buf, "ms: 0 1 2 3"));
 	strbuf_free(&sb);
