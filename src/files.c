@@ -242,8 +242,14 @@ int files_open(const struct job *job, unsigned clone, struct run_files *fs, char
 
 		fs->n++;
 		f->fd = -1;
-		f->path =
-			job->filename.n ? xstrdup(job->filename.v[i]) : format_name(job, clone, i);
+		if (!job->filename.n)
+			f->path = format_name(job, clone, i);
+		else if (job->directory.n && job->filename.v[i][0] != '/')
+			/* fio: a relative filename lives in directory. */
+			f->path = xasprintf("%s/%s", job->directory.v[clone % job->directory.n],
+					    job->filename.v[i]);
+		else
+			f->path = xstrdup(job->filename.v[i]);
 		file_region(job, clone, n, i, &f->start, &len);
 		if (!len && access(f->path, F_OK) < 0) {
 			ret = set_cause(cause,

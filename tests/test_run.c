@@ -211,6 +211,16 @@ static void test_numjobs_and_groups(void **state)
 	strbuf_free(&sb);
 	ran_free(&r);
 	assert_int_equal(access("a.0.0", F_OK), -1);
+	/* A relative filename lives in directory, as in fio. */
+	run_text(&r, NULL, "[d]\ndirectory=%s\nfilename=rel.dat\nsize=64k\n", dir);
+	assert_int_equal(r.ret, 0);
+	ran_free(&r);
+	{
+		char *p = path("rel.dat");
+
+		assert_int_equal(access(p, F_OK), 0);
+		free(p);
+	}
 }
 
 static void test_refused_before_io(void **state)
