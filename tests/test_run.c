@@ -28,6 +28,20 @@
 
 static char dir[64];
 
+/* pread fault injection: the read at this offset fails with EIO. */
+static off_t eio_at = -1;
+ssize_t __real_pread64(int fd, void *buf, size_t len, off_t off);
+ssize_t __wrap_pread64(int fd, void *buf, size_t len, off_t off);
+
+ssize_t __wrap_pread64(int fd, void *buf, size_t len, off_t off)
+{
+	if (off == eio_at) {
+		errno = EIO;
+		return -1;
+	}
+	return __real_pread64(fd, buf, len, off);
+}
+
 struct ran {
 	struct jobset js;
 	struct job *jobs;
@@ -247,6 +261,24 @@ static void test_refused_before_io(void **state)
 	free(p);
 }
 
+static void test_io_error_named(void **state)
+{
+	struct ran r;
+
+	(void)state;
+	eio_at = 12288;
+	run_text(&r, NULL, "[e]\nfilename=%s/eio\nsize=64k\nrw=read\nbs=4k\n", dir);
+	eio_at = -1;
+	assert_int_equal(r.ret, 0);
+	assert_non_null(r.run.results[0].error);
+	if (!strstr(r.run.results[0].error,
+		    "/eio: read at offset 12288, size 4096: Input/output error"))
+		fail_msg("error message: %s", r.run.results[0].error);
+	/* The three reads before the failing one were counted, no more. */
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 3);
+	ran_free(&r);
+}
+
 static volatile sig_atomic_t stop_flag;
 
 static void *stop_later(void *arg)
@@ -302,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_numjobs_and_groups),
 		cmocka_unit_test(test_refused_before_io),
 		cmocka_unit_test(test_stop_reports_what_ran),
+		cmocka_unit_test(test_io_error_named),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

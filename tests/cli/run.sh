@@ -104,6 +104,34 @@ printf '[y]\n[z]\n' >"$tmp/two.fio"
 [ "$(grep -c '^stonewall=1 ' "$tmp/out")" -eq 1 ] && ok || bad "second file not stonewalled"
 
 
+# A real run in a scratch folder: the report, exit 0, and the file removed
+# only because the job says unlink and the run created it.
+(cd "$tmp" && "$bin" --name=r --filename=r.dat --size=1m --rw=randread --unlink=1 \
+	>"$tmp/out" 2>"$tmp/err")
+rc=$?
+[ $rc -eq 0 ] && grep -q '^\[r\] 1 thread, psync, iodepth 1, rw=randread, bs=4096' "$tmp/out" &&
+	grep -q '^  IOs/sec: [0-9]' "$tmp/out" && [ ! -e "$tmp/r.dat" ] && ok ||
+	bad "real run: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+
+# SIGINT stops the run at once, and the report still shows what ran.
+(cd "$tmp" && exec "$bin" --name=long --filename=l.dat --size=1m --runtime=60 --time_based \
+	>"$tmp/out" 2>"$tmp/err") &
+pid=$!
+sleep 1
+kill -INT $pid
+start=$(date +%s)
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && [ $(($(date +%s) - start)) -le 2 ] &&
+	grep -q "interrupted: partial results" "$tmp/out" && grep -q '^  IOs/sec: [0-9]' "$tmp/out" &&
+	ok || bad "SIGINT: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+
+# An option the run does not act on yet stops it before any I/O (exit 1).
+(cd "$tmp" && "$bin" --name=x --filename=x.dat --size=1m --rate=1m >"$tmp/out" 2>"$tmp/err")
+rc=$?
+[ $rc -eq 1 ] && grep -q "rate is read and checked" "$tmp/err" && [ ! -e "$tmp/x.dat" ] && ok ||
+	bad "not-run-yet option: rc=$rc $(cat "$tmp/err")"
+
 # The recipes in jobs/ all parse.
 for f in jobs/*.ini; do
 	"$bin" --parse-only "$f" >/dev/null 2>"$tmp/err" && ok || bad "$f: $(cat "$tmp/err")"
