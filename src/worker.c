@@ -72,7 +72,7 @@ static uint64_t seed_for(const struct job *job, unsigned clone)
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		 volatile sig_atomic_t *stop, char **cause)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, unit, l, h, seed;
+	uint64_t lo = UINT64_MAX, hi = 0, l, h, seed;
 	unsigned d, i, depth;
 	char *buf;
 	int ret;
@@ -105,7 +105,9 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	for (i = 0; i < w->files.n; i++) {
 		struct run_file *f = &w->files.v[i];
 
-		unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
+		w->unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
+		/* As fio: the region is used in whole blocks. */
+		f->len -= f->len % w->unit;
 		if (f->len < hi) {
 			ret = set_cause(cause,
 					"%s: the I/O region (%llu bytes) is smaller than the "
@@ -115,7 +117,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 			goto err;
 		}
 		offgen_init(&w->offgen[i], job->norandommap ? OFFGEN_RANDOM_NOMAP : OFFGEN_RANDOM,
-			    f->len / unit, seed + i);
+			    f->len / w->unit, seed + i);
 		w->cursor[i] = f->start;
 	}
 	w->buf_size =
@@ -230,10 +232,7 @@ static void next_io(struct worker *w, struct io_req *req)
 		d = does(job, DDIR_READ) ? DDIR_READ : DDIR_WRITE;
 	len = pick_bs(w, d);
 	if (job_random(job)) {
-		struct offgen *g = &w->offgen[fi];
-		uint64_t unit = f->len / g->nblocks;
-
-		off = f->start + offgen_next(g) * unit;
+		off = f->start + offgen_next(&w->offgen[fi]) * w->unit;
 	} else {
 		off = w->cursor[fi];
 		if (off + len > end || off < f->start)

@@ -145,6 +145,23 @@ static void test_write_then_read_back(void **state)
 	free(before);
 }
 
+/* Random offsets stay multiples of the block size when the region is not
+ * a multiple of it, and cover every block once per pass. */
+static void test_random_offsets_aligned(void **state)
+{
+	struct ran r;
+
+	(void)state;
+	run_text(&r, NULL,
+		 "[a]\nfilename=%s/al\nfilesize=%d\nrw=randread\nbs=4k\ndirect=1\nloops=2\n", dir,
+		 3 * 4096 + 4000);
+	assert_int_equal(r.ret, 0);
+	assert_null(r.run.results[0].error);
+	/* The 4000-byte tail is not used, as in fio: 3 blocks a pass. */
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 2 * 3);
+	ran_free(&r);
+}
+
 static void test_time_bound(void **state)
 {
 	struct ran r;
@@ -328,6 +345,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_then_read_back),
+		cmocka_unit_test(test_random_offsets_aligned),
 		cmocka_unit_test(test_time_bound),
 		cmocka_unit_test(test_ramp_time),
 		cmocka_unit_test(test_unlink_only_created),

@@ -22,6 +22,7 @@ struct worker {
 	struct engine eng;
 	struct run_files files;
 	struct offgen *offgen; /* one per file (random patterns) */
+	uint64_t unit;	       /* bytes: random offsets are multiples of it */
 	uint64_t *cursor;      /* bytes: next sequential offset, per file */
 	struct rng rng;	       /* read/write mix and block size choice */
 	void *bufmem;
