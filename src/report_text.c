@@ -65,7 +65,7 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 	unsigned d;
 
 	strbuf_addf(sb, "\n[%s] %u thread%s, %s, iodepth %u, rw=", job->name, threads,
-		    threads == 1 ? "" : "s", r->engine, job->iodepth);
+		    threads == 1 ? "" : "s", r->engine, r->depth);
 	opt_format(opt_find("rw"), job, sb);
 	strbuf_addf(sb, ", bs=");
 	opt_format(opt_find(job->nr_bssplit[0]	  ? "bssplit"

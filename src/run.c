@@ -203,6 +203,7 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop, s
 			r->clone = k;
 			r->group = group;
 			r->engine = slots[n].w.eng.ops ? slots[n].w.eng.ops->name : "?";
+			r->depth = slots[n].w.eng.depth;
 		}
 	}
 	if (ret)

@@ -30,6 +30,7 @@ struct run_result {
 	unsigned clone; /* 0..numjobs-1 */
 	unsigned group; /* reporting group */
 	const char *engine;
+	unsigned depth; /* I/Os the engine could keep in flight */
 	struct run_stats stats;
 	char *error; /* NULL, or "file: offset N, size N: errno text" */
 };
