@@ -99,31 +99,33 @@ static int file_size(int fd, const struct stat *st, uint64_t *size)
 	return 0;
 }
 
-/* Creates or extends @f->path to @need bytes (regular files only). */
+/*
+ * Creates or extends @f->path to @need bytes (regular files only).  A file
+ * already large enough is only looked at, so a read job needs no write
+ * permission on it.
+ */
 static int layout(struct run_file *f, uint64_t need, char **cause)
 {
 	struct stat st;
 	uint64_t have = 0;
-	int fd, ret;
+	int fd, ret = 0;
 
+	if (stat(f->path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= need) {
+		f->size = (uint64_t)st.st_size;
+		return 0;
+	}
 	fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd >= 0) {
+	if (fd >= 0)
 		f->created = true;
-	} else if (errno == EEXIST) {
-		fd = open(f->path, O_RDWR | O_CLOEXEC);
-	}
-	if (fd < 0) {
+	else if (errno == EEXIST)
+		fd = open(f->path, (S_ISBLK(st.st_mode) ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || file_size(fd, &st, &have) < 0) {
 		ret = -errno;
 		*cause = xasprintf("%s: %s", f->path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return ret;
 	}
-	if (fstat(fd, &st) < 0 || file_size(fd, &st, &have) < 0) {
-		ret = -errno;
-		*cause = xasprintf("%s: %s", f->path, strerror(errno));
-		close(fd);
-		return ret;
-	}
-	ret = 0;
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		ret = set_cause(cause, "%s: not a regular file or block device", f->path);
 	else if (S_ISBLK(st.st_mode) && have < need)
@@ -195,28 +197,34 @@ static int check_direct(const struct job *job, struct run_file *f, size_t *mem_a
 	return 0;
 }
 
-/* Reads the region once so that it sits in the page cache (pre_read). */
+/* Reads the region once, through the page cache, so that it sits there
+ * (pre_read).  A descriptor of its own: the job's may be O_DIRECT. */
 static int warm(struct run_file *f, char **cause)
 {
 	char *buf = xmalloc(LAYOUT_CHUNK);
-	uint64_t at;
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	uint64_t at = f->start;
 	ssize_t r = 0;
 	int ret = 0;
 
-	for (at = f->start; at < f->start + f->len; at += (uint64_t)r) {
-		r = pread(f->fd, buf, LAYOUT_CHUNK, (off_t)at);
-		if (r < 0 && errno == EINTR) {
-			r = 0;
+	while (fd >= 0 && at < f->start + f->len) {
+		r = pread(fd, buf, LAYOUT_CHUNK, (off_t)at);
+		if (r < 0 && errno == EINTR)
 			continue;
-		}
-		if (r <= 0) {
-			ret = r < 0 ? -errno : -EIO;
-			*cause = xasprintf("%s: pre_read: offset %llu: %s", f->path,
-					   (unsigned long long)at,
-					   r < 0 ? strerror(errno) : "end of file");
+		if (r <= 0)
 			break;
-		}
+		at += (uint64_t)r;
 	}
+	if (fd < 0 || r < 0) {
+		ret = -errno;
+		*cause = xasprintf("%s: pre_read: offset %llu: %s", f->path, (unsigned long long)at,
+				   strerror(errno));
+	} else if (r == 0 && at < f->start + f->len) {
+		ret = set_cause(cause, "%s: pre_read: end of file at offset %llu", f->path,
+				(unsigned long long)at);
+	}
+	if (fd >= 0)
+		close(fd);
 	free(buf);
 	return ret;
 }
@@ -261,8 +269,17 @@ int files_open(const struct job *job, unsigned clone, struct run_files *fs, char
 		ret = layout(f, f->start + len, cause);
 		if (ret)
 			break;
+		/* Percentages are of the file as laid out, in whole blocks of bs. */
+		if (job->offset.pct)
+			f->start = f->size * job->offset.val / 100 / job->bs[0] * job->bs[0];
+		if (job->offset_increment.pct)
+			f->start += f->size * job->offset_increment.val / 100 / job->bs[0] *
+				    job->bs[0] * clone;
 		if (job->size.pct)
 			len = f->size * job->size.val / 100 / n;
+		/* A percentage offset takes its region from what is left after it. */
+		if ((job->offset.pct || job->offset_increment.pct) && f->start + len > f->size)
+			len = f->size > f->start ? f->size - f->start : 0;
 		else if (!len)
 			len = f->size > f->start ? f->size - f->start : 0;
 		f->len = len;
@@ -290,8 +307,6 @@ int files_open(const struct job *job, unsigned clone, struct run_files *fs, char
 			ret = check_direct(job, f, &fs->mem_align, cause);
 		if (!ret && job->pre_read)
 			ret = warm(f, cause);
-		else if (!ret && job->invalidate)
-			posix_fadvise(f->fd, (off_t)f->start, (off_t)f->len, POSIX_FADV_DONTNEED);
 	}
 	if (ret)
 		files_close(fs, true);

@@ -64,8 +64,11 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 	const struct job *job = r->job;
 	unsigned d;
 
-	strbuf_addf(sb, "\n[%s] %u thread%s, %s, iodepth %u, rw=", job->name, threads,
-		    threads == 1 ? "" : "s", r->engine, r->depth);
+	strbuf_addf(sb, "\n[%s]", job->name);
+	if (job->numjobs > 1 && threads == 1)
+		strbuf_addf(sb, " clone %u of %u,", r->clone + 1, job->numjobs);
+	strbuf_addf(sb, " %u thread%s, %s, iodepth %u, rw=", threads, threads == 1 ? "" : "s",
+		    r->engine, r->depth);
 	opt_format(opt_find("rw"), job, sb);
 	strbuf_addf(sb, ", bs=");
 	opt_format(opt_find(job->nr_bssplit[0]	  ? "bssplit"

@@ -6,6 +6,7 @@
  * the worker.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -237,7 +238,11 @@ static void next_io(struct worker *w, struct io_req *req)
 		off = w->cursor[fi];
 		if (off + len > end || off < f->start)
 			off = job->rw_seq_add < 0 ? end - len : f->start;
-		w->cursor[fi] = off + len + (uint64_t)job->rw_seq_add;
+		/* A gap that would go below the region's start wraps to its end. */
+		if (job->rw_seq_add < 0 && off + len - f->start < (uint64_t)-job->rw_seq_add)
+			w->cursor[fi] = end;
+		else
+			w->cursor[fi] = off + len + (uint64_t)job->rw_seq_add;
 	}
 	if (off + len > end)
 		len = end - off;
@@ -359,6 +364,12 @@ void worker_run(struct worker *w)
 	uint64_t now, min;
 	unsigned i;
 
+	/* Dropped as the job starts, not at set-up: an earlier job may have
+	 * filled the cache since. */
+	if (job->invalidate && !job->pre_read)
+		for (i = 0; i < w->files.n; i++)
+			posix_fadvise(w->files.v[i].fd, (off_t)w->files.v[i].start,
+				      (off_t)w->files.v[i].len, POSIX_FADV_DONTNEED);
 	loop_init(w, &lp);
 	for (;;) {
 		now = run_now();

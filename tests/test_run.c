@@ -162,6 +162,29 @@ static void test_random_offsets_aligned(void **state)
 	ran_free(&r);
 }
 
+static void test_offsets_and_backwards(void **state)
+{
+	struct ran r;
+
+	(void)state;
+	/* Backwards from byte 0 wraps to the end of the region. */
+	run_text(&r, NULL, "[b]\nfilename=%s/bw\nsize=64k\nrw=read:-8k\nbs=4k\n", dir);
+	assert_int_equal(r.ret, 0);
+	assert_null(r.run.results[0].error);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 16);
+	ran_free(&r);
+	/* offset=50% of a 64 KiB file: the last 32 KiB, 8 blocks. */
+	run_text(&r, NULL, "[o]\nfilename=%s/bw\nsize=64k\noffset=50%%\nbs=4k\n", dir);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 8);
+	ran_free(&r);
+	/* pre_read reads through the page cache even when the job is direct. */
+	run_text(&r, NULL, "[p]\nfilename=%s/bw\nsize=64k\ndirect=1\npre_read=1\n", dir);
+	assert_int_equal(r.ret, 0);
+	assert_null(r.run.results[0].error);
+	ran_free(&r);
+}
+
 static void test_time_bound(void **state)
 {
 	struct ran r;
@@ -346,6 +369,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_then_read_back),
 		cmocka_unit_test(test_random_offsets_aligned),
+		cmocka_unit_test(test_offsets_and_backwards),
 		cmocka_unit_test(test_time_bound),
 		cmocka_unit_test(test_ramp_time),
 		cmocka_unit_test(test_unlink_only_created),
