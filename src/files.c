@@ -110,7 +110,9 @@ static int layout(struct run_file *f, uint64_t need, char **cause)
 	uint64_t have = 0;
 	int fd, ret = 0;
 
-	if (stat(f->path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= need) {
+	bool found = stat(f->path, &st) == 0;
+
+	if (found && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= need) {
 		f->size = (uint64_t)st.st_size;
 		return 0;
 	}
@@ -118,7 +120,7 @@ static int layout(struct run_file *f, uint64_t need, char **cause)
 	if (fd >= 0)
 		f->created = true;
 	else if (errno == EEXIST)
-		fd = open(f->path, (S_ISBLK(st.st_mode) ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+		fd = open(f->path, (found && S_ISBLK(st.st_mode) ? O_RDONLY : O_RDWR) | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0 || file_size(fd, &st, &have) < 0) {
 		ret = -errno;
 		*cause = xasprintf("%s: %s", f->path, strerror(errno));
@@ -265,12 +267,14 @@ int files_open(const struct job *job, unsigned clone, struct run_files *fs, char
 		file_region(job, clone, n, i, &f->start, &len);
 		if (!len && access(f->path, F_OK) < 0) {
 			ret = set_cause(cause,
-					"%s: the file does not exist and the job gives no size to "
-					"lay it out (set size= or filesize=)",
+					"%s: the file does not exist and the job gives no size in "
+					"bytes to lay it out (a percentage needs an existing file; "
+					"set size= or filesize=)",
 					f->path);
 			break;
 		}
-		ret = layout(f, f->start + len, cause);
+		/* No size: the file is used as it is, never extended. */
+		ret = layout(f, len ? f->start + len : 0, cause);
 		if (ret)
 			break;
 		/* Percentages are of the file as laid out, in whole blocks of bs. */

@@ -101,6 +101,8 @@ static int start_batch(struct slot *slots, unsigned from, unsigned to, struct ct
 		ret = pthread_create(&slots[i].tid, NULL, slot_main, &slots[i]);
 		if (ret) {
 			set_cause(cause, "cannot start a worker thread: %s", strerror(ret));
+			/* The clones already started end at once when the gate opens. */
+			*slots[from].w.stop = 1;
 			break;
 		}
 		slots[i].running = true;

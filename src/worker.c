@@ -108,15 +108,16 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 
 		w->unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
 		/* As fio: the region is used in whole blocks. */
-		f->len -= f->len % w->unit;
-		if (f->len < hi) {
+		if (f->len - f->len % w->unit < hi) {
 			ret = set_cause(cause,
-					"%s: the I/O region (%llu bytes) is smaller than the "
-					"block size %llu",
+					"%s: the I/O region (%llu bytes, %llu in whole blocks of "
+					"%llu) is smaller than the block size %llu",
 					f->path, (unsigned long long)f->len,
-					(unsigned long long)hi);
+					(unsigned long long)(f->len - f->len % w->unit),
+					(unsigned long long)w->unit, (unsigned long long)hi);
 			goto err;
 		}
+		f->len -= f->len % w->unit;
 		offgen_init(&w->offgen[i], job->norandommap ? OFFGEN_RANDOM_NOMAP : OFFGEN_RANDOM,
 			    f->len / w->unit, seed + i);
 		w->cursor[i] = f->start;
@@ -348,7 +349,9 @@ static void loop_init(struct worker *w, struct loop *lp)
 		region = job->io_size.val;
 	else if (job->io_size.pct)
 		region = region * job->io_size.val / 100;
-	lp->limit = job->time_based ? UINT64_MAX : region * job->loops;
+	/* A product past 2^64 bytes is no limit at all, not a wrapped one. */
+	if (job->time_based || __builtin_mul_overflow(region, job->loops, &lp->limit))
+		lp->limit = UINT64_MAX;
 	lp->ramp_end = now + job->ramp_time;
 	lp->deadline = job->runtime ? lp->ramp_end + job->runtime : UINT64_MAX;
 	lp->t_measure = lp->ramp_end;

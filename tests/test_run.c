@@ -178,6 +178,19 @@ static void test_offsets_and_backwards(void **state)
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 8);
 	ran_free(&r);
+	/* No size: the user's file is used as it is, never extended. */
+	run_text(&r, NULL, "[n]\nfilename=%s/bw\noffset=1m\n", dir);
+	assert_int_not_equal(r.ret, 0);
+	assert_non_null(strstr(r.cause, "does not fit in the file's 65536 bytes"));
+	ran_free(&r);
+	{
+		char *p = path("bw");
+		struct stat st;
+
+		assert_int_equal(stat(p, &st), 0);
+		assert_int_equal(st.st_size, 65536);
+		free(p);
+	}
 	/* pre_read reads through the page cache even when the job is direct. */
 	run_text(&r, NULL, "[p]\nfilename=%s/bw\nsize=64k\ndirect=1\npre_read=1\n", dir);
 	assert_int_equal(r.ret, 0);
