@@ -184,18 +184,23 @@ static int check_direct(const struct job *job, struct run_file *f, size_t *mem_a
 			*mem_align = stx.stx_dio_mem_align;
 	}
 	for (d = 0; d < DDIR_TRIM; d++) {
-		uint64_t sizes[2 + JOB_MAX_BSSPLIT] = { job->bs[d], job->bsrange_min[d] };
-		unsigned n = 2;
+		/* Block sizes, and what else moves an offset: blockalign, rw's gap. */
+		uint64_t sizes[4 + JOB_MAX_BSSPLIT] = {
+			job->bs[d], job->bsrange_min[d], job->blockalign[d],
+			job->rw_seq_add < 0 ? (uint64_t)-job->rw_seq_add : (uint64_t)job->rw_seq_add
+		};
+		unsigned n = 4;
 
 		for (i = 0; i < job->nr_bssplit[d]; i++)
 			sizes[n++] = job->bssplit[d][i].bs;
 		for (i = 0; i < n; i++)
 			if (sizes[i] % align)
-				return set_cause(cause,
-						 "%s: direct=1 needs block sizes in multiples of "
-						 "%llu bytes here; %llu is not",
-						 f->path, (unsigned long long)align,
-						 (unsigned long long)sizes[i]);
+				return set_cause(
+					cause,
+					"%s: direct=1 needs block sizes, blockalign and "
+					"rw's gap in multiples of %llu bytes here; %llu is not",
+					f->path, (unsigned long long)align,
+					(unsigned long long)sizes[i]);
 	}
 	if (f->start % align)
 		return set_cause(cause, "%s: direct=1 needs the offset in multiples of %llu bytes",

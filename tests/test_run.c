@@ -303,7 +303,8 @@ static void test_refused_before_io(void **state)
 	ran_free(&r);
 	run_text(&r, NULL, "[a]\nfilename=%s\nsize=64k\ndirect=1\nbs=1000\n", p);
 	assert_int_not_equal(r.ret, 0);
-	assert_non_null(strstr(r.cause, "direct=1 needs block sizes in multiples of"));
+	assert_non_null(strstr(
+		r.cause, "direct=1 needs block sizes, blockalign and rw's gap in multiples of"));
 	/* The run did not start: the file it laid out is gone again. */
 	assert_int_equal(access(p, F_OK), -1);
 	ran_free(&r);
