@@ -284,7 +284,8 @@ int files_open(const struct job *job, unsigned clone, struct run_files *fs, char
 			break;
 		/* Percentages are of the file as laid out, in whole blocks of bs. */
 		if (job->offset.pct)
-			f->start = f->size * job->offset.val / 100 / job->bs[0] * job->bs[0];
+			/* file_region gave only the byte increment, if any: keep it. */
+			f->start += f->size * job->offset.val / 100 / job->bs[0] * job->bs[0];
 		if (job->offset_increment.pct)
 			f->start += f->size * job->offset_increment.val / 100 / job->bs[0] *
 				    job->bs[0] * clone;
