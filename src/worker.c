@@ -237,7 +237,9 @@ static void next_io(struct worker *w, struct io_req *req)
 		off = f->start + offgen_next(&w->offgen[fi]) * w->unit;
 	} else {
 		off = w->cursor[fi];
-		if (off + len > end || off < f->start)
+		/* Past the end: wrap.  A block that would cross the end is cut
+		 * short below (a whole number of the smallest block size). */
+		if (off >= end || off < f->start)
 			off = job->rw_seq_add < 0 ? end - len : f->start;
 		/* A gap that would go below the region's start wraps to its end. */
 		if (job->rw_seq_add < 0 && off + len - f->start < (uint64_t)-job->rw_seq_add)

@@ -173,6 +173,11 @@ static void test_offsets_and_backwards(void **state)
 	assert_null(r.run.results[0].error);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 16);
 	ran_free(&r);
+	/* Sequential bsrange: exactly size bytes, the last block cut short. */
+	run_text(&r, NULL, "[s]\nfilename=%s/bw\nsize=64k\nrw=write\nbsrange=4k-16k\n", dir);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_WRITE].bytes, 65536);
+	ran_free(&r);
 	/* offset=50% of a 64 KiB file: the last 32 KiB, 8 blocks. */
 	run_text(&r, NULL, "[o]\nfilename=%s/bw\nsize=64k\noffset=50%%\nbs=4k\n", dir);
 	assert_int_equal(r.ret, 0);
