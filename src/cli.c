@@ -22,7 +22,7 @@ static const char *suggest(const char *name)
 
 	for (i = 0; i < ARRAY_SIZE(cli_flags); i++) {
 		d = util_edit_distance(name, cli_flags[i]);
-		if (d < best_d && d <= 3 && d * 3 <= strlen(name) + 2) {
+		if (d < best_d && util_is_typo(name, d)) {
 			best_d = d;
 			best = cli_flags[i];
 		}

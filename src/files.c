@@ -49,11 +49,6 @@ static char *format_name(const struct job *job, unsigned clone, unsigned filenum
 	return strbuf_detach(&sb);
 }
 
-static bool job_writes(const struct job *job)
-{
-	return job->rw != RW_READ && job->rw != RW_RANDREAD;
-}
-
 /* Appends non-zero bytes to @fd from @from up to @to. */
 static int extend(int fd, const char *path, uint64_t from, uint64_t to, char **cause)
 {
@@ -243,7 +238,7 @@ static int warm(struct run_file *f, char **cause)
 int files_open(const struct job *job, unsigned clone, struct run_files *fs, char **cause)
 {
 	unsigned i, n = job->filename.n ? job->filename.n : job->nrfiles;
-	int flags = O_CLOEXEC | (job_writes(job) ? O_RDWR : O_RDONLY);
+	int flags = O_CLOEXEC | (job_does(job, DDIR_WRITE) ? O_RDWR : O_RDONLY);
 	int ret = 0;
 
 	if (job->direct)

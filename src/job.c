@@ -143,21 +143,25 @@ static int job_build(const struct jobspec *spec, struct job *job, char **cause)
 	return ret;
 }
 
-/* The largest block size direction @d can use. */
-static uint64_t max_bs(const struct job *job, unsigned d)
+void job_bs_bounds(const struct job *job, enum ddir d, uint64_t *lo, uint64_t *hi)
 {
-	uint64_t m = job->bs[d];
 	unsigned i;
 
-	if (job->bsrange_max[d])
-		m = job->bsrange_max[d];
-	if (job->nr_bssplit[d]) {
-		m = 0;
-		for (i = 0; i < job->nr_bssplit[d]; i++)
-			if (job->bssplit[d][i].bs > m)
-				m = job->bssplit[d][i].bs;
+	*lo = *hi = job->bs[d];
+	if (job->bsrange_max[d]) {
+		*lo = job->bsrange_min[d];
+		*hi = job->bsrange_max[d];
 	}
-	return m;
+	if (job->nr_bssplit[d]) {
+		*lo = UINT64_MAX;
+		*hi = 0;
+		for (i = 0; i < job->nr_bssplit[d]; i++) {
+			uint64_t bs = job->bssplit[d][i].bs;
+
+			*lo = bs < *lo ? bs : *lo;
+			*hi = bs > *hi ? bs : *hi;
+		}
+	}
 }
 
 static const char *bs_option(const struct job *job)
@@ -173,9 +177,7 @@ static int check_job(struct job *job, char **cause)
 {
 	static const char *const uring_only[] = { "hipri", "fixedbufs", "registerfiles",
 						  "sqthread_poll" };
-	bool reads = job->rw != RW_WRITE && job->rw != RW_RANDWRITE;
-	bool writes = job->rw != RW_READ && job->rw != RW_RANDREAD;
-	uint64_t bs = 0, region = 0;
+	uint64_t bs = 0, lo, hi, region = 0;
 	const char *limit = NULL;
 	unsigned i;
 
@@ -196,10 +198,12 @@ static int check_job(struct job *job, char **cause)
 	}
 	job->rwmix_write = 100 - job->rwmix_read;
 
-	if (reads)
-		bs = max_bs(job, DDIR_READ);
-	if (writes && max_bs(job, DDIR_WRITE) > bs)
-		bs = max_bs(job, DDIR_WRITE);
+	for (i = DDIR_READ; i <= DDIR_WRITE; i++) {
+		if (!job_does(job, i))
+			continue;
+		job_bs_bounds(job, i, &lo, &hi);
+		bs = hi > bs ? hi : bs;
+	}
 	if (!job->size.pct && job->size.val) {
 		region = job->size.val;
 		limit = "size";

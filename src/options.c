@@ -281,8 +281,7 @@ const char *opt_suggest(const char *name)
 			}
 		}
 	}
-	/* Close enough to be a typo: at most a third of the name, and 3. */
-	if (best_d <= 3 && best_d * 3 <= strlen(name) + 2)
+	if (util_is_typo(name, best_d))
 		return best;
 	return NULL;
 }

@@ -527,11 +527,6 @@ const struct opt_kind opt_kind_time_range = { "time[-time]", time_range_parse, t
 
 /* ---- rw=MODE[:N] ---- */
 
-static bool rw_is_random(enum rw_mode rw)
-{
-	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
-}
-
 static int rw_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
 {
 	const char *colon = strchr(val, ':');
@@ -549,7 +544,7 @@ static int rw_parse(const struct opt_def *o, struct job *job, const char *val, c
 	job->rw_rand_nr = 1;
 	if (!suf)
 		return 0;
-	if (rw_is_random(job->rw)) {
+	if (job_is_random(job->rw)) {
 		ret = units_parse_size(suf, job->kb_base, &v, NULL, cause);
 		if (!ret && (v < 1 || v > UINT32_MAX))
 			ret = set_cause(cause, "'%s': I/Os per random offset must be 1 to %u", suf,

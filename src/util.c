@@ -183,3 +183,8 @@ unsigned util_edit_distance(const char *a, const char *b)
 	}
 	return row[lb];
 }
+
+bool util_is_typo(const char *name, unsigned dist)
+{
+	return dist <= 3 && dist * 3 <= strlen(name) + 2;
+}

@@ -25,40 +25,6 @@ static const char *engine_name(const struct job *job)
 	return "?";
 }
 
-static bool job_random(const struct job *job)
-{
-	return job->rw == RW_RANDREAD || job->rw == RW_RANDWRITE || job->rw == RW_RANDRW;
-}
-
-/* The largest and smallest block sizes the job can use in direction @d. */
-static void bs_bounds(const struct job *job, unsigned d, uint64_t *lo, uint64_t *hi)
-{
-	unsigned i;
-
-	*lo = *hi = job->bs[d];
-	if (job->bsrange_max[d]) {
-		*lo = job->bsrange_min[d];
-		*hi = job->bsrange_max[d];
-	}
-	if (job->nr_bssplit[d]) {
-		*lo = UINT64_MAX;
-		*hi = 0;
-		for (i = 0; i < job->nr_bssplit[d]; i++) {
-			uint64_t bs = job->bssplit[d][i].bs;
-
-			*lo = bs < *lo ? bs : *lo;
-			*hi = bs > *hi ? bs : *hi;
-		}
-	}
-}
-
-static bool does(const struct job *job, unsigned d)
-{
-	if (d == DDIR_READ)
-		return job->rw != RW_WRITE && job->rw != RW_RANDWRITE;
-	return job->rw != RW_READ && job->rw != RW_RANDREAD;
-}
-
 static uint64_t seed_for(const struct job *job, unsigned clone)
 {
 	struct timespec ts;
@@ -90,9 +56,9 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	depth = (w->eng.ops->flags & ENGINE_F_SYNC) ? 1 : job->iodepth;
 	w->eng.depth = depth;
 	for (d = 0; d < DDIR_TRIM; d++) {
-		if (!does(job, d))
+		if (!job_does(job, d))
 			continue;
-		bs_bounds(job, d, &l, &h);
+		job_bs_bounds(job, d, &l, &h);
 		lo = l < lo ? l : lo;
 		hi = h > hi ? h : hi;
 	}
@@ -231,9 +197,9 @@ static void next_io(struct worker *w, struct io_req *req)
 	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW)
 		d = rng_below(&w->rng, 100) < job->rwmix_read ? DDIR_READ : DDIR_WRITE;
 	else
-		d = does(job, DDIR_READ) ? DDIR_READ : DDIR_WRITE;
+		d = job_does(job, DDIR_READ) ? DDIR_READ : DDIR_WRITE;
 	len = pick_bs(w, d);
-	if (job_random(job)) {
+	if (job_is_random(job->rw)) {
 		off = f->start + offgen_next(&w->offgen[fi]) * w->unit;
 	} else {
 		off = w->cursor[fi];
@@ -405,7 +371,7 @@ void worker_run(struct worker *w)
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
 	/* Outside the measured time, as fio's end_fsync and fsync_on_close. */
-	if ((job->end_fsync || job->fsync_on_close) && !w->error && does(job, DDIR_WRITE))
+	if ((job->end_fsync || job->fsync_on_close) && !w->error && job_does(job, DDIR_WRITE))
 		for (i = 0; i < w->files.n; i++)
 			if (fsync(w->files.v[i].fd) < 0 && !w->error)
 				w->error = xasprintf("%s: fsync at the end: %s", w->files.v[i].path,

@@ -207,6 +207,23 @@ struct job {
 	struct origin *origin;
 };
 
+/* Whether the job's rw pattern issues I/O in direction @d (read or write). */
+static inline bool job_does(const struct job *job, enum ddir d)
+{
+	if (d == DDIR_READ)
+		return job->rw != RW_WRITE && job->rw != RW_RANDWRITE;
+	return job->rw != RW_READ && job->rw != RW_RANDREAD;
+}
+
+static inline bool job_is_random(enum rw_mode rw)
+{
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
+}
+
+/* The smallest and largest block sizes direction @d can use, from bs,
+ * bsrange or bssplit (the last one set wins, as the run uses them). */
+void job_bs_bounds(const struct job *job, enum ddir d, uint64_t *lo, uint64_t *hi);
+
 struct jobset;
 struct strbuf;
 

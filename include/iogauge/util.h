@@ -8,6 +8,7 @@
 #define IOGAUGE_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -52,5 +53,8 @@ int set_cause(char **cause, const char *fmt, ...) __attribute__((format(printf, 
 
 /* Levenshtein distance between two short ASCII strings (for "did you mean"). */
 unsigned util_edit_distance(const char *a, const char *b);
+/* Whether @dist edits from @name is close enough to be a typo worth a
+ * "did you mean": at most 3, and at most about a third of the name. */
+bool util_is_typo(const char *name, unsigned dist);
 
 #endif
