@@ -3,8 +3,8 @@
 # file, interleaved ROUNDS times (who goes first alternates): psync,
 # iodepth 1, direct 4 KiB random reads, then random writes.  randrepeat=0,
 # so no run re-reads offsets a previous run left in a host-side cache.
-# Prints each run's IOPS, the ratio iogauge/fio per round, and the ratio of
-# the sums.  Absolute numbers are noisy on a shared machine; the
+# Prints each run's IOPS, the ratio iogauge/fio per round, the median and
+# range of those ratios, and the ratio of the sums.  Absolute numbers are noisy on a shared machine; the
 # interleaved ratio is the figure to read.
 # usage: bench/fio-psync.sh [ROUNDS] [RUNTIME_S] [DIR]
 set -euo pipefail
@@ -39,7 +39,7 @@ runtime=$runtime
 time_based
 JOB
 	echo "== $rw, psync, iodepth 1, direct, 4 KiB, ${runtime}s per run"
-	sf=0 sg=0
+	sf=0 sg=0 ratios=""
 	for i in $(seq "$rounds"); do
 		if [ $((i % 2)) -eq 1 ]; then
 			f=$(fio_iops "$job")
@@ -50,7 +50,10 @@ JOB
 		fi
 		sf=$((sf + f))
 		sg=$((sg + g))
-		echo "round $i: fio $f IOPS, iogauge $g IOPS, iogauge/fio $(python3 -c "print('%.3f' % ($g / $f))")"
+		r=$(python3 -c "print('%.3f' % ($g / $f))")
+		ratios="$ratios $r"
+		echo "round $i: fio $f IOPS, iogauge $g IOPS, iogauge/fio $r"
 	done
+	python3 -c "import statistics as s, sys; v=sorted(map(float, sys.argv[1:])); print('median iogauge/fio %.3f, range %.3f..%.3f over %d pairs' % (s.median(v), v[0], v[-1], len(v)))" $ratios
 	echo "sum: fio $sf, iogauge $sg, iogauge/fio $(python3 -c "print('%.3f' % ($sg / $sf))")"
 done
