@@ -11,8 +11,9 @@
 
 #include "iogauge/cli.h"
 
-static const char *const cli_flags[] = { "help",    "version", "help-options", "parse-only",
-					 "section", "set",     "name" };
+static const char *const cli_flags[] = { "help",	 "version", "help-options", "parse-only",
+					 "section",	 "set",	    "name",	    "clock-info",
+					 "list-engines", "enghelp" };
 
 static const char *suggest(const char *name)
 {
@@ -121,6 +122,14 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			cli->parse_only = true;
 		} else if (!strcmp(name, "clock-info") && !eq) {
 			cli->clock_info = true;
+		} else if (!strcmp(name, "list-engines") && !eq) {
+			cli->list_engines = true;
+		} else if (!strcmp(name, "enghelp")) {
+			/* As fio: --enghelp alone lists the engines. */
+			if (eq && eq[1])
+				cli->enghelp = eq + 1;
+			else
+				cli->list_engines = true;
 		} else if (!strcmp(name, "section")) {
 			val = flag_value(argc, argv, &i, eq, name, cause);
 			if (val)

@@ -1,16 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The engine table: every engine this build has, listed here rather than
- * registered by constructors (a static library drops those).
+ * registered by constructors (a static library drops those), and the
+ * synchronous read, write and sync calls that several engines share.
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iogauge/engine.h"
 #include "iogauge/util.h"
 
 static const struct engine_ops *const engine_table[] = {
-	&psync_engine_ops,
+	&psync_engine_ops,    &sync_engine_ops,
+#ifdef IOGAUGE_HAVE_LIBAIO
+	&libaio_engine_ops,
+#endif
+#ifdef IOGAUGE_HAVE_LIBURING
+	&io_uring_engine_ops,
+#endif
+	&mmap_engine_ops,     &null_engine_ops,
 };
 
 const struct engine_ops *engine_find(const char *name)
@@ -30,9 +39,55 @@ const struct engine_ops *engine_at(unsigned i)
 
 int engine_ops_check(const struct engine_ops *ops)
 {
-	if (!ops->name || !ops->desc || !ops->queue)
+	if (!ops->name || !ops->desc || !ops->help || !ops->queue)
 		return -EINVAL;
 	if (!(ops->flags & ENGINE_F_SYNC) && (!ops->commit || !ops->reap))
 		return -EINVAL;
 	return 0;
+}
+
+bool engine_takes(const struct engine_ops *ops, const char *name)
+{
+	const char *const *o;
+
+	for (o = ops->options; o && *o; o++)
+		if (!strcmp(*o, name))
+			return true;
+	return false;
+}
+
+int64_t engine_rw_now(const struct io_req *req, bool at)
+{
+	bool rd = req->op == IO_OP_READ;
+	size_t done = 0;
+	ssize_t r;
+
+	if (!at && lseek(req->fd, (off_t)req->off, SEEK_SET) < 0)
+		return -errno;
+	while (done < req->len) {
+		char *p = (char *)req->buf + done;
+		size_t n = req->len - done;
+
+		if (at)
+			r = rd ? pread(req->fd, p, n, (off_t)(req->off + done))
+			       : pwrite(req->fd, p, n, (off_t)(req->off + done));
+		else
+			r = rd ? read(req->fd, p, n) : write(req->fd, p, n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (int64_t)done;
+}
+
+int64_t engine_sync_now(const struct io_req *req)
+{
+	int r = req->op == IO_OP_FSYNC ? fsync(req->fd) : fdatasync(req->fd);
+
+	return r < 0 ? -errno : 0;
 }

@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "iogauge/engine.h"
 #include "iogauge/files.h"
+#include "iogauge/options.h"
 #include "iogauge/rand.h"
 
 #define LAYOUT_CHUNK (1u << 20)
@@ -235,7 +237,22 @@ static int warm(struct run_file *f, char **cause)
 	return ret;
 }
 
-int files_open(const struct job *job, unsigned clone, struct run_files *fs, char **cause)
+/* An engine that cannot grow files (mmap) refuses an existing short one. */
+static int check_noextend(const struct job *job, const char *path, uint64_t need, char **cause)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size >= need)
+		return 0;
+	return set_cause(cause,
+			 "%s: ioengine=%s cannot extend the file from %llu to %llu bytes; lay it "
+			 "out with another engine first, or lower size=",
+			 path, opt_enum_name("ioengine", (int)job->ioengine),
+			 (unsigned long long)st.st_size, (unsigned long long)need);
+}
+
+int files_open(const struct job *job, unsigned clone, unsigned engine_flags, struct run_files *fs,
+	       char **cause)
 {
 	unsigned i, n = job->filename.n ? job->filename.n : job->nrfiles;
 	int flags = O_CLOEXEC | (job_does(job, DDIR_WRITE) ? O_RDWR : O_RDONLY);
@@ -265,6 +282,18 @@ int files_open(const struct job *job, unsigned clone, struct run_files *fs, char
 		else
 			f->path = xstrdup(job->filename.v[i]);
 		file_region(job, clone, n, i, &f->start, &len);
+		if (engine_flags & ENGINE_F_NOFILES) {
+			/* Nothing is laid out or opened: the region is all there is
+			 * (check_job saw that it is given in bytes). */
+			f->size = f->start + len;
+			f->len = len;
+			continue;
+		}
+		if ((engine_flags & ENGINE_F_NOEXTEND) && len) {
+			ret = check_noextend(job, f->path, f->start + len, cause);
+			if (ret)
+				break;
+		}
 		if (!len && access(f->path, F_OK) < 0) {
 			ret = set_cause(cause,
 					"%s: the file does not exist and the job gives no size in "

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iogauge/engine.h"
 #include "iogauge/job.h"
 #include "iogauge/jobfile.h"
 #include "iogauge/options.h"
@@ -175,8 +176,8 @@ static const char *bs_option(const struct job *job)
 
 static int check_job(struct job *job, char **cause)
 {
-	static const char *const uring_only[] = { "hipri", "fixedbufs", "registerfiles",
-						  "sqthread_poll" };
+	static const char *const engine_only[] = { "hipri", "fixedbufs", "registerfiles",
+						   "sqthread_poll" };
 	uint64_t bs = 0, lo, hi, region = 0;
 	const char *limit = NULL;
 	unsigned i;
@@ -229,14 +230,30 @@ static int check_job(struct job *job, char **cause)
 			       "iodepth_batch_submit=%u is above iodepth=%u",
 			       job->iodepth_batch_submit, job->iodepth);
 
-	for (i = 0; i < ARRAY_SIZE(uring_only); i++) {
-		const struct opt_def *o = opt_find(uring_only[i]);
+	for (i = 0; i < ARRAY_SIZE(engine_only); i++) {
+		const struct opt_def *o = opt_find(engine_only[i]);
+		const struct engine_ops *ops =
+			engine_find(opt_enum_name("ioengine", (int)job->ioengine));
 
-		if (*(const bool *)((const char *)job + o->off) &&
-		    job->ioengine != IOENGINE_IO_URING)
-			return fail_at(job, uring_only[i], cause,
-				       "%s is an io_uring option, but ioengine is not io_uring",
-				       uring_only[i]);
+		/* An engine this build lacks is refused when the job runs. */
+		if (*(const bool *)((const char *)job + o->off) && ops &&
+		    !engine_takes(ops, engine_only[i]))
+			return fail_at(job, engine_only[i], cause,
+				       "%s is an io_uring option; ioengine=%s does not use it",
+				       engine_only[i], ops->name);
+	}
+	{
+		const struct engine_ops *ops =
+			engine_find(opt_enum_name("ioengine", (int)job->ioengine));
+
+		if (ops && (ops->flags & ENGINE_F_NOFILES) &&
+		    (job->size.pct || (!job->size.val && !job->filesize_min) || job->offset.pct ||
+		     job->offset_increment.pct))
+			return fail_at(
+				job, "ioengine", cause,
+				"ioengine=%s opens no file, so it needs size= (or filesize=) "
+				"in bytes, and offsets in bytes",
+				ops->name);
 	}
 	if (job->hipri && !job->direct)
 		return fail_at(job, later(job, "hipri", "direct"), cause,
@@ -355,4 +372,30 @@ bool job_option_is_default(const struct job *job, const char *name)
 	job_free_all(scratch, 1);
 	free(cause);
 	return same;
+}
+
+void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
+{
+	unsigned i;
+
+	for (i = 0; i < nr; i++) {
+		const struct job *job = &jobs[i];
+		const char *name = opt_enum_name("ioengine", (int)job->ioengine);
+		const struct engine_ops *ops = engine_find(name);
+
+		if (job->ioengine == IOENGINE_LIBAIO && !job->direct)
+			str_list_push(out, xasprintf("[%s] ioengine=libaio without direct=1: the "
+						     "kernel completes buffered I/O inside "
+						     "io_submit, so it runs about one I/O at a "
+						     "time whatever iodepth says",
+						     job->name));
+		if (job->ioengine == IOENGINE_MMAP && job->direct)
+			str_list_push(out, xasprintf("[%s] ioengine=mmap always goes through the "
+						     "page cache: direct=1 does not bypass it",
+						     job->name));
+		if (ops && (ops->flags & ENGINE_F_SYNC) && job->iodepth > 1)
+			str_list_push(out, xasprintf("[%s] ioengine=%s does one I/O at a time: "
+						     "iodepth=%u has no effect",
+						     job->name, name, job->iodepth));
+	}
 }

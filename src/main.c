@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "iogauge/cli.h"
+#include "iogauge/engine.h"
 #include "iogauge/job.h"
 #include "iogauge/options.h"
 #include "iogauge/report.h"
@@ -30,6 +31,8 @@ static const char usage[] =
 	"  --OPTION=VALUE      a job option; before the first --name it is a default for all\n"
 	"  --help-options      list every job option\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
+	"  --list-engines      list the I/O engines of this build\n"
+	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"
 	"  --version           print the version\n"
 	"  --help              this text\n"
 	"\n"
@@ -50,6 +53,56 @@ static void help_options(void)
 			printf(" [default: %s]", o->def);
 		putchar('\n');
 	}
+}
+
+static void list_engines(void)
+{
+	const struct engine_ops *e;
+	unsigned i;
+
+	for (i = 0; (e = engine_at(i)); i++)
+		printf("%-9s %-5s %s\n", e->name, (e->flags & ENGINE_F_SYNC) ? "sync" : "async",
+		       e->desc);
+}
+
+/* 0, or EXIT_BAD_INPUT when @name is no engine of this build. */
+static int enghelp(const char *name)
+{
+	const struct engine_ops *e = engine_find(name);
+	const char *const *o;
+	const struct opt_def *d;
+	unsigned i;
+
+	if (!e) {
+		const char *near = NULL;
+		unsigned best = ~0u, dist;
+
+		for (i = 0; engine_at(i); i++) {
+			dist = util_edit_distance(name, engine_at(i)->name);
+			if (dist < best && util_is_typo(name, dist)) {
+				best = dist;
+				near = engine_at(i)->name;
+			}
+		}
+		fprintf(stderr, "iogauge: --enghelp=%s: no such engine in this build", name);
+		if (near)
+			fprintf(stderr, "; did you mean '%s'?", near);
+		fprintf(stderr, " (see iogauge --list-engines)\n");
+		return EXIT_BAD_INPUT;
+	}
+	printf("%s (%s): %s\n\n%s\n", e->name, (e->flags & ENGINE_F_SYNC) ? "sync" : "async",
+	       e->desc, e->help);
+	if (!e->options)
+		return 0;
+	printf("\nJob options it acts on:\n");
+	for (o = e->options; *o; o++) {
+		d = opt_find(*o);
+		printf("  %-28s %s", d->name, d->help);
+		if (d->def)
+			printf(" [default: %s]", d->def);
+		putchar('\n');
+	}
+	return 0;
 }
 
 static volatile sig_atomic_t stop;
@@ -130,7 +183,12 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < cli.js.warnings.n; i++)
 		fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
-	if (cli.help || cli.version || cli.help_options || cli.clock_info) {
+	if (cli.help || cli.version || cli.help_options || cli.clock_info || cli.list_engines ||
+	    cli.enghelp) {
+		if (cli.list_engines)
+			list_engines();
+		if (cli.enghelp)
+			status = enghelp(cli.enghelp);
 		if (cli.clock_info)
 			clock_info();
 		if (cli.help)
@@ -157,6 +215,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (!cli.parse_only) {
+		struct str_list warn = { 0 };
+
+		job_warnings(jobs, nr, &warn);
+		for (i = 0; i < warn.n; i++)
+			fprintf(stderr, "iogauge: warning: %s\n", warn.v[i]);
+		str_list_clear(&warn);
 		status = run_and_report(jobs, nr);
 		goto out;
 	}

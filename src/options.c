@@ -262,6 +262,16 @@ const struct opt_def *opt_find(const char *name)
 	return NULL;
 }
 
+const char *opt_enum_name(const char *name, int value)
+{
+	const struct opt_enum *e;
+
+	for (e = opt_find(name)->enums; e->name; e++)
+		if (e->value == value)
+			return e->name;
+	return "?";
+}
+
 const char *opt_suggest(const char *name)
 {
 	const char *best = NULL;

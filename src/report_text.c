@@ -34,6 +34,27 @@ static void percentiles(const struct job *job, const struct hist *h, struct strb
 	strbuf_addc(sb, '\n');
 }
 
+static void min_avg_max(const char *name, const struct hist *h, struct strbuf *sb)
+{
+	strbuf_addf(sb, "  %s(us): min=%.2f avg=%.2f max=%.2f\n", name, h->min / 1e3,
+		    hist_mean(h) / 1e3, h->max / 1e3);
+}
+
+/* fio's "IO depths": the share of I/Os queued with 1, 2-3, 4-7 ... in flight. */
+static void depths(const struct run_stats *st, struct strbuf *sb)
+{
+	static const char *const names[STATS_DEPTHS] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	uint64_t total = 0;
+	unsigned i;
+
+	for (i = 0; i < STATS_DEPTHS; i++)
+		total += st->depth[i];
+	strbuf_addf(sb, "IO depths:");
+	for (i = 0; i < STATS_DEPTHS; i++)
+		strbuf_addf(sb, " %s=%.1f%%", names[i], total ? 100.0 * st->depth[i] / total : 0.0);
+	strbuf_addc(sb, '\n');
+}
+
 static void direction(const struct job *job, const struct dir_stats *d, const char *name,
 		      uint64_t elapsed, struct strbuf *sb)
 {
@@ -47,6 +68,11 @@ static void direction(const struct job *job, const struct dir_stats *d, const ch
 	strbuf_addf(sb, "  Min_Latency(us): %.2f\n", d->lat.count ? d->lat.min / 1e3 : 0.0);
 	strbuf_addf(sb, "  Avg_Latency(us): %.2f\n", hist_mean(&d->lat) / 1e3);
 	strbuf_addf(sb, "  Max_Latency(us): %.2f\n", d->lat.max / 1e3);
+	/* An engine with a submission step: the total's two parts, as fio. */
+	if (d->slat.count) {
+		min_avg_max("slat", &d->slat, sb);
+		min_avg_max("clat", &d->clat, sb);
+	}
 	if (job->clat_percentiles || job->lat_percentiles)
 		percentiles(job, &d->lat, sb);
 	strbuf_addf(sb, "  histogram:\n  ms:");
@@ -80,6 +106,7 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 		    : job->sync == SYNC_DSYNC ? " O_DSYNC"
 					      : "",
 		    st->elapsed / 1e9);
+	depths(st, sb);
 	for (d = 0; d < STAT_NR; d++)
 		if (st->dir[d].ios)
 			direction(job, &st->dir[d], dir_names[d], st->elapsed, sb);

@@ -17,12 +17,18 @@
 
 static const char *engine_name(const struct job *job)
 {
-	const struct opt_enum *e;
+	return opt_enum_name("ioengine", (int)job->ioengine);
+}
 
-	for (e = opt_find("ioengine")->enums; e->name; e++)
-		if (e->value == (int)job->ioengine)
-			return e->name;
-	return "?";
+/* The engines of this build, "psync, sync, ...", for a message. */
+static char *engine_list(void)
+{
+	struct strbuf sb = { 0 };
+	unsigned i;
+
+	for (i = 0; engine_at(i); i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", engine_at(i)->name);
+	return strbuf_detach(&sb);
 }
 
 static uint64_t seed_for(const struct job *job, unsigned clone)
@@ -49,10 +55,15 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	w->clone = clone;
 	w->stop = stop;
 	w->eng.ops = engine_find(engine_name(job));
-	if (!w->eng.ops)
-		return set_cause(cause,
-				 "[%s] ioengine=%s is not in this build of iogauge (it has: %s)",
-				 job->name, engine_name(job), engine_at(0)->name);
+	if (!w->eng.ops) {
+		char *have = engine_list();
+
+		ret = set_cause(cause,
+				"[%s] ioengine=%s is not in this build of iogauge (it has: %s)",
+				job->name, engine_name(job), have);
+		free(have);
+		return ret;
+	}
 	depth = (w->eng.ops->flags & ENGINE_F_SYNC) ? 1 : job->iodepth;
 	w->eng.depth = depth;
 	for (d = 0; d < DDIR_TRIM; d++) {
@@ -62,7 +73,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		lo = l < lo ? l : lo;
 		hi = h > hi ? h : hi;
 	}
-	ret = files_open(job, clone, &w->files, cause);
+	ret = files_open(job, clone, w->eng.ops->flags, &w->files, cause);
 	if (ret)
 		return ret;
 	seed = seed_for(job, clone);
@@ -108,18 +119,24 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	w->reqs = xcalloc(depth, sizeof(*w->reqs));
 	w->free_reqs = xcalloc(depth, sizeof(*w->free_reqs));
 	w->done = xcalloc(depth, sizeof(*w->done));
+	w->pending = xcalloc(depth, sizeof(*w->pending));
 	for (i = 0; i < depth; i++) {
 		w->reqs[i].idx = i;
 		w->reqs[i].buf = buf + (size_t)i * w->buf_size;
 		w->free_reqs[w->nr_free++] = &w->reqs[depth - 1 - i];
 	}
 	if (w->eng.ops->init) {
-		ret = w->eng.ops->init(&w->eng, job);
+		struct engine_setup es = { job, &w->files, w->bufmem, w->buf_size };
+		char *why = NULL;
+
+		ret = w->eng.ops->init(&w->eng, &es, &why);
 		if (ret) {
 			set_cause(cause, "[%s] ioengine=%s: %s", job->name, w->eng.ops->name,
-				  strerror(-ret));
+				  why ? why : strerror(-ret));
+			free(why);
 			goto err;
 		}
+		w->eng_ready = true;
 	}
 	stats_init(&w->stats);
 	return 0;
@@ -130,8 +147,9 @@ err:
 
 void worker_cleanup(struct worker *w, bool remove_created)
 {
-	if (w->eng.ops && w->eng.ops->cleanup && w->eng.priv)
+	if (w->eng_ready && w->eng.ops->cleanup)
 		w->eng.ops->cleanup(&w->eng);
+	w->eng_ready = false;
 	files_close(&w->files, remove_created);
 	free(w->offgen);
 	free(w->cursor);
@@ -139,6 +157,8 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->reqs);
 	free(w->free_reqs);
 	free(w->done);
+	free(w->pending);
+	w->pending = NULL;
 	w->offgen = NULL;
 	w->cursor = NULL;
 	w->bufmem = NULL;
@@ -155,9 +175,10 @@ struct loop {
 	uint64_t ramp_end;  /* ns; samples before it are discarded */
 	uint64_t t_measure; /* ns: start of the measured part */
 	unsigned inflight;
-	unsigned queued;     /* queued since the last commit */
+	unsigned queued;     /* queued since the last commit, in w->pending */
 	unsigned batch;	     /* commit after this many */
 	unsigned sync_every; /* writes between fsyncs; 0: none */
+	bool has_slat;	     /* async engine not polled by a kernel thread */
 	enum io_op sync_op;
 	uint64_t now; /* ns: the latest completion time, for the deadline */
 };
@@ -234,34 +255,11 @@ static void fail_io(struct worker *w, const struct io_req *req)
 			     ops[req->op], (unsigned long long)req->off, req->len, why);
 }
 
-static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now);
-
-static void issue(struct worker *w, struct loop *lp, struct io_req *req)
+static void engine_failed(struct worker *w, const char *what, int err)
 {
-	const struct engine_ops *ops = w->eng.ops;
-	enum engine_q q;
-
-	req->t_issue = run_now();
-	q = ops->queue(&w->eng, req);
-	if (q == ENGINE_Q_DONE) {
-		complete(w, lp, req, run_now());
-		return;
-	}
-	if (q == ENGINE_Q_BUSY) {
-		w->free_reqs[w->nr_free++] = req;
-		if (ops->commit && lp->queued) {
-			ops->commit(&w->eng);
-			lp->queued = 0;
-		}
-		return;
-	}
-	lp->inflight++;
-	if (lp->inflight > w->stats.depth_max)
-		w->stats.depth_max = lp->inflight;
-	if (++lp->queued >= lp->batch) {
-		ops->commit(&w->eng);
-		lp->queued = 0;
-	}
+	if (!w->error)
+		w->error = xasprintf("[%s] ioengine=%s: %s: %s", w->job->name, w->eng.ops->name,
+				     what, strerror(-err));
 }
 
 static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)
@@ -278,32 +276,94 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 		return;
 	}
 	if (now >= lp->ramp_end)
-		stats_record(&w->stats.dir[sd], now - req->t_issue, rw ? req->len : 0);
+		stats_record(&w->stats.dir[sd],
+			     req->queued && lp->has_slat ? req->t_issue - req->t_start : UINT64_MAX,
+			     now - req->t_issue, now - req->t_start, rw ? req->len : 0);
 	if (req->op == IO_OP_WRITE && lp->sync_every && ++w->writes_since_sync >= lp->sync_every) {
+		/* The slot carries the sync; it goes out before any new I/O. */
 		w->writes_since_sync = 0;
 		req->op = lp->sync_op;
 		req->len = 0;
-		issue(w, lp, req);
+		req->t_start = now;
+		w->held = req;
 		return;
 	}
 	w->free_reqs[w->nr_free++] = req;
 }
 
+/* Submits what was queued and stamps it: the I/Os reached the kernel now. */
+static void commit(struct worker *w, struct loop *lp)
+{
+	int r = w->eng.ops->commit(&w->eng);
+	uint64_t now = run_now();
+	unsigned i;
+
+	if (r < 0)
+		engine_failed(w, "submitting I/O", r);
+	for (i = 0; i < lp->queued; i++)
+		w->pending[i]->t_issue = now;
+	lp->queued = 0;
+}
+
+/* Hands I/Os to the engine until it is full, the job has issued all it
+ * may, or (sync engines) depth I/Os have run, so the stop flag and the
+ * deadline are looked at between them. */
+static void fill(struct worker *w, struct loop *lp)
+{
+	const struct engine_ops *ops = w->eng.ops;
+	unsigned n;
+
+	for (n = 0; n < w->eng.depth && !w->error; n++) {
+		struct io_req *req = w->held;
+		enum engine_q q;
+
+		if (!req) {
+			if (!w->nr_free || lp->issued >= lp->limit)
+				break;
+			req = w->free_reqs[--w->nr_free];
+			next_io(w, req);
+			lp->issued += req->len;
+			req->t_start = run_now();
+		}
+		req->t_issue = req->t_start;
+		req->queued = false;
+		q = ops->queue(&w->eng, req);
+		if (q == ENGINE_Q_BUSY) {
+			w->held = req;
+			break;
+		}
+		w->held = NULL;
+		if (q == ENGINE_Q_DONE) {
+			w->stats.depth[0]++;
+			complete(w, lp, req, run_now());
+			continue;
+		}
+		req->queued = true;
+		w->pending[lp->queued++] = req;
+		lp->inflight++;
+		w->stats.depth[stats_depth_bucket(lp->inflight)]++;
+		if (lp->inflight > w->stats.depth_max)
+			w->stats.depth_max = lp->inflight;
+		if (lp->queued >= lp->batch)
+			commit(w, lp);
+	}
+}
+
 static void reap(struct worker *w, struct loop *lp, unsigned min)
 {
-	int n = w->eng.ops->reap(&w->eng, min, lp->inflight, w->done), i;
-	uint64_t now = run_now();
+	unsigned max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max
+							  : lp->inflight;
+	int n = w->eng.ops->reap(&w->eng, min, max < lp->inflight ? max : lp->inflight, w->done);
+	int i;
 
-	lp->now = now;
 	if (n < 0) {
-		if (!w->error)
-			w->error = xasprintf("[%s] ioengine=%s: reaping completions: %s",
-					     w->job->name, w->eng.ops->name, strerror(-n));
+		engine_failed(w, "reaping completions", n);
 		return;
 	}
+	/* One clock read per reaped I/O: each gets its own completion time. */
 	for (i = 0; i < n; i++) {
 		lp->inflight--;
-		complete(w, lp, w->done[i], now);
+		complete(w, lp, w->done[i], run_now());
 	}
 }
 
@@ -330,6 +390,8 @@ static void loop_init(struct worker *w, struct loop *lp)
 	lp->batch = job->iodepth_batch_submit ? job->iodepth_batch_submit : w->eng.depth;
 	lp->sync_every = job->fsync ? job->fsync : job->fdatasync;
 	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
+	/* As fio: no submission latency with a kernel thread submitting. */
+	lp->has_slat = !(w->eng.ops->flags & ENGINE_F_SYNC) && !job->sqthread_poll;
 }
 
 void worker_run(struct worker *w)
@@ -341,7 +403,7 @@ void worker_run(struct worker *w)
 
 	/* Dropped as the job starts, not at set-up: an earlier job may have
 	 * filled the cache since. */
-	if (job->invalidate && !job->pre_read)
+	if (job->invalidate && !job->pre_read && !(w->eng.ops->flags & ENGINE_F_NOFILES))
 		for (i = 0; i < w->files.n; i++)
 			posix_fadvise(w->files.v[i].fd, (off_t)w->files.v[i].start,
 				      (off_t)w->files.v[i].len, POSIX_FADV_DONTNEED);
@@ -350,26 +412,20 @@ void worker_run(struct worker *w)
 		/* The last completion's clock read serves: no extra read per I/O. */
 		if (*w->stop || w->error || lp.now >= lp.deadline)
 			break;
-		if (lp.issued >= lp.limit && !lp.inflight)
+		if (!w->held && lp.issued >= lp.limit && !lp.inflight)
 			break;
-		/* At most depth I/Os per pass: a sync engine frees its slot at once. */
-		for (i = 0; i < w->eng.depth && w->nr_free && lp.issued < lp.limit && !w->error;
-		     i++) {
-			struct io_req *req = w->free_reqs[--w->nr_free];
-
-			next_io(w, req);
-			lp.issued += req->len;
-			issue(w, &lp, req);
-		}
-		if (lp.inflight) {
-			if (lp.queued) {
-				w->eng.ops->commit(&w->eng);
-				lp.queued = 0;
-			}
+		fill(w, &lp);
+		if (lp.queued && !w->error)
+			commit(w, &lp);
+		if (lp.inflight && !w->error) {
 			min = job->iodepth_batch_complete_min;
+			/* 0 (iodepth_batch_complete_min=0) polls without waiting. */
 			reap(w, &lp, (unsigned)(min < lp.inflight ? min : lp.inflight));
 		}
 	}
+	/* Drain: what is in flight completes and is counted (Ctrl-C too). */
+	if (lp.queued && !w->error)
+		commit(w, &lp);
 	while (lp.inflight && !w->error)
 		reap(w, &lp, lp.inflight);
 	now = run_now();

@@ -15,7 +15,9 @@ struct cli {
 	bool help_options;
 	bool parse_only;
 	bool clock_info;
-	unsigned nr_inputs; /* job files and --name jobs */
+	bool list_engines;
+	const char *enghelp; /* --enghelp=NAME; points into argv */
+	unsigned nr_inputs;  /* job files and --name jobs */
 	struct jobset js;
 };
 

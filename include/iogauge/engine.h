@@ -3,13 +3,15 @@
  * The engine interface: fio's lifecycle with a tenth of the surface.  The
  * worker fills a struct io_req and calls ->queue(), which answers DONE
  * (finished now; sync engines), QUEUED (returned later by ->reap()) or
- * BUSY (no room: ->commit() and ->reap() first).  Engines see only the
- * job and io_reqs: never stats, reports or the option table.  Adding an
- * engine is one file in src/engines/ and one line in engine.c's table.
+ * BUSY (no room: ->commit() and ->reap() first, then queue it again).
+ * Engines see only the job, its open files and io_reqs: never stats,
+ * reports or the option table.  Adding an engine is one file in
+ * src/engines/ and one line in engine.c's table.
  */
 #ifndef IOGAUGE_ENGINE_H
 #define IOGAUGE_ENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,16 +19,25 @@
 
 enum io_op { IO_OP_READ, IO_OP_WRITE, IO_OP_FSYNC, IO_OP_FDATASYNC };
 
+/*
+ * One I/O.  The worker stamps the times (CLOCK_MONOTONIC, ns): t_start when
+ * it has built the I/O (fio's start_time), t_issue when the I/O reached the
+ * kernel: just before ->queue() on a sync engine, just after the ->commit()
+ * that submitted it on an async one.  Completion is stamped as each I/O is
+ * reaped, one clock read per I/O.
+ */
 struct io_req {
 	enum io_op op;
 	int fd;
 	void *buf;
 	size_t len;	  /* bytes */
 	uint64_t off;	  /* bytes */
-	uint64_t t_issue; /* ns, CLOCK_MONOTONIC, set by the worker before ->queue() */
+	uint64_t t_start; /* ns */
+	uint64_t t_issue; /* ns */
 	int64_t res;	  /* bytes moved, or -errno; set by the engine */
-	unsigned idx;	  /* stable slot 0..depth-1, for engine-private arrays */
-	unsigned file;	  /* the worker's file index, for messages */
+	unsigned idx;	  /* stable slot 0..depth-1: buffer and engine-private arrays */
+	unsigned file;	  /* index into the worker's files */
+	bool queued;	  /* went through ->commit(): it has a submission latency */
 };
 
 enum engine_q {
@@ -35,7 +46,20 @@ enum engine_q {
 	ENGINE_Q_BUSY,	 /* no room: commit and reap, then queue again */
 };
 
-#define ENGINE_F_SYNC (1u << 0) /* ->queue() always answers DONE */
+#define ENGINE_F_SYNC	  (1u << 0) /* ->queue() always answers DONE */
+#define ENGINE_F_NOFILES  (1u << 1) /* moves no bytes: no file is laid out or opened */
+#define ENGINE_F_NOEXTEND (1u << 2) /* cannot grow a file: an existing short one is an error */
+
+struct run_files;
+
+/* What ->init() is given: the job, its open files, and the I/O buffers
+ * (slot i at bufs + i * buf_size, the slot of every io_req with idx i). */
+struct engine_setup {
+	const struct job *job;
+	const struct run_files *files;
+	void *bufs;
+	size_t buf_size; /* bytes */
+};
 
 struct engine {
 	const struct engine_ops *ops;
@@ -46,16 +70,19 @@ struct engine {
 struct engine_ops {
 	const char *name;
 	const char *desc; /* one line */
+	const char *help; /* what it does, for --enghelp */
 	unsigned flags;
-	/* Optional.  0 or -errno. */
-	int (*init)(struct engine *e, const struct job *job);
+	/* Job options this engine acts on beyond the common ones, NULL-ended. */
+	const char *const *options;
+	/* Optional.  0, or -errno with *cause saying why and what to do. */
+	int (*init)(struct engine *e, const struct engine_setup *s, char **cause);
 	enum engine_q (*queue)(struct engine *e, struct io_req *req);
 	/* Async only: submit what was queued.  0 or -errno. */
 	int (*commit)(struct engine *e);
 	/* Async only: wait for at least @min completions, return up to @max in
 	 * @done.  The count, or -errno. */
 	int (*reap)(struct engine *e, unsigned min, unsigned max, struct io_req **done);
-	/* Optional. */
+	/* Optional; called whenever init succeeded. */
 	void (*cleanup)(struct engine *e);
 };
 
@@ -65,7 +92,22 @@ const struct engine_ops *engine_find(const char *name);
 const struct engine_ops *engine_at(unsigned i);
 /* fio's rules for an ops table: queue, and commit and reap unless SYNC. */
 int engine_ops_check(const struct engine_ops *ops);
+/* Whether @ops lists job option @name among its own. */
+bool engine_takes(const struct engine_ops *ops, const char *name);
+
+/* For engines: one read or write, done now.  With @at, pread/pwrite at the
+ * I/O's offset; without, read/write at the file position.  Short transfers
+ * are continued and EINTR retried: a result short of the length means end
+ * of file.  Bytes moved, or -errno. */
+int64_t engine_rw_now(const struct io_req *req, bool at);
+/* For engines: fsync or fdatasync, done now.  0 or -errno. */
+int64_t engine_sync_now(const struct io_req *req);
 
 extern const struct engine_ops psync_engine_ops;
+extern const struct engine_ops sync_engine_ops;
+extern const struct engine_ops mmap_engine_ops;
+extern const struct engine_ops null_engine_ops;
+extern const struct engine_ops libaio_engine_ops;
+extern const struct engine_ops io_uring_engine_ops;
 
 #endif

@@ -19,10 +19,14 @@ struct run_files {
 /*
  * Lays out and opens the files of clone @clone of @job.  A file that does
  * not exist is created and filled with non-zero data; one too short is
- * extended; none is shortened.  0, or -errno with *cause naming the file;
- * on error nothing stays open and files this call created are removed.
+ * extended (unless @engine_flags has ENGINE_F_NOEXTEND: then it is an
+ * error); none is shortened.  With ENGINE_F_NOFILES nothing is created or
+ * opened (fd -1) and the regions come from the job alone.  0, or -errno
+ * with *cause naming the file; on error nothing stays open and files this
+ * call created are removed.
  */
-int files_open(const struct job *job, unsigned clone, struct run_files *fs, char **cause);
+int files_open(const struct job *job, unsigned clone, unsigned engine_flags, struct run_files *fs,
+	       char **cause);
 /* Closes the files; with @unlink_created, removes those this run created. */
 void files_close(struct run_files *fs, bool unlink_created);
 

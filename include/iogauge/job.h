@@ -236,6 +236,11 @@ struct strbuf;
 int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause);
 void job_free_all(struct job *jobs, unsigned nr);
 
+/* Appends to @out a line for each job whose options work, but not as a
+ * reader may think (buffered libaio, mmap with direct=1, iodepth on a sync
+ * engine). */
+void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out);
+
 /* Whether option @name of @job has its default value (or was never set). */
 bool job_option_is_default(const struct job *job, const char *name);
 

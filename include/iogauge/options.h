@@ -77,6 +77,8 @@ static inline unsigned opt_index(const struct opt_def *o)
 {
 	return (unsigned)(o - opt_table);
 }
+/* The name enum option @name gives @value ("io_uring" for ioengine), or "?". */
+const char *opt_enum_name(const char *name, int value);
 /* The closest option name, or NULL when nothing is close enough. */
 const char *opt_suggest(const char *name);
 

@@ -30,6 +30,9 @@ struct worker {
 	struct io_req *reqs;	   /* depth slots */
 	struct io_req **free_reqs; /* stack of free slots */
 	struct io_req **done;	   /* reap results */
+	struct io_req **pending;   /* queued since the last commit */
+	struct io_req *held;	   /* refused BUSY (or a sync due): goes out first */
+	bool eng_ready;		   /* ->init() succeeded: ->cleanup() is owed */
 	unsigned nr_free;
 	unsigned next_file;
 	uint64_t writes_since_sync;

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * io_uring through liburing, up to iodepth I/Os in flight, with fio's
+ * knobs: fixedbufs (registered buffers, READ_FIXED/WRITE_FIXED),
+ * registerfiles, sqthread_poll (IORING_SETUP_SQPOLL), hipri
+ * (IORING_SETUP_IOPOLL).  fsync and fdatasync are IORING_OP_FSYNC.  When
+ * the kernel refuses io_uring, init says why and what to use instead.
+ */
+#include <errno.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "iogauge/engine.h"
+#include "iogauge/files.h"
+#include "iogauge/util.h"
+
+struct uring_priv {
+	struct io_uring ring;
+	unsigned nr_pending, inflight;
+	bool fixedbufs, fixedfiles;
+};
+
+/* Why io_uring_queue_init failed, in the user's terms. */
+static int refused(int r, char **cause)
+{
+	FILE *f = fopen("/proc/sys/kernel/io_uring_disabled", "r");
+	int disabled = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &disabled) != 1)
+			disabled = -1;
+		fclose(f);
+	}
+	if (r == -ENOSYS)
+		*cause = xasprintf("io_uring is not available: this kernel has no io_uring "
+				   "(ENOSYS); use ioengine=libaio or ioengine=psync");
+	else if (r == -EPERM && disabled == 2)
+		*cause = xasprintf("io_uring is not available: disabled by the sysctl "
+				   "kernel.io_uring_disabled=2; use ioengine=libaio or psync");
+	else if (r == -EPERM && disabled == 1)
+		*cause = xasprintf("io_uring is not available: kernel.io_uring_disabled=1 allows "
+				   "it only to the group in kernel.io_uring_group; use "
+				   "ioengine=libaio or psync");
+	else if (r == -EPERM)
+		*cause = xasprintf("io_uring is not available: io_uring_setup was refused (EPERM), "
+				   "a seccomp filter or container policy blocks it; use "
+				   "ioengine=libaio or ioengine=psync");
+	else if (r == -ENOMEM)
+		*cause = xasprintf("io_uring_setup: %s (the locked-memory limit, ulimit -l, may be "
+				   "too low for the ring); lower iodepth or use ioengine=libaio",
+				   strerror(-r));
+	else
+		*cause = xasprintf("io_uring_setup: %s; use ioengine=libaio or ioengine=psync",
+				   strerror(-r));
+	return r;
+}
+
+static void uring_cleanup(struct engine *e)
+{
+	struct uring_priv *p = e->priv;
+
+	io_uring_queue_exit(&p->ring);
+	free(p);
+	e->priv = NULL;
+}
+
+static int uring_init(struct engine *e, const struct engine_setup *s, char **cause)
+{
+	const struct job *job = s->job;
+	struct io_uring_params params = { 0 };
+	struct uring_priv *p = xcalloc(1, sizeof(*p));
+	unsigned i, n = s->files->n;
+	int r;
+
+	if (job->sqthread_poll)
+		params.flags |= IORING_SETUP_SQPOLL;
+	if (job->hipri)
+		params.flags |= IORING_SETUP_IOPOLL;
+	r = io_uring_queue_init_params(e->depth, &p->ring, &params);
+	if (r < 0) {
+		free(p);
+		return refused(r, cause);
+	}
+	e->priv = p;
+	if (job->fixedbufs) {
+		struct iovec *iov = xcalloc(e->depth, sizeof(*iov));
+
+		for (i = 0; i < e->depth; i++) {
+			iov[i].iov_base = (char *)s->bufs + (size_t)i * s->buf_size;
+			iov[i].iov_len = s->buf_size;
+		}
+		r = io_uring_register_buffers(&p->ring, iov, e->depth);
+		free(iov);
+		if (r < 0) {
+			*cause = xasprintf("fixedbufs: registering %u buffers of %zu bytes: %s%s",
+					   e->depth, s->buf_size, strerror(-r),
+					   r == -ENOMEM ? " (the locked-memory limit, ulimit -l)"
+							: "");
+			uring_cleanup(e);
+			return r;
+		}
+		p->fixedbufs = true;
+	}
+	if (job->registerfiles) {
+		int *fds = xcalloc(n, sizeof(*fds));
+
+		for (i = 0; i < n; i++)
+			fds[i] = s->files->v[i].fd;
+		r = io_uring_register_files(&p->ring, fds, n);
+		free(fds);
+		if (r < 0) {
+			*cause = xasprintf("registerfiles: registering %u files: %s", n,
+					   strerror(-r));
+			uring_cleanup(e);
+			return r;
+		}
+		p->fixedfiles = true;
+	}
+	return 0;
+}
+
+static enum engine_q uring_queue(struct engine *e, struct io_req *req)
+{
+	struct uring_priv *p = e->priv;
+	struct io_uring_sqe *sqe;
+
+	if (p->nr_pending + p->inflight >= e->depth)
+		return ENGINE_Q_BUSY;
+	sqe = io_uring_get_sqe(&p->ring);
+	if (!sqe)
+		return ENGINE_Q_BUSY;
+	switch (req->op) {
+	case IO_OP_READ:
+		if (p->fixedbufs)
+			io_uring_prep_read_fixed(sqe, req->fd, req->buf, (unsigned)req->len,
+						 req->off, (int)req->idx);
+		else
+			io_uring_prep_read(sqe, req->fd, req->buf, (unsigned)req->len, req->off);
+		break;
+	case IO_OP_WRITE:
+		if (p->fixedbufs)
+			io_uring_prep_write_fixed(sqe, req->fd, req->buf, (unsigned)req->len,
+						  req->off, (int)req->idx);
+		else
+			io_uring_prep_write(sqe, req->fd, req->buf, (unsigned)req->len, req->off);
+		break;
+	case IO_OP_FSYNC:
+	case IO_OP_FDATASYNC:
+		io_uring_prep_fsync(sqe, req->fd,
+				    req->op == IO_OP_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
+		break;
+	}
+	if (p->fixedfiles) {
+		sqe->fd = (int)req->file;
+		sqe->flags |= IOSQE_FIXED_FILE;
+	}
+	io_uring_sqe_set_data(sqe, req);
+	p->nr_pending++;
+	return ENGINE_Q_QUEUED;
+}
+
+static int uring_commit(struct engine *e)
+{
+	struct uring_priv *p = e->priv;
+	int r;
+
+	while (p->nr_pending) {
+		r = io_uring_submit(&p->ring);
+		if (r == -EINTR || r == -EAGAIN || r == -EBUSY)
+			continue;
+		if (r < 0)
+			return r;
+		/* With SQPOLL the kernel thread takes them: all are submitted. */
+		if (r == 0 && (p->ring.flags & IORING_SETUP_SQPOLL))
+			r = (int)p->nr_pending;
+		p->nr_pending -= (unsigned)r;
+		p->inflight += (unsigned)r;
+	}
+	return 0;
+}
+
+static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_req **done)
+{
+	struct uring_priv *p = e->priv;
+	struct io_uring_cqe *cqe;
+	unsigned n = 0;
+	int r;
+
+	while (n < max && p->inflight) {
+		r = io_uring_peek_cqe(&p->ring, &cqe);
+		if (r == -EAGAIN) {
+			if (n >= min)
+				break;
+			r = io_uring_wait_cqe(&p->ring, &cqe);
+		}
+		if (r == -EINTR)
+			continue;
+		if (r < 0)
+			return n ? (int)n : r;
+		done[n] = io_uring_cqe_get_data(cqe);
+		done[n++]->res = cqe->res;
+		io_uring_cqe_seen(&p->ring, cqe);
+		p->inflight--;
+	}
+	return (int)n;
+}
+
+static const char *const uring_options[] = { "iodepth",
+					     "iodepth_batch_submit",
+					     "iodepth_batch_complete_min",
+					     "iodepth_batch_complete_max",
+					     "fixedbufs",
+					     "registerfiles",
+					     "sqthread_poll",
+					     "hipri",
+					     NULL };
+
+const struct engine_ops io_uring_engine_ops = {
+	.name = "io_uring",
+	.desc = "io_uring through liburing, iodepth in flight",
+	.help = "Submits through an io_uring of iodepth entries and reaps its completion\n"
+		"queue.  fixedbufs registers the I/O buffers, registerfiles the files,\n"
+		"sqthread_poll lets a kernel thread poll the submission queue, hipri polls\n"
+		"for completions (direct=1, and a device with poll queues).  fsync and\n"
+		"fdatasync are IORING_OP_FSYNC.",
+	.options = uring_options,
+	.init = uring_init,
+	.queue = uring_queue,
+	.commit = uring_commit,
+	.reap = uring_reap,
+	.cleanup = uring_cleanup,
+};

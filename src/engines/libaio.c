@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libaio: Linux native AIO through io_setup(2), io_submit(2) and
+ * io_getevents(2), up to iodepth I/Os in flight.  fsync and fdatasync wait
+ * for every I/O in flight, then run synchronously, as in fio (the kernel's
+ * IOCB_CMD_FSYNC is not supported by most filesystems).  Buffered I/O is
+ * accepted, but the kernel completes it inside io_submit: see job_warnings.
+ */
+#include <errno.h>
+#include <libaio.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iogauge/engine.h"
+#include "iogauge/util.h"
+
+struct aio_priv {
+	io_context_t ctx;
+	struct iocb *iocbs;	 /* by io_req idx */
+	struct iocb **pending;	 /* queued, not yet submitted */
+	struct io_event *events; /* depth */
+	struct io_req **failed;	 /* refused by io_submit: reaped first */
+	unsigned nr_pending, nr_failed, inflight;
+};
+
+static int aio_init(struct engine *e, const struct engine_setup *s, char **cause)
+{
+	struct aio_priv *p = xcalloc(1, sizeof(*p));
+	int r;
+
+	(void)s;
+	r = io_setup((int)e->depth, &p->ctx);
+	if (r < 0) {
+		free(p);
+		if (r == -EAGAIN)
+			return set_cause(cause,
+					 "io_setup(%u): the system's AIO limit is reached "
+					 "(fs.aio-max-nr); lower iodepth or numjobs",
+					 e->depth);
+		*cause = xasprintf("io_setup(%u): %s; use ioengine=io_uring or psync", e->depth,
+				   strerror(-r));
+		return r;
+	}
+	p->iocbs = xcalloc(e->depth, sizeof(*p->iocbs));
+	p->pending = xcalloc(e->depth, sizeof(*p->pending));
+	p->events = xcalloc(e->depth, sizeof(*p->events));
+	p->failed = xcalloc(e->depth, sizeof(*p->failed));
+	e->priv = p;
+	return 0;
+}
+
+static enum engine_q aio_queue(struct engine *e, struct io_req *req)
+{
+	struct aio_priv *p = e->priv;
+	struct iocb *cb = &p->iocbs[req->idx];
+
+	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC) {
+		if (p->nr_pending || p->inflight || p->nr_failed)
+			return ENGINE_Q_BUSY;
+		req->res = engine_sync_now(req);
+		return ENGINE_Q_DONE;
+	}
+	if (p->nr_pending + p->inflight + p->nr_failed >= e->depth)
+		return ENGINE_Q_BUSY;
+	if (req->op == IO_OP_READ)
+		io_prep_pread(cb, req->fd, req->buf, req->len, (long long)req->off);
+	else
+		io_prep_pwrite(cb, req->fd, req->buf, req->len, (long long)req->off);
+	cb->data = req;
+	p->pending[p->nr_pending++] = cb;
+	return ENGINE_Q_QUEUED;
+}
+
+static int aio_commit(struct engine *e)
+{
+	struct aio_priv *p = e->priv;
+	unsigned done = 0, spins = 0;
+	int r;
+
+	while (done < p->nr_pending) {
+		r = io_submit(p->ctx, (long)(p->nr_pending - done), p->pending + done);
+		if (r > 0) {
+			done += (unsigned)r;
+			p->inflight += (unsigned)r;
+		} else if (r == -EAGAIN || r == -EINTR || r == 0) {
+			/* The context is sized to depth, so this is brief. */
+			if (++spins > 100000)
+				return -EAGAIN;
+			sched_yield();
+		} else {
+			/* The first iocb was refused (EBADF, EINVAL...): it
+			 * completes now with that error; the rest go on. */
+			struct io_req *req = p->pending[done]->data;
+
+			req->res = r;
+			p->failed[p->nr_failed++] = req;
+			done++;
+		}
+	}
+	p->nr_pending = 0;
+	return 0;
+}
+
+static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_req **done)
+{
+	struct aio_priv *p = e->priv;
+	unsigned n = 0, want;
+	int r, i;
+
+	while (p->nr_failed && n < max)
+		done[n++] = p->failed[--p->nr_failed];
+	if (n >= min || !p->inflight)
+		return (int)n;
+	want = min - n;
+	do
+		r = io_getevents(p->ctx, (long)want, (long)(max - n), p->events, NULL);
+	while (r == -EINTR);
+	if (r < 0)
+		return r;
+	for (i = 0; i < r; i++) {
+		struct io_req *req = p->events[i].data;
+
+		/* res is unsigned long: an error is -errno cast. */
+		req->res = (int64_t)(long)p->events[i].res;
+		done[n++] = req;
+	}
+	p->inflight -= (unsigned)r;
+	return (int)n;
+}
+
+static void aio_cleanup(struct engine *e)
+{
+	struct aio_priv *p = e->priv;
+
+	io_destroy(p->ctx);
+	free(p->iocbs);
+	free(p->pending);
+	free(p->events);
+	free(p->failed);
+	free(p);
+	e->priv = NULL;
+}
+
+static const char *const aio_options[] = { "iodepth", "iodepth_batch_submit",
+					   "iodepth_batch_complete_min",
+					   "iodepth_batch_complete_max", NULL };
+
+const struct engine_ops libaio_engine_ops = {
+	.name = "libaio",
+	.desc = "Linux native AIO (io_submit/io_getevents), iodepth in flight",
+	.help = "io_submit(2) and io_getevents(2) through libaio, up to iodepth I/Os in\n"
+		"flight.  Asynchronous only with direct=1: buffered I/O is completed inside\n"
+		"io_submit, one at a time in practice.  fsync and fdatasync wait for what is\n"
+		"in flight, then run as system calls.",
+	.options = aio_options,
+	.init = aio_init,
+	.queue = aio_queue,
+	.commit = aio_commit,
+	.reap = aio_reap,
+	.cleanup = aio_cleanup,
+};

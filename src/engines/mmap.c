@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mmap: each file's region mapped shared; a read copies from the mapping,
+ * a write copies into it, fsync and fdatasync are msync(MS_SYNC) of the
+ * mapping.  A mapping cannot grow a file, so an existing file shorter than
+ * the job's region is an error (the files layer refuses it for this engine).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "iogauge/engine.h"
+#include "iogauge/files.h"
+#include "iogauge/util.h"
+
+struct mmap_file {
+	char *base; /* file offset 0 */
+	size_t len; /* bytes mapped: the region's end */
+};
+
+struct mmap_priv {
+	struct mmap_file *v;
+	unsigned n;
+};
+
+static void mmap_cleanup(struct engine *e)
+{
+	struct mmap_priv *p = e->priv;
+	unsigned i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->v[i].base)
+			munmap(p->v[i].base, p->v[i].len);
+	free(p->v);
+	free(p);
+	e->priv = NULL;
+}
+
+static int mmap_init(struct engine *e, const struct engine_setup *s, char **cause)
+{
+	const struct job *job = s->job;
+	int prot = PROT_READ | (job_does(job, DDIR_WRITE) ? PROT_WRITE : 0);
+	struct mmap_priv *p = xcalloc(1, sizeof(*p));
+	unsigned i;
+	int ret = 0;
+
+	p->v = xcalloc(s->files->n, sizeof(*p->v));
+	e->priv = p;
+	for (i = 0; i < s->files->n && !ret; i++) {
+		const struct run_file *f = &s->files->v[i];
+		struct mmap_file *m = &p->v[i];
+		void *base;
+
+		m->len = (size_t)(f->start + f->len);
+		if (f->start + f->len > f->size) {
+			ret = set_cause(
+				cause,
+				"%s: ioengine=mmap cannot extend the file from %llu to %llu "
+				"bytes",
+				f->path, (unsigned long long)f->size,
+				(unsigned long long)(f->start + f->len));
+			break;
+		}
+		base = mmap(NULL, m->len, prot, MAP_SHARED, f->fd, 0);
+		if (base == MAP_FAILED) {
+			ret = -errno;
+			*cause = xasprintf("%s: ioengine=mmap: mmap of %zu bytes: %s", f->path,
+					   m->len, strerror(errno));
+			break;
+		}
+		m->base = base;
+		p->n = i + 1;
+		/* As fio: tell the kernel how the mapping will be walked. */
+		madvise(base, m->len, job_is_random(job->rw) ? MADV_RANDOM : MADV_SEQUENTIAL);
+	}
+	if (ret) {
+		p->n = s->files->n;
+		mmap_cleanup(e);
+	}
+	return ret;
+}
+
+static enum engine_q mmap_queue(struct engine *e, struct io_req *req)
+{
+	struct mmap_file *m = &((struct mmap_priv *)e->priv)->v[req->file];
+
+	switch (req->op) {
+	case IO_OP_READ:
+		memcpy(req->buf, m->base + req->off, req->len);
+		req->res = (int64_t)req->len;
+		break;
+	case IO_OP_WRITE:
+		memcpy(m->base + req->off, req->buf, req->len);
+		req->res = (int64_t)req->len;
+		break;
+	case IO_OP_FSYNC:
+	case IO_OP_FDATASYNC:
+		req->res = msync(m->base, m->len, MS_SYNC) < 0 ? -errno : 0;
+		break;
+	}
+	return ENGINE_Q_DONE;
+}
+
+const struct engine_ops mmap_engine_ops = {
+	.name = "mmap",
+	.desc = "memcpy to and from a shared mapping of the file",
+	.help = "Maps each file's region (MAP_SHARED) and copies each I/O's bytes out of or\n"
+		"into the mapping; fsync and fdatasync are msync(MS_SYNC) of the mapping.  It\n"
+		"always goes through the page cache, whatever direct= says, and it cannot\n"
+		"grow a file: an existing file shorter than the job's region is an error.\n"
+		"iodepth is 1.",
+	.flags = ENGINE_F_SYNC | ENGINE_F_NOEXTEND,
+	.init = mmap_init,
+	.queue = mmap_queue,
+	.cleanup = mmap_cleanup,
+};

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sync: lseek(2) to the I/O's offset, then read(2) or write(2), done
+ * before ->queue() returns.  fio's sync: one more system call per I/O than
+ * psync, as old programs do it.
+ */
+#include "iogauge/engine.h"
+
+static enum engine_q sync_queue(struct engine *e, struct io_req *req)
+{
+	(void)e;
+	if (req->op == IO_OP_READ || req->op == IO_OP_WRITE)
+		req->res = engine_rw_now(req, false);
+	else
+		req->res = engine_sync_now(req);
+	return ENGINE_Q_DONE;
+}
+
+const struct engine_ops sync_engine_ops = {
+	.name = "sync",
+	.desc = "lseek then read/write, one I/O at a time",
+	.help = "lseek(2) to the offset, then read(2) or write(2): two system calls per I/O,\n"
+		"finished before the next starts; iodepth is 1 whatever the job says.",
+	.flags = ENGINE_F_SYNC,
+	.queue = sync_queue,
+};
