@@ -150,7 +150,7 @@ const struct opt_def opt_table[] = {
 	  .def = "1", .help = "I/Os kept in flight (async engines)" },
 	{ .name = "iodepth_batch_complete_max", .kind = &opt_kind_uint,
 	  F(iodepth_batch_complete_max), .max = 65536, .def = "0",
-	  .help = "most completions reaped at once (0: iodepth)" },
+	  .help = "most completions reaped at once (below the min: the min)" },
 	{ .name = "iodepth_batch_complete_min", .alias = "iodepth_batch_complete",
 	  .kind = &opt_kind_uint, F(iodepth_batch_complete_min), .max = 65536, .def = "1",
 	  .help = "fewest completions waited for at once (0: poll)" },

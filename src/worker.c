@@ -177,6 +177,7 @@ struct loop {
 	unsigned inflight;
 	unsigned queued;     /* queued since the last commit, in w->pending */
 	unsigned batch;	     /* commit after this many */
+	unsigned reap_max;   /* most completions taken at once; 0: all there are */
 	unsigned sync_every; /* writes between fsyncs; 0: none */
 	bool has_slat;	     /* async engine not polled by a kernel thread */
 	enum io_op sync_op;
@@ -251,8 +252,13 @@ static void fail_io(struct worker *w, const struct io_req *req)
 
 	if (w->error)
 		return;
-	w->error = xasprintf("%s: %s at offset %llu, size %zu: %s", w->files.v[req->file].path,
-			     ops[req->op], (unsigned long long)req->off, req->len, why);
+	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC)
+		/* A sync covers every write before it: no offset of its own. */
+		w->error = xasprintf("%s: %s: %s", w->files.v[req->file].path, ops[req->op], why);
+	else
+		w->error =
+			xasprintf("%s: %s at offset %llu, size %zu: %s", w->files.v[req->file].path,
+				  ops[req->op], (unsigned long long)req->off, req->len, why);
 }
 
 static void engine_failed(struct worker *w, const char *what, int err)
@@ -305,6 +311,14 @@ static void commit(struct worker *w, struct loop *lp)
 	lp->queued = 0;
 }
 
+/* fio's IO depths: the I/Os in flight once this one is queued. */
+static void note_depth(struct worker *w, unsigned n)
+{
+	w->stats.depth[stats_depth_bucket(n)]++;
+	if (n > w->stats.depth_max)
+		w->stats.depth_max = n;
+}
+
 /* Hands I/Os to the engine until it is full, the job has issued all it
  * may, or (sync engines) depth I/Os have run, so the stop flag and the
  * deadline are looked at between them. */
@@ -334,16 +348,13 @@ static void fill(struct worker *w, struct loop *lp)
 		}
 		w->held = NULL;
 		if (q == ENGINE_Q_DONE) {
-			w->stats.depth[0]++;
+			note_depth(w, lp->inflight + 1);
 			complete(w, lp, req, run_now());
 			continue;
 		}
 		req->queued = true;
 		w->pending[lp->queued++] = req;
-		lp->inflight++;
-		w->stats.depth[stats_depth_bucket(lp->inflight)]++;
-		if (lp->inflight > w->stats.depth_max)
-			w->stats.depth_max = lp->inflight;
+		note_depth(w, ++lp->inflight);
 		if (lp->queued >= lp->batch)
 			commit(w, lp);
 	}
@@ -351,8 +362,10 @@ static void fill(struct worker *w, struct loop *lp)
 
 static void reap(struct worker *w, struct loop *lp, unsigned min)
 {
-	unsigned max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max
-							  : lp->inflight;
+	/* As fio: at most iodepth_batch_complete_max, which is never below
+	 * the min (so by default one: reap one, queue one, the queue stays
+	 * full); both 0 polls for whatever is there. */
+	unsigned max = lp->reap_max ? lp->reap_max : lp->inflight;
 	int n = w->eng.ops->reap(&w->eng, min, max < lp->inflight ? max : lp->inflight, w->done);
 	int i;
 
@@ -388,6 +401,9 @@ static void loop_init(struct worker *w, struct loop *lp)
 	lp->t_measure = lp->ramp_end;
 	lp->now = now;
 	lp->batch = job->iodepth_batch_submit ? job->iodepth_batch_submit : w->eng.depth;
+	lp->reap_max = job->iodepth_batch_complete_max > job->iodepth_batch_complete_min
+			       ? job->iodepth_batch_complete_max
+			       : job->iodepth_batch_complete_min;
 	lp->sync_every = job->fsync ? job->fsync : job->fdatasync;
 	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
 	/* As fio: no submission latency with a kernel thread submitting. */
@@ -431,7 +447,8 @@ void worker_run(struct worker *w)
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
 	/* Outside the measured time, as fio's end_fsync and fsync_on_close. */
-	if ((job->end_fsync || job->fsync_on_close) && !w->error && job_does(job, DDIR_WRITE))
+	if ((job->end_fsync || job->fsync_on_close) && !w->error && job_does(job, DDIR_WRITE) &&
+	    !(w->eng.ops->flags & ENGINE_F_NOFILES))
 		for (i = 0; i < w->files.n; i++)
 			if (fsync(w->files.v[i].fd) < 0 && !w->error)
 				w->error = xasprintf("%s: fsync at the end: %s", w->files.v[i].path,

@@ -1,0 +1,621 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One behavioural suite for every engine of the build.  At the engine
+ * interface: data written through one engine reads back intact through
+ * each other one, buffered and direct; reads at end of file are short;
+ * a bad descriptor comes back as -EBADF on that I/O.  Through the worker:
+ * 4 KiB random and 1 MiB sequential reads and writes on a real file, the
+ * bytes really written, the latencies each engine has, the depth kept in
+ * flight, and errors (ENOSPC, EIO) named with file and offset.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "iogauge/engine.h"
+#include "iogauge/files.h"
+#include "iogauge/jobfile.h"
+#include "iogauge/run.h"
+
+#define BS    4096u
+#define DEPTH 8u
+#define NBLK  64u /* blocks in the test file */
+
+static char dir[64];
+
+/* An engine and how to set it up: io_uring also with its knobs. */
+struct variant {
+	const char *engine;
+	bool fixedbufs, registerfiles, sqthread_poll;
+	const char *label;
+};
+
+static const struct variant variants[] = {
+	{ "psync", .label = "psync" },
+	{ "sync", .label = "sync" },
+	{ "mmap", .label = "mmap" },
+#ifdef IOGAUGE_HAVE_LIBAIO
+	{ "libaio", .label = "libaio" },
+#endif
+#ifdef IOGAUGE_HAVE_LIBURING
+	{ "io_uring", .label = "io_uring" },
+	{ "io_uring", true, true, false, "io_uring fixedbufs+registerfiles" },
+	{ "io_uring", false, false, true, "io_uring sqthread_poll" },
+#endif
+};
+
+/* ---- driving an engine directly, as the worker does ---- */
+
+struct drv {
+	struct engine e;
+	struct job job;
+	struct run_file file;
+	struct run_files fs;
+	char *bufs;
+	struct io_req reqs[DEPTH];
+	unsigned which[DEPTH]; /* slot -> I/O number */
+};
+
+static void drv_open(struct drv *d, const struct variant *v, const char *path, uint64_t size,
+		     bool direct)
+{
+	struct engine_setup es = { &d->job, &d->fs, NULL, BS };
+	char *cause = NULL;
+	unsigned i;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->e.ops = engine_find(v->engine);
+	assert_non_null(d->e.ops);
+	assert_int_equal(engine_ops_check(d->e.ops), 0);
+	d->job.rw = RW_RANDRW;
+	d->job.fixedbufs = v->fixedbufs;
+	d->job.registerfiles = v->registerfiles;
+	d->job.sqthread_poll = v->sqthread_poll;
+	d->file.path = (char *)path;
+	d->file.fd = open(path, O_RDWR | (direct ? O_DIRECT : 0));
+	assert_true(d->file.fd >= 0);
+	d->file.size = d->file.len = size;
+	d->fs.v = &d->file;
+	d->fs.n = 1;
+	d->fs.mem_align = 4096;
+	assert_int_equal(posix_memalign((void **)&d->bufs, 4096, DEPTH * BS), 0);
+	d->e.depth = (d->e.ops->flags & ENGINE_F_SYNC) ? 1 : DEPTH;
+	for (i = 0; i < DEPTH; i++) {
+		d->reqs[i].idx = i;
+		d->reqs[i].buf = d->bufs + i * BS;
+	}
+	es.bufs = d->bufs;
+	ret = d->e.ops->init ? d->e.ops->init(&d->e, &es, &cause) : 0;
+	if (ret)
+		fail_msg("%s: init: %s", v->label, cause);
+}
+
+static void drv_close(struct drv *d)
+{
+	if (d->e.ops->cleanup)
+		d->e.ops->cleanup(&d->e);
+	close(d->file.fd);
+	free(d->bufs);
+}
+
+/* Records a finished I/O: its result, and a read's bytes into @data. */
+static void drv_done(struct drv *d, struct io_req *r, char *data, int64_t *res)
+{
+	res[d->which[r->idx]] = r->res;
+	if (r->op == IO_OP_READ && r->res > 0)
+		memcpy(data + r->off, r->buf, (size_t)r->res);
+}
+
+/*
+ * Runs @n I/Os of @op at offsets @off (each @len bytes) with up to depth in
+ * flight.  A write's bytes come from @data at its offset; a read's bytes
+ * land in @data at its offset.  Each I/O's result goes to @res.
+ */
+static void drv_io(struct drv *d, enum io_op op, const uint64_t *off, size_t len, unsigned n,
+		   char *data, int64_t *res, int fd)
+{
+	struct io_req *freel[DEPTH], *done[DEPTH];
+	unsigned nfree = 0, next = 0, finished = 0, inflight = 0, queued = 0, i;
+	int k;
+
+	for (i = 0; i < d->e.depth; i++)
+		freel[nfree++] = &d->reqs[i];
+	while (finished < n) {
+		while (next < n && nfree) {
+			struct io_req *r = freel[--nfree];
+			enum engine_q q;
+
+			r->op = op;
+			r->fd = fd;
+			r->file = 0;
+			r->off = off[next];
+			r->len = len;
+			if (op == IO_OP_WRITE)
+				memcpy(r->buf, data + r->off, len);
+			q = d->e.ops->queue(&d->e, r);
+			if (q == ENGINE_Q_BUSY) {
+				freel[nfree++] = r;
+				break;
+			}
+			d->which[r->idx] = next++;
+			if (q == ENGINE_Q_DONE) {
+				drv_done(d, r, data, res);
+				freel[nfree++] = r;
+				finished++;
+				continue;
+			}
+			queued++;
+			inflight++;
+			assert_true(inflight <= d->e.depth);
+		}
+		if (queued) {
+			assert_int_equal(d->e.ops->commit(&d->e), 0);
+			queued = 0;
+		}
+		if (!inflight)
+			continue;
+		k = d->e.ops->reap(&d->e, 1, inflight, done);
+		assert_true(k >= 1);
+		inflight -= (unsigned)k;
+		for (i = 0; i < (unsigned)k; i++) {
+			drv_done(d, done[i], data, res);
+			freel[nfree++] = done[i];
+			finished++;
+		}
+	}
+}
+
+/* A file of @size bytes of 0xee, made with plain write(2). */
+static char *make_file(const char *name, size_t size)
+{
+	char *p = xasprintf("%s/%s", dir, name), *b = malloc(size);
+	int fd = open(p, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+
+	assert_true(fd >= 0);
+	memset(b, 0xee, size);
+	assert_int_equal(write(fd, b, size), (ssize_t)size);
+	close(fd);
+	free(b);
+	return p;
+}
+
+/* Offsets of every block once, in a scrambled order. */
+static void scrambled(uint64_t *off, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		off[i] = (uint64_t)((i * 37u) % n) * BS;
+}
+
+static void test_cross_engine_data(void **state)
+{
+	size_t size = NBLK * BS, i, w, r, direct;
+	uint64_t off[NBLK];
+	int64_t res[NBLK];
+	char *path = make_file("cross", size), *data = malloc(size), *back = malloc(size);
+
+	(void)state;
+	scrambled(off, NBLK);
+	for (direct = 0; direct < 2; direct++) {
+		for (w = 0; w < ARRAY_SIZE(variants); w++) {
+			struct drv d;
+
+			/* Different bytes for every writer and block. */
+			for (i = 0; i < size; i++)
+				data[i] = (char)(i * 131 + w * 17 + direct * 7 + (i >> 12));
+			drv_open(&d, &variants[w], path, size, direct);
+			drv_io(&d, IO_OP_WRITE, off, BS, NBLK, data, res, d.file.fd);
+			for (i = 0; i < NBLK; i++)
+				if (res[i] != BS)
+					fail_msg("%s direct=%zu: write %zu gave %lld",
+						 variants[w].label, direct, i, (long long)res[i]);
+			/* mmap's writes reach the file at msync (its fsync). */
+			drv_io(&d, IO_OP_FSYNC, off, 0, 1, data, res, d.file.fd);
+			assert_int_equal(res[0], 0);
+			drv_close(&d);
+			for (r = 0; r < ARRAY_SIZE(variants); r++) {
+				drv_open(&d, &variants[r], path, size, direct);
+				memset(back, 0, size);
+				drv_io(&d, IO_OP_READ, off, BS, NBLK, back, res, d.file.fd);
+				drv_close(&d);
+				for (i = 0; i < NBLK; i++)
+					assert_int_equal(res[i], BS);
+				if (memcmp(back, data, size))
+					fail_msg("written by %s, read by %s, direct=%zu: the bytes "
+						 "differ",
+						 variants[w].label, variants[r].label, direct);
+			}
+		}
+	}
+	free(path);
+	free(data);
+	free(back);
+}
+
+static void test_read_at_end_of_file(void **state)
+{
+	/* 16 blocks and a half: the last read is short, one past it empty. */
+	size_t size = 16 * BS + BS / 2, v;
+	uint64_t off[2] = { 16 * BS, 17 * BS };
+	int64_t res[2];
+	char *path = make_file("eof", size), *back = malloc(18 * BS);
+
+	(void)state;
+	for (v = 0; v < ARRAY_SIZE(variants); v++) {
+		struct drv d;
+
+		drv_open(&d, &variants[v], path, size, false);
+		drv_io(&d, IO_OP_READ, off, BS, 2, back, res, d.file.fd);
+		drv_close(&d);
+		if (res[0] != BS / 2 || res[1] != 0)
+			fail_msg("%s: reads at end of file gave %lld and %lld, not %u and 0",
+				 variants[v].label, (long long)res[0], (long long)res[1], BS / 2);
+	}
+	free(path);
+	free(back);
+}
+
+static void test_bad_descriptor(void **state)
+{
+	uint64_t off[4] = { 0, BS, 2 * BS, 3 * BS };
+	int64_t res[4];
+	char *path = make_file("ebadf", 4 * BS), *back = malloc(4 * BS);
+	size_t v;
+	unsigned i;
+
+	(void)state;
+	for (v = 0; v < ARRAY_SIZE(variants); v++) {
+		struct drv d;
+
+		/* mmap copies from its mapping: it never uses the descriptor;
+		 * registered files are addressed by index, not descriptor. */
+		if (!strcmp(variants[v].engine, "mmap") || variants[v].registerfiles)
+			continue;
+		drv_open(&d, &variants[v], path, 4 * BS, false);
+		drv_io(&d, IO_OP_READ, off, BS, 4, back, res, 1000);
+		drv_close(&d);
+		for (i = 0; i < 4; i++)
+			if (res[i] != -EBADF)
+				fail_msg("%s: I/O %u on a closed descriptor gave %lld, not -EBADF",
+					 variants[v].label, i, (long long)res[i]);
+	}
+	free(path);
+	free(back);
+}
+
+/* ---- through the worker ---- */
+
+struct ran {
+	struct jobset js;
+	struct job *jobs;
+	unsigned nr;
+	struct run run;
+	char *cause;
+	int ret;
+};
+
+static volatile sig_atomic_t no_stop;
+
+static void run_text(struct ran *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void run_text(struct ran *r, const char *fmt, ...)
+{
+	char text[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	memset(r, 0, sizeof(*r));
+	jobset_init(&r->js);
+	r->ret = jobfile_parse_mem(&r->js, "t.fio", text, strlen(text), &r->cause);
+	if (!r->ret)
+		r->ret = job_build_all(&r->js, &r->jobs, &r->nr, &r->cause);
+	if (r->ret)
+		fail_msg("%s\n%s", r->cause, text);
+	r->ret = run_jobs(r->jobs, r->nr, &no_stop, &r->run, &r->cause);
+}
+
+static void ran_free(struct ran *r)
+{
+	if (!r->ret)
+		run_free(&r->run);
+	job_free_all(r->jobs, r->nr);
+	jobset_free(&r->js);
+	free(r->cause);
+}
+
+static const char *const all_engines[] = {
+	"psync",    "sync", "mmap", "null",
+#ifdef IOGAUGE_HAVE_LIBAIO
+	"libaio",
+#endif
+#ifdef IOGAUGE_HAVE_LIBURING
+	"io_uring",
+#endif
+};
+
+static bool is_async(const char *engine)
+{
+	return !(engine_find(engine)->flags & ENGINE_F_SYNC);
+}
+
+/* Whether every byte of @len from the file's start is zero. */
+static bool all_zero(const char *path, size_t len)
+{
+	char *b = malloc(len);
+	int fd = open(path, O_RDONLY);
+	bool z = fd >= 0 && read(fd, b, len) == (ssize_t)len;
+	size_t i;
+
+	for (i = 0; z && i < len; i++)
+		z = !b[i];
+	if (fd >= 0)
+		close(fd);
+	free(b);
+	return z;
+}
+
+static void test_every_engine_every_pattern(void **state)
+{
+	static const struct {
+		const char *rw, *bs;
+		unsigned long bsn;
+		bool write;
+	} pats[] = {
+		{ "randread", "4k", 4096, false },
+		{ "randwrite", "4k", 4096, true },
+		{ "read", "1m", 1 << 20, false },
+		{ "write", "1m", 1 << 20, true },
+	};
+	const unsigned long size = 8ul << 20;
+	size_t e, p, direct;
+
+	(void)state;
+	for (e = 0; e < ARRAY_SIZE(all_engines); e++)
+		for (p = 0; p < ARRAY_SIZE(pats); p++)
+			for (direct = 0; direct < 2; direct++) {
+				const char *eng = all_engines[e];
+				char *file = xasprintf("%s/m-%s", dir, eng);
+				const struct run_stats *st;
+				struct ran r;
+				unsigned d = pats[p].write ? STAT_WRITE : STAT_READ;
+				uint64_t ios = size / pats[p].bsn;
+
+				run_text(&r,
+					 "[m]\nfilename=%s\nsize=%lu\nioengine=%s\niodepth=8\n"
+					 "rw=%s\nbs=%s\ndirect=%zu\nzero_buffers=1\nend_fsync=1\n",
+					 file, size, eng, pats[p].rw, pats[p].bs, direct);
+				if (r.ret || r.run.results[0].error)
+					fail_msg("%s %s direct=%zu: %s", eng, pats[p].rw, direct,
+						 r.ret ? r.cause : r.run.results[0].error);
+				st = &r.run.results[0].stats;
+				if (st->dir[d].ios != ios || st->dir[d].bytes != size ||
+				    st->dir[d].lat.count != ios || st->dir[d].clat.count != ios)
+					fail_msg("%s %s direct=%zu: %llu I/Os, %llu bytes", eng,
+						 pats[p].rw, direct,
+						 (unsigned long long)st->dir[d].ios,
+						 (unsigned long long)st->dir[d].bytes);
+				/* Only engines with a submission step have a slat. */
+				assert_int_equal(st->dir[d].slat.count, is_async(eng) ? ios : 0);
+				/* The file was laid out with non-zero bytes: zeros
+				 * now mean the engine wrote them (null writes none). */
+				if (pats[p].write && strcmp(eng, "null") && !all_zero(file, size))
+					fail_msg("%s %s direct=%zu: the file does not hold the "
+						 "written zeros",
+						 eng, pats[p].rw, direct);
+				if (!strcmp(eng, "null"))
+					assert_int_equal(access(file, F_OK), -1);
+				ran_free(&r);
+				unlink(file);
+				free(file);
+			}
+}
+
+static void test_depth_in_flight(void **state)
+{
+	size_t e;
+
+	(void)state;
+	for (e = 0; e < ARRAY_SIZE(all_engines); e++) {
+		const char *eng = all_engines[e];
+		const struct run_stats *st;
+		struct ran r;
+
+		run_text(&r,
+			 "[q]\nfilename=%s/q\nsize=4m\nioengine=%s\niodepth=16\nrw=randread\n"
+			 "bs=4k\ndirect=%d\n",
+			 dir, eng, strcmp(eng, "mmap") != 0);
+		assert_int_equal(r.ret, 0);
+		assert_null(r.run.results[0].error);
+		st = &r.run.results[0].stats;
+		assert_int_equal(st->depth_max, is_async(eng) ? 16 : 1);
+		assert_int_equal(r.run.results[0].depth, is_async(eng) ? 16 : 1);
+		/* Every I/O is counted in one IO-depths bucket. */
+		{
+			uint64_t sum = 0;
+			unsigned i;
+
+			for (i = 0; i < STATS_DEPTHS; i++)
+				sum += st->depth[i];
+			assert_int_equal(sum, 1024);
+			if (is_async(eng))
+				assert_true(st->depth[stats_depth_bucket(16)] > 0);
+			else
+				assert_int_equal(st->depth[0], 1024);
+		}
+		ran_free(&r);
+	}
+}
+
+static void test_io_uring_knobs_move_bytes(void **state)
+{
+#ifdef IOGAUGE_HAVE_LIBURING
+	static const char *const knobs[] = { "fixedbufs\nregisterfiles\n", "sqthread_poll\n" };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < ARRAY_SIZE(knobs); k++) {
+		char *file = xasprintf("%s/knob", dir);
+		struct ran r;
+
+		run_text(&r,
+			 "[k]\nfilename=%s\nsize=1m\nioengine=io_uring\niodepth=4\nrw=randwrite\n"
+			 "bs=4k\ndirect=1\nzero_buffers=1\n%s",
+			 file, knobs[k]);
+		assert_int_equal(r.ret, 0);
+		assert_null(r.run.results[0].error);
+		assert_int_equal(r.run.results[0].stats.dir[STAT_WRITE].ios, 256);
+		/* With a kernel thread submitting there is no slat, as fio. */
+		assert_int_equal(r.run.results[0].stats.dir[STAT_WRITE].slat.count, k ? 0 : 256);
+		assert_true(all_zero(file, 1 << 20));
+		ran_free(&r);
+		unlink(file);
+		free(file);
+	}
+#else
+	(void)state;
+	skip();
+#endif
+}
+
+static void test_mmap_never_extends(void **state)
+{
+	char *p = make_file("short", 64 << 10);
+	struct stat st;
+	struct ran r;
+
+	(void)state;
+	run_text(&r, "[x]\nfilename=%s\nsize=1m\nioengine=mmap\nrw=write\n", p);
+	assert_int_not_equal(r.ret, 0);
+	if (!strstr(r.cause, "ioengine=mmap cannot extend the file from 65536 to 1048576 bytes"))
+		fail_msg("%s", r.cause);
+	ran_free(&r);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_size, 64 << 10);
+	free(p);
+}
+
+/*
+ * Errors from a real device: a loop device whose backing file sits on a
+ * full 1 MiB tmpfs.  A direct write to a block not yet backed fails with
+ * ENOSPC; a buffered one fails at fsync with EIO.  Root only.
+ */
+static void test_device_errors_named(void **state)
+{
+	char mnt[128], back[160], cmd[512], loopdev[64] = "", *fill;
+	FILE *f;
+	size_t e;
+	int fd;
+
+	(void)state;
+	if (geteuid())
+		skip();
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	snprintf(back, sizeof(back), "%s/back", mnt);
+	assert_int_equal(mkdir(mnt, 0755), 0);
+	if (mount("tmpfs", mnt, "tmpfs", 0, "size=1m"))
+		skip();
+	fd = open(back, O_CREAT | O_WRONLY, 0644);
+	assert_int_equal(ftruncate(fd, 8 << 20), 0);
+	close(fd);
+	/* Fill the tmpfs, so that the loop device's new blocks have no room. */
+	fill = xasprintf("%s/fill", mnt);
+	fd = open(fill, O_CREAT | O_WRONLY, 0644);
+	{
+		char b[4096] = { 1 };
+
+		while (write(fd, b, sizeof(b)) > 0)
+			;
+	}
+	close(fd);
+	free(fill);
+	snprintf(cmd, sizeof(cmd), "losetup -f --show '%s'", back);
+	f = popen(cmd, "r");
+	if (!f || !fgets(loopdev, sizeof(loopdev), f)) {
+		if (f)
+			pclose(f);
+		umount(mnt);
+		skip();
+	}
+	pclose(f);
+	loopdev[strcspn(loopdev, "\n")] = '\0';
+	for (e = 0; e < ARRAY_SIZE(all_engines); e++) {
+		const char *eng = all_engines[e];
+		char want[128];
+		struct ran r;
+
+		if (!strcmp(eng, "null"))
+			continue;
+		if (strcmp(eng, "mmap")) {
+			run_text(&r,
+				 "[nospc]\nfilename=%s\nioengine=%s\niodepth=4\nrw=write\nbs=4k\n"
+				 "direct=1\noffset=4m\nsize=64k\n",
+				 loopdev, eng);
+			assert_int_equal(r.ret, 0);
+			snprintf(want, sizeof(want),
+				 "%s: write at offset 4194304, size 4096: No space left on device",
+				 loopdev);
+			if (!r.run.results[0].error || !strstr(r.run.results[0].error, want))
+				fail_msg("%s: error %s", eng, r.run.results[0].error);
+			ran_free(&r);
+		}
+		run_text(&r,
+			 "[eio]\nfilename=%s\nioengine=%s\niodepth=4\nrw=write\nbs=4k\noffset=5m\n"
+			 "size=64k\nfsync=4\n",
+			 loopdev, eng);
+		assert_int_equal(r.ret, 0);
+		snprintf(want, sizeof(want), "%s: fsync: Input/output error", loopdev);
+		if (!r.run.results[0].error || !strstr(r.run.results[0].error, want))
+			fail_msg("%s: error %s", eng, r.run.results[0].error);
+		ran_free(&r);
+	}
+	snprintf(cmd, sizeof(cmd), "losetup -d '%s'", loopdev);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(umount(mnt), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/iogauge-eng-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cross_engine_data),
+		cmocka_unit_test(test_read_at_end_of_file),
+		cmocka_unit_test(test_bad_descriptor),
+		cmocka_unit_test(test_every_engine_every_pattern),
+		cmocka_unit_test(test_depth_in_flight),
+		cmocka_unit_test(test_io_uring_knobs_move_bytes),
+		cmocka_unit_test(test_mmap_never_extends),
+		cmocka_unit_test(test_device_errors_named),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
