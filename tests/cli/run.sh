@@ -132,6 +132,64 @@ rc=$?
 [ $rc -eq 1 ] && grep -q "rate is read and checked" "$tmp/err" && [ ! -e "$tmp/x.dat" ] && ok ||
 	bad "not-run-yet option: rc=$rc $(cat "$tmp/err")"
 
+# Engines: the list, one engine's help, a typo, a warning that runs anyway.
+"$bin" --list-engines >"$tmp/engines"
+for e in psync sync mmap null; do
+	grep -q "^$e " "$tmp/engines" && ok || bad "--list-engines lacks $e: $(cat "$tmp/engines")"
+done
+"$bin" --enghelp=psync | grep -q "^psync (sync): pread/pwrite" && ok || bad "--enghelp=psync"
+expect 2 "--enghelp=psyn: no such engine in this build; did you mean 'psync'?" -- --enghelp=psyn
+if grep -q "^io_uring " "$tmp/engines"; then
+	"$bin" --enghelp=io_uring >"$tmp/help"
+	grep -q "^  fixedbufs  " "$tmp/help" && grep -q "^  sqthread_poll  " "$tmp/help" && ok ||
+		bad "--enghelp=io_uring: $(cat "$tmp/help")"
+fi
+if grep -q "^libaio " "$tmp/engines"; then
+	(cd "$tmp" && "$bin" --name=ab --filename=ab.dat --size=256k --ioengine=libaio \
+		--iodepth=4 --unlink=1 >"$tmp/out2" 2>"$tmp/err")
+	[ $? -eq 0 ] && grep -q "warning: \[ab\] ioengine=libaio without direct=1" "$tmp/err" &&
+		grep -q '^\[ab\] 1 thread, libaio, iodepth 4' "$tmp/out2" && ok ||
+		bad "buffered libaio: $(cat "$tmp/err" "$tmp/out2")"
+fi
+# null opens no file: nothing is created where the job names one.
+(cd "$tmp" && "$bin" --name=n --filename=n.dat --size=1m --ioengine=null --iodepth=8 \
+	>"$tmp/out2" 2>"$tmp/err")
+[ $? -eq 0 ] && [ ! -e "$tmp/n.dat" ] && grep -q '^IO depths: 1=' "$tmp/out2" && ok ||
+	bad "null engine: $(cat "$tmp/err" "$tmp/out2")"
+
+# io_uring refused by a seccomp filter (as in a container): a message that
+# says why and what to use instead, exit 1, no file left behind.
+if [ -n "${IOGAUGE_NORING:-}" ] && grep -q "^io_uring " "$tmp/engines"; then
+	for why in EPERM ENOSYS; do
+		(cd "$tmp" && "$IOGAUGE_NORING" $why "$bin" --name=u --filename=u.dat --size=64k \
+			--ioengine=io_uring >"$tmp/out2" 2>"$tmp/err")
+		rc=$?
+		case $why in
+		EPERM) want="io_uring_setup was refused (EPERM), a seccomp filter" ;;
+		ENOSYS) want="this kernel has no io_uring (ENOSYS)" ;;
+		esac
+		if [ $rc -eq 77 ]; then
+			echo "skip: seccomp filters unavailable"
+		elif [ $rc -eq 1 ] && grep -qF "[u] ioengine=io_uring: io_uring is not available: $want" \
+			"$tmp/err" && grep -q "use ioengine=libaio" "$tmp/err" && [ ! -e "$tmp/u.dat" ]; then
+			ok
+		else
+			bad "io_uring refused ($why): rc=$rc $(cat "$tmp/err")"
+		fi
+	done
+	# Ctrl-C at depth 32: what is in flight drains, the report shows what ran.
+	(cd "$tmp" && exec "$bin" --name=q --filename=q.dat --size=4m --ioengine=io_uring \
+		--iodepth=32 --direct=1 --runtime=60 --time_based >"$tmp/out2" 2>"$tmp/err") &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 130 ] && grep -q "interrupted: partial results" "$tmp/out2" &&
+		grep -q '^  IOs/sec: [0-9]' "$tmp/out2" && ok ||
+		bad "SIGINT at depth 32: rc=$rc $(cat "$tmp/out2" "$tmp/err")"
+fi
+
 # The recipes in jobs/ all parse.
 for f in jobs/*.ini; do
 	"$bin" --parse-only "$f" >/dev/null 2>"$tmp/err" && ok || bad "$f: $(cat "$tmp/err")"
