@@ -46,14 +46,22 @@ int engine_ops_check(const struct engine_ops *ops)
 	return 0;
 }
 
-bool engine_takes(const struct engine_ops *ops, const char *name)
-{
-	const char *const *o;
+const char *const engine_async_options[] = { "iodepth", "iodepth_batch_submit",
+					     "iodepth_batch_complete_min",
+					     "iodepth_batch_complete_max", NULL };
 
-	for (o = ops->options; o && *o; o++)
-		if (!strcmp(*o, name))
+static bool listed(const char *const *list, const char *name)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, name))
 			return true;
 	return false;
+}
+
+bool engine_takes(const struct engine_ops *ops, const char *name)
+{
+	return listed(ops->options, name) ||
+	       (!(ops->flags & ENGINE_F_SYNC) && listed(engine_async_options, name));
 }
 
 int64_t engine_rw_now(const struct io_req *req, bool at)
@@ -83,6 +91,13 @@ int64_t engine_rw_now(const struct io_req *req, bool at)
 		done += (size_t)r;
 	}
 	return (int64_t)done;
+}
+
+int64_t engine_io_now(const struct io_req *req, bool at)
+{
+	if (req->op == IO_OP_READ || req->op == IO_OP_WRITE)
+		return engine_rw_now(req, at);
+	return engine_sync_now(req);
 }
 
 int64_t engine_sync_now(const struct io_req *req)

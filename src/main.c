@@ -69,7 +69,6 @@ static void list_engines(void)
 static int enghelp(const char *name)
 {
 	const struct engine_ops *e = engine_find(name);
-	const char *const *o;
 	const struct opt_def *d;
 	unsigned i;
 
@@ -92,11 +91,13 @@ static int enghelp(const char *name)
 	}
 	printf("%s (%s): %s\n\n%s\n", e->name, (e->flags & ENGINE_F_SYNC) ? "sync" : "async",
 	       e->desc, e->help);
-	if (!e->options)
+	if (!e->options && (e->flags & ENGINE_F_SYNC))
 		return 0;
 	printf("\nJob options it acts on:\n");
-	for (o = e->options; *o; o++) {
-		d = opt_find(*o);
+	for (i = 0; i < opt_count; i++) {
+		d = &opt_table[i];
+		if (!engine_takes(e, d->name))
+			continue;
 		printf("  %-28s %s", d->name, d->help);
 		if (d->def)
 			printf(" [default: %s]", d->def);

@@ -27,12 +27,11 @@
 #include "iogauge/files.h"
 #include "iogauge/jobfile.h"
 #include "iogauge/run.h"
+#include "testrun.h"
 
 #define BS    4096u
 #define DEPTH 8u
 #define NBLK  64u /* blocks in the test file */
-
-static char dir[64];
 
 /* An engine and how to set it up: io_uring also with its knobs. */
 struct variant {
@@ -180,7 +179,7 @@ static void drv_io(struct drv *d, enum io_op op, const uint64_t *off, size_t len
 /* A file of @size bytes of 0xee, made with plain write(2). */
 static char *make_file(const char *name, size_t size)
 {
-	char *p = xasprintf("%s/%s", dir, name), *b = malloc(size);
+	char *p = xasprintf("%s/%s", testrun_dir, name), *b = malloc(size);
 	int fd = open(p, O_CREAT | O_TRUNC | O_WRONLY, 0644);
 
 	assert_true(fd >= 0);
@@ -298,46 +297,6 @@ static void test_bad_descriptor(void **state)
 
 /* ---- through the worker ---- */
 
-struct ran {
-	struct jobset js;
-	struct job *jobs;
-	unsigned nr;
-	struct run run;
-	char *cause;
-	int ret;
-};
-
-static volatile sig_atomic_t no_stop;
-
-static void run_text(struct ran *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void run_text(struct ran *r, const char *fmt, ...)
-{
-	char text[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	memset(r, 0, sizeof(*r));
-	jobset_init(&r->js);
-	r->ret = jobfile_parse_mem(&r->js, "t.fio", text, strlen(text), &r->cause);
-	if (!r->ret)
-		r->ret = job_build_all(&r->js, &r->jobs, &r->nr, &r->cause);
-	if (r->ret)
-		fail_msg("%s\n%s", r->cause, text);
-	r->ret = run_jobs(r->jobs, r->nr, &no_stop, &r->run, &r->cause);
-}
-
-static void ran_free(struct ran *r)
-{
-	if (!r->ret)
-		run_free(&r->run);
-	job_free_all(r->jobs, r->nr);
-	jobset_free(&r->js);
-	free(r->cause);
-}
-
 static const char *const all_engines[] = {
 	"psync",    "sync", "mmap", "null",
 #ifdef IOGAUGE_HAVE_LIBAIO
@@ -389,13 +348,13 @@ static void test_every_engine_every_pattern(void **state)
 		for (p = 0; p < ARRAY_SIZE(pats); p++)
 			for (direct = 0; direct < 2; direct++) {
 				const char *eng = all_engines[e];
-				char *file = xasprintf("%s/m-%s", dir, eng);
+				char *file = xasprintf("%s/m-%s", testrun_dir, eng);
 				const struct run_stats *st;
 				struct ran r;
 				unsigned d = pats[p].write ? STAT_WRITE : STAT_READ;
 				uint64_t ios = size / pats[p].bsn;
 
-				run_text(&r,
+				run_text(&r, NULL,
 					 "[m]\nfilename=%s\nsize=%lu\nioengine=%s\niodepth=8\n"
 					 "rw=%s\nbs=%s\ndirect=%zu\nzero_buffers=1\nend_fsync=1\n",
 					 file, size, eng, pats[p].rw, pats[p].bs, direct);
@@ -435,10 +394,10 @@ static void test_depth_in_flight(void **state)
 		const struct run_stats *st;
 		struct ran r;
 
-		run_text(&r,
+		run_text(&r, NULL,
 			 "[q]\nfilename=%s/q\nsize=4m\nioengine=%s\niodepth=16\nrw=randread\n"
 			 "bs=4k\ndirect=%d\n",
-			 dir, eng, strcmp(eng, "mmap") != 0);
+			 testrun_dir, eng, strcmp(eng, "mmap") != 0);
 		assert_int_equal(r.ret, 0);
 		assert_null(r.run.results[0].error);
 		st = &r.run.results[0].stats;
@@ -469,10 +428,10 @@ static void test_io_uring_knobs_move_bytes(void **state)
 
 	(void)state;
 	for (k = 0; k < ARRAY_SIZE(knobs); k++) {
-		char *file = xasprintf("%s/knob", dir);
+		char *file = xasprintf("%s/knob", testrun_dir);
 		struct ran r;
 
-		run_text(&r,
+		run_text(&r, NULL,
 			 "[k]\nfilename=%s\nsize=1m\nioengine=io_uring\niodepth=4\nrw=randwrite\n"
 			 "bs=4k\ndirect=1\nzero_buffers=1\n%s",
 			 file, knobs[k]);
@@ -499,7 +458,7 @@ static void test_mmap_never_extends(void **state)
 	struct ran r;
 
 	(void)state;
-	run_text(&r, "[x]\nfilename=%s\nsize=1m\nioengine=mmap\nrw=write\n", p);
+	run_text(&r, NULL, "[x]\nfilename=%s\nsize=1m\nioengine=mmap\nrw=write\n", p);
 	assert_int_not_equal(r.ret, 0);
 	if (!strstr(r.cause, "ioengine=mmap cannot extend the file from 65536 to 1048576 bytes"))
 		fail_msg("%s", r.cause);
@@ -524,7 +483,7 @@ static void test_device_errors_named(void **state)
 	(void)state;
 	if (geteuid())
 		skip();
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", testrun_dir);
 	snprintf(back, sizeof(back), "%s/back", mnt);
 	assert_int_equal(mkdir(mnt, 0755), 0);
 	if (mount("tmpfs", mnt, "tmpfs", 0, "size=1m"))
@@ -561,7 +520,7 @@ static void test_device_errors_named(void **state)
 		if (!strcmp(eng, "null"))
 			continue;
 		if (strcmp(eng, "mmap")) {
-			run_text(&r,
+			run_text(&r, NULL,
 				 "[nospc]\nfilename=%s\nioengine=%s\niodepth=4\nrw=write\nbs=4k\n"
 				 "direct=1\noffset=4m\nsize=64k\n",
 				 loopdev, eng);
@@ -573,7 +532,7 @@ static void test_device_errors_named(void **state)
 				fail_msg("%s: error %s", eng, r.run.results[0].error);
 			ran_free(&r);
 		}
-		run_text(&r,
+		run_text(&r, NULL,
 			 "[eio]\nfilename=%s\nioengine=%s\niodepth=4\nrw=write\nbs=4k\noffset=5m\n"
 			 "size=64k\nfsync=4\n",
 			 loopdev, eng);
@@ -586,22 +545,6 @@ static void test_device_errors_named(void **state)
 	snprintf(cmd, sizeof(cmd), "losetup -d '%s'", loopdev);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(umount(mnt), 0);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/iogauge-eng-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
 }
 
 int main(void)
@@ -617,5 +560,5 @@ int main(void)
 		cmocka_unit_test(test_device_errors_named),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testrun_setup, testrun_teardown);
 }

@@ -25,8 +25,7 @@
 #include "iogauge/jobfile.h"
 #include "iogauge/report.h"
 #include "iogauge/run.h"
-
-static char dir[64];
+#include "testrun.h"
 
 /* pread fault injection: the read at this offset fails with EIO. */
 static off_t eio_at = -1;
@@ -42,51 +41,9 @@ ssize_t __wrap_pread64(int fd, void *buf, size_t len, off_t off)
 	return __real_pread64(fd, buf, len, off);
 }
 
-struct ran {
-	struct jobset js;
-	struct job *jobs;
-	unsigned nr;
-	struct run run;
-	char *cause;
-	int ret;
-};
-
-static volatile sig_atomic_t no_stop;
-
-/* Parses @fmt (with %s replaced by the temporary folder) and runs it. */
-static void run_text(struct ran *r, volatile sig_atomic_t *stop, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void run_text(struct ran *r, volatile sig_atomic_t *stop, const char *fmt, ...)
-{
-	char text[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	memset(r, 0, sizeof(*r));
-	jobset_init(&r->js);
-	r->ret = jobfile_parse_mem(&r->js, "t.fio", text, strlen(text), &r->cause);
-	if (!r->ret)
-		r->ret = job_build_all(&r->js, &r->jobs, &r->nr, &r->cause);
-	if (r->ret)
-		fail_msg("%s\n%s", r->cause, text);
-	r->ret = run_jobs(r->jobs, r->nr, stop ? stop : &no_stop, &r->run, &r->cause);
-}
-
-static void ran_free(struct ran *r)
-{
-	if (!r->ret)
-		run_free(&r->run);
-	job_free_all(r->jobs, r->nr);
-	jobset_free(&r->js);
-	free(r->cause);
-}
-
 static char *path(const char *name)
 {
-	return xasprintf("%s/%s", dir, name);
+	return xasprintf("%s/%s", testrun_dir, name);
 }
 
 static char *slurp(const char *name, size_t *len)
@@ -113,7 +70,7 @@ static void test_write_then_read_back(void **state)
 
 	(void)state;
 	/* Laid out by a read job first: non-zero, no holes. */
-	run_text(&r, NULL, "[lay]\nfilename=%s/wr\nsize=1m\nrw=read\nbs=64k\n", dir);
+	run_text(&r, NULL, "[lay]\nfilename=%s/wr\nsize=1m\nrw=read\nbs=64k\n", testrun_dir);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 16);
 	ran_free(&r);
@@ -122,7 +79,7 @@ static void test_write_then_read_back(void **state)
 	for (i = 0; i < len; i += 8)
 		assert_true(memcmp(before + i, "\0\0\0\0\0\0\0\0", 8));
 
-	run_text(&r, NULL, "[w]\nfilename=%s/wr\nsize=1m\nrw=write\nbs=4k\n", dir);
+	run_text(&r, NULL, "[w]\nfilename=%s/wr\nsize=1m\nrw=write\nbs=4k\n", testrun_dir);
 	assert_int_equal(r.ret, 0);
 	assert_null(r.run.results[0].error);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_WRITE].ios, 256);
@@ -135,7 +92,8 @@ static void test_write_then_read_back(void **state)
 		assert_memory_equal(data, data + i, 4096);
 	assert_memory_not_equal(data, before, 4096);
 
-	run_text(&r, NULL, "[r]\nfilename=%s/wr\nsize=1m\nrw=randread\nbs=8k\nloops=3\n", dir);
+	run_text(&r, NULL, "[r]\nfilename=%s/wr\nsize=1m\nrw=randread\nbs=8k\nloops=3\n",
+		 testrun_dir);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 3 * 128);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].bytes, 3 * (1 << 20));
@@ -153,8 +111,8 @@ static void test_random_offsets_aligned(void **state)
 
 	(void)state;
 	run_text(&r, NULL,
-		 "[a]\nfilename=%s/al\nfilesize=%d\nrw=randread\nbs=4k\ndirect=1\nloops=2\n", dir,
-		 3 * 4096 + 4000);
+		 "[a]\nfilename=%s/al\nfilesize=%d\nrw=randread\nbs=4k\ndirect=1\nloops=2\n",
+		 testrun_dir, 3 * 4096 + 4000);
 	assert_int_equal(r.ret, 0);
 	assert_null(r.run.results[0].error);
 	/* The 4000-byte tail is not used, as in fio: 3 blocks a pass. */
@@ -168,23 +126,24 @@ static void test_offsets_and_backwards(void **state)
 
 	(void)state;
 	/* Backwards from byte 0 wraps to the end of the region. */
-	run_text(&r, NULL, "[b]\nfilename=%s/bw\nsize=64k\nrw=read:-8k\nbs=4k\n", dir);
+	run_text(&r, NULL, "[b]\nfilename=%s/bw\nsize=64k\nrw=read:-8k\nbs=4k\n", testrun_dir);
 	assert_int_equal(r.ret, 0);
 	assert_null(r.run.results[0].error);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 16);
 	ran_free(&r);
 	/* Sequential bsrange: exactly size bytes, the last block cut short. */
-	run_text(&r, NULL, "[s]\nfilename=%s/bw\nsize=64k\nrw=write\nbsrange=4k-16k\n", dir);
+	run_text(&r, NULL, "[s]\nfilename=%s/bw\nsize=64k\nrw=write\nbsrange=4k-16k\n",
+		 testrun_dir);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_WRITE].bytes, 65536);
 	ran_free(&r);
 	/* offset=50% of a 64 KiB file: the last 32 KiB, 8 blocks. */
-	run_text(&r, NULL, "[o]\nfilename=%s/bw\nsize=64k\noffset=50%%\nbs=4k\n", dir);
+	run_text(&r, NULL, "[o]\nfilename=%s/bw\nsize=64k\noffset=50%%\nbs=4k\n", testrun_dir);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 8);
 	ran_free(&r);
 	/* No size: the user's file is used as it is, never extended. */
-	run_text(&r, NULL, "[n]\nfilename=%s/bw\noffset=1m\n", dir);
+	run_text(&r, NULL, "[n]\nfilename=%s/bw\noffset=1m\n", testrun_dir);
 	assert_int_not_equal(r.ret, 0);
 	assert_non_null(strstr(r.cause, "does not fit in the file's 65536 bytes"));
 	ran_free(&r);
@@ -197,7 +156,7 @@ static void test_offsets_and_backwards(void **state)
 		free(p);
 	}
 	/* pre_read reads through the page cache even when the job is direct. */
-	run_text(&r, NULL, "[p]\nfilename=%s/bw\nsize=64k\ndirect=1\npre_read=1\n", dir);
+	run_text(&r, NULL, "[p]\nfilename=%s/bw\nsize=64k\ndirect=1\npre_read=1\n", testrun_dir);
 	assert_int_equal(r.ret, 0);
 	assert_null(r.run.results[0].error);
 	ran_free(&r);
@@ -210,7 +169,7 @@ static void test_time_bound(void **state)
 
 	(void)state;
 	run_text(&r, NULL, "[t]\nfilename=%s/tb\nsize=256k\nrw=randread\nruntime=1\ntime_based\n",
-		 dir);
+		 testrun_dir);
 	assert_int_equal(r.ret, 0);
 	secs = r.run.results[0].stats.elapsed / 1e9;
 	if (secs < 0.98 || secs > 1.02)
@@ -229,7 +188,7 @@ static void test_ramp_time(void **state)
 	run_text(&r, NULL,
 		 "[t]\nfilename=%s/rt\nsize=256k\nrw=read\nruntime=500ms\nramp_time=500ms\n"
 		 "time_based\n",
-		 dir);
+		 testrun_dir);
 	assert_int_equal(r.ret, 0);
 	secs = r.run.results[0].stats.elapsed / 1e9;
 	/* Measured from the end of the ramp; one late I/O on a loaded machine
@@ -270,7 +229,7 @@ static void test_numjobs_and_groups(void **state)
 	run_text(&r, NULL,
 		 "[global]\ndirectory=%s\nsize=64k\n[a]\nnumjobs=2\ngroup_reporting\n[b]\n"
 		 "stonewall\nrw=write\nfsync=4\n",
-		 dir);
+		 testrun_dir);
 	assert_int_equal(r.ret, 0);
 	assert_int_equal(r.run.nr, 3);
 	assert_int_equal(r.run.results[0].group, 0);
@@ -287,7 +246,7 @@ static void test_numjobs_and_groups(void **state)
 	ran_free(&r);
 	assert_int_equal(access("a.0.0", F_OK), -1);
 	/* A relative filename lives in directory, as in fio. */
-	run_text(&r, NULL, "[d]\ndirectory=%s\nfilename=rel.dat\nsize=64k\n", dir);
+	run_text(&r, NULL, "[d]\ndirectory=%s\nfilename=rel.dat\nsize=64k\n", testrun_dir);
 	assert_int_equal(r.ret, 0);
 	ran_free(&r);
 	{
@@ -329,7 +288,7 @@ static void test_io_error_named(void **state)
 
 	(void)state;
 	eio_at = 12288;
-	run_text(&r, NULL, "[e]\nfilename=%s/eio\nsize=64k\nrw=read\nbs=4k\n", dir);
+	run_text(&r, NULL, "[e]\nfilename=%s/eio\nsize=64k\nrw=read\nbs=4k\n", testrun_dir);
 	eio_at = -1;
 	assert_int_equal(r.ret, 0);
 	assert_non_null(r.run.results[0].error);
@@ -361,29 +320,14 @@ static void test_stop_reports_what_ran(void **state)
 	(void)state;
 	stop_flag = 0;
 	assert_int_equal(pthread_create(&t, NULL, stop_later, NULL), 0);
-	run_text(&r, &stop_flag, "[a]\nfilename=%s/st\nsize=64k\nruntime=30\ntime_based\n", dir);
+	run_text(&r, &stop_flag, "[a]\nfilename=%s/st\nsize=64k\nruntime=30\ntime_based\n",
+		 testrun_dir);
 	pthread_join(t, NULL);
 	assert_int_equal(r.ret, 0);
 	assert_true(r.run.interrupted);
 	assert_true(r.run.results[0].stats.elapsed < 2000000000ull);
 	assert_true(r.run.results[0].stats.dir[STAT_READ].ios > 0);
 	ran_free(&r);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/iogauge-test-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
 }
 
 int main(void)
@@ -401,5 +345,5 @@ int main(void)
 		cmocka_unit_test(test_io_error_named),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testrun_setup, testrun_teardown);
 }

@@ -72,7 +72,8 @@ struct engine_ops {
 	const char *desc; /* one line */
 	const char *help; /* what it does, for --enghelp */
 	unsigned flags;
-	/* Job options this engine acts on beyond the common ones, NULL-ended. */
+	/* Job options this engine alone acts on, NULL-ended (an async engine
+	 * takes engine_async_options too). */
 	const char *const *options;
 	/* Optional.  0, or -errno with *cause saying why and what to do. */
 	int (*init)(struct engine *e, const struct engine_setup *s, char **cause);
@@ -92,7 +93,9 @@ const struct engine_ops *engine_find(const char *name);
 const struct engine_ops *engine_at(unsigned i);
 /* fio's rules for an ops table: queue, and commit and reap unless SYNC. */
 int engine_ops_check(const struct engine_ops *ops);
-/* Whether @ops lists job option @name among its own. */
+/* The options every async engine acts on: iodepth and its batching. */
+extern const char *const engine_async_options[];
+/* Whether engine @ops acts on job option @name. */
 bool engine_takes(const struct engine_ops *ops, const char *name);
 
 /* For engines: one read or write, done now.  With @at, pread/pwrite at the
@@ -102,6 +105,8 @@ bool engine_takes(const struct engine_ops *ops, const char *name);
 int64_t engine_rw_now(const struct io_req *req, bool at);
 /* For engines: fsync or fdatasync, done now.  0 or -errno. */
 int64_t engine_sync_now(const struct io_req *req);
+/* For engines: whichever of the two @req is, done now (@at as above). */
+int64_t engine_io_now(const struct io_req *req, bool at);
 
 extern const struct engine_ops psync_engine_ops;
 extern const struct engine_ops sync_engine_ops;

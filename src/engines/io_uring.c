@@ -132,26 +132,20 @@ static enum engine_q uring_queue(struct engine *e, struct io_req *req)
 	sqe = io_uring_get_sqe(&p->ring);
 	if (!sqe)
 		return ENGINE_Q_BUSY;
-	switch (req->op) {
-	case IO_OP_READ:
-		if (p->fixedbufs)
-			io_uring_prep_read_fixed(sqe, req->fd, req->buf, (unsigned)req->len,
-						 req->off, (int)req->idx);
-		else
-			io_uring_prep_read(sqe, req->fd, req->buf, (unsigned)req->len, req->off);
-		break;
-	case IO_OP_WRITE:
-		if (p->fixedbufs)
-			io_uring_prep_write_fixed(sqe, req->fd, req->buf, (unsigned)req->len,
-						  req->off, (int)req->idx);
-		else
-			io_uring_prep_write(sqe, req->fd, req->buf, (unsigned)req->len, req->off);
-		break;
-	case IO_OP_FSYNC:
-	case IO_OP_FDATASYNC:
+	if (req->op == IO_OP_READ || req->op == IO_OP_WRITE) {
+		bool rd = req->op == IO_OP_READ;
+
+		if (p->fixedbufs) {
+			io_uring_prep_rw(rd ? IORING_OP_READ_FIXED : IORING_OP_WRITE_FIXED, sqe,
+					 req->fd, req->buf, (unsigned)req->len, req->off);
+			sqe->buf_index = (__u16)req->idx;
+		} else {
+			io_uring_prep_rw(rd ? IORING_OP_READ : IORING_OP_WRITE, sqe, req->fd,
+					 req->buf, (unsigned)req->len, req->off);
+		}
+	} else {
 		io_uring_prep_fsync(sqe, req->fd,
 				    req->op == IO_OP_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
-		break;
 	}
 	if (p->fixedfiles) {
 		sqe->fd = (int)req->file;
@@ -208,14 +202,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_re
 	return (int)n;
 }
 
-static const char *const uring_options[] = { "iodepth",
-					     "iodepth_batch_submit",
-					     "iodepth_batch_complete_min",
-					     "iodepth_batch_complete_max",
-					     "fixedbufs",
-					     "registerfiles",
-					     "sqthread_poll",
-					     "hipri",
+static const char *const uring_options[] = { "fixedbufs", "registerfiles", "sqthread_poll", "hipri",
 					     NULL };
 
 const struct engine_ops io_uring_engine_ops = {

@@ -142,10 +142,6 @@ static void aio_cleanup(struct engine *e)
 	e->priv = NULL;
 }
 
-static const char *const aio_options[] = { "iodepth", "iodepth_batch_submit",
-					   "iodepth_batch_complete_min",
-					   "iodepth_batch_complete_max", NULL };
-
 const struct engine_ops libaio_engine_ops = {
 	.name = "libaio",
 	.desc = "Linux native AIO (io_submit/io_getevents), iodepth in flight",
@@ -153,7 +149,6 @@ const struct engine_ops libaio_engine_ops = {
 		"flight.  Asynchronous only with direct=1: buffered I/O is completed inside\n"
 		"io_submit, one at a time in practice.  fsync and fdatasync wait for what is\n"
 		"in flight, then run as system calls.",
-	.options = aio_options,
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,

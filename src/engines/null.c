@@ -73,10 +73,6 @@ static void null_cleanup(struct engine *e)
 	e->priv = NULL;
 }
 
-static const char *const null_options[] = { "iodepth", "iodepth_batch_submit",
-					    "iodepth_batch_complete_min",
-					    "iodepth_batch_complete_max", NULL };
-
 const struct engine_ops null_engine_ops = {
 	.name = "null",
 	.desc = "no I/O: measures iogauge's own cost per I/O",
@@ -84,7 +80,6 @@ const struct engine_ops null_engine_ops = {
 		"queue/commit/reap path as the async engines, at the job's iodepth.  No file\n"
 		"is created or opened; the job needs size= to know how much to \"move\".",
 	.flags = ENGINE_F_NOFILES,
-	.options = null_options,
 	.init = null_init,
 	.queue = null_queue,
 	.commit = null_commit,

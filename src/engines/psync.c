@@ -8,10 +8,7 @@
 static enum engine_q psync_queue(struct engine *e, struct io_req *req)
 {
 	(void)e;
-	if (req->op == IO_OP_READ || req->op == IO_OP_WRITE)
-		req->res = engine_rw_now(req, true);
-	else
-		req->res = engine_sync_now(req);
+	req->res = engine_io_now(req, true);
 	return ENGINE_Q_DONE;
 }
 

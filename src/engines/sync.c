@@ -9,10 +9,7 @@
 static enum engine_q sync_queue(struct engine *e, struct io_req *req)
 {
 	(void)e;
-	if (req->op == IO_OP_READ || req->op == IO_OP_WRITE)
-		req->res = engine_rw_now(req, false);
-	else
-		req->res = engine_sync_now(req);
+	req->res = engine_io_now(req, false);
 	return ENGINE_Q_DONE;
 }
 
