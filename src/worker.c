@@ -360,24 +360,26 @@ static void fill(struct worker *w, struct loop *lp)
 	}
 }
 
-static void reap(struct worker *w, struct loop *lp, unsigned min)
+/* The count reaped, or -errno (then w->error says so). */
+static int reap(struct worker *w, struct loop *lp, unsigned min)
 {
 	/* As fio: at most iodepth_batch_complete_max, which is never below
 	 * the min (so by default one: reap one, queue one, the queue stays
 	 * full); both 0 polls for whatever is there. */
-	unsigned max = lp->reap_max ? lp->reap_max : lp->inflight;
-	int n = w->eng.ops->reap(&w->eng, min, max < lp->inflight ? max : lp->inflight, w->done);
+	unsigned max = lp->reap_max && lp->reap_max < lp->inflight ? lp->reap_max : lp->inflight;
+	int n = w->eng.ops->reap(&w->eng, min < max ? min : max, max, w->done);
 	int i;
 
 	if (n < 0) {
 		engine_failed(w, "reaping completions", n);
-		return;
+		return n;
 	}
 	/* One clock read per reaped I/O: each gets its own completion time. */
 	for (i = 0; i < n; i++) {
 		lp->inflight--;
 		complete(w, lp, w->done[i], run_now());
 	}
+	return n;
 }
 
 static void loop_init(struct worker *w, struct loop *lp)
@@ -439,11 +441,15 @@ void worker_run(struct worker *w)
 			reap(w, &lp, (unsigned)(min < lp.inflight ? min : lp.inflight));
 		}
 	}
-	/* Drain: what is in flight completes and is counted (Ctrl-C too). */
-	if (lp.queued && !w->error)
+	/*
+	 * Drain: what is in flight completes and is counted (Ctrl-C too), and
+	 * after an error too, so that no I/O still lands in a buffer freed at
+	 * cleanup.  An engine that returns nothing (its submit failed) ends it.
+	 */
+	if (lp.queued)
 		commit(w, &lp);
-	while (lp.inflight && !w->error)
-		reap(w, &lp, lp.inflight);
+	while (lp.inflight && reap(w, &lp, lp.inflight) > 0)
+		;
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
 	/* Outside the measured time, as fio's end_fsync and fsync_on_close. */
