@@ -420,6 +420,31 @@ static void test_depth_in_flight(void **state)
 	}
 }
 
+/* A time-bound run ends with I/Os in flight: they drain, and count. */
+static void test_time_bound_drains(void **state)
+{
+	size_t e;
+
+	(void)state;
+	for (e = 0; e < ARRAY_SIZE(all_engines); e++) {
+		const struct run_stats *st;
+		struct ran r;
+
+		run_text(&r, NULL,
+			 "[t]\nfilename=%s/t\nsize=4m\nioengine=%s\niodepth=16\nrw=randrw\n"
+			 "bs=4k\ndirect=%d\nruntime=300ms\ntime_based\n",
+			 testrun_dir, all_engines[e], strcmp(all_engines[e], "mmap") != 0);
+		assert_int_equal(r.ret, 0);
+		if (r.run.results[0].error)
+			fail_msg("%s: %s", all_engines[e], r.run.results[0].error);
+		st = &r.run.results[0].stats;
+		assert_true(st->dir[STAT_READ].ios > 0 && st->dir[STAT_WRITE].ios > 0);
+		assert_int_equal(st->dir[STAT_READ].lat.count + st->dir[STAT_WRITE].lat.count,
+				 st->dir[STAT_READ].ios + st->dir[STAT_WRITE].ios);
+		ran_free(&r);
+	}
+}
+
 static void test_io_uring_knobs_move_bytes(void **state)
 {
 #ifdef IOGAUGE_HAVE_LIBURING
@@ -555,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_bad_descriptor),
 		cmocka_unit_test(test_every_engine_every_pattern),
 		cmocka_unit_test(test_depth_in_flight),
+		cmocka_unit_test(test_time_bound_drains),
 		cmocka_unit_test(test_io_uring_knobs_move_bytes),
 		cmocka_unit_test(test_mmap_never_extends),
 		cmocka_unit_test(test_device_errors_named),
