@@ -264,8 +264,7 @@ static void fail_io(struct worker *w, const struct io_req *req)
 static void engine_failed(struct worker *w, const char *what, int err)
 {
 	if (!w->error)
-		w->error = xasprintf("[%s] ioengine=%s: %s: %s", w->job->name, w->eng.ops->name,
-				     what, strerror(-err));
+		w->error = xasprintf("ioengine=%s: %s: %s", w->eng.ops->name, what, strerror(-err));
 }
 
 static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)
@@ -311,10 +310,13 @@ static void commit(struct worker *w, struct loop *lp)
 	lp->queued = 0;
 }
 
-/* fio's IO depths: the I/Os in flight once this one is queued. */
-static void note_depth(struct worker *w, unsigned n)
+/* fio's IO depths: the I/Os in flight once this one is queued; as fio,
+ * not counted during ramp_time. */
+static void note_depth(struct worker *w, const struct loop *lp, const struct io_req *req,
+		       unsigned n)
 {
-	w->stats.depth[stats_depth_bucket(n)]++;
+	if (req->t_start >= lp->ramp_end)
+		w->stats.depth[stats_depth_bucket(n)]++;
 	if (n > w->stats.depth_max)
 		w->stats.depth_max = n;
 }
@@ -348,13 +350,13 @@ static void fill(struct worker *w, struct loop *lp)
 		}
 		w->held = NULL;
 		if (q == ENGINE_Q_DONE) {
-			note_depth(w, lp->inflight + 1);
+			note_depth(w, lp, req, lp->inflight + 1);
 			complete(w, lp, req, run_now());
 			continue;
 		}
 		req->queued = true;
 		w->pending[lp->queued++] = req;
-		note_depth(w, ++lp->inflight);
+		note_depth(w, lp, req, ++lp->inflight);
 		if (lp->queued >= lp->batch)
 			commit(w, lp);
 	}
