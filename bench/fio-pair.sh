@@ -10,8 +10,13 @@
 # ratios, the ratio of the IOPS sums, and the median p50 and p99 ratios.
 # Absolute numbers are noisy on a shared machine; the interleaved ratios
 # are the figure to read.
+# BENCH_THROTTLE="MAJ:MIN IOPS" (root) runs both tools in one cgroup whose
+# reads and writes on that block device are capped at IOPS: a device of
+# fixed speed, for when the real one is faster than a tool can drive from
+# one core (then IOPS measure the tools' CPU cost, not the device).
 # usage: bench/fio-pair.sh [ROUNDS] [RUNTIME_S] [ENGINE] [IODEPTH] [RW...]
-#        (defaults 5 10 psync 1 randread randwrite; BENCH_DIR, IOGAUGE_BIN)
+#        (defaults 5 10 psync 1 randread randwrite; BENCH_DIR, IOGAUGE_BIN,
+#        BENCH_THROTTLE)
 set -euo pipefail
 rounds=${1:-5}
 runtime=${2:-10}
@@ -23,6 +28,23 @@ dir=${BENCH_DIR:-/tmp/iogauge-bench}
 bin=${IOGAUGE_BIN:-$(dirname "$0")/../build/iogauge}
 command -v fio >/dev/null || { echo "fio is not installed (apt-get install fio)"; exit 1; }
 mkdir -p "$dir"
+
+if [ -n "${BENCH_THROTTLE:-}" ]; then
+	read -r dev iops <<<"$BENCH_THROTTLE"
+	if [ -d /sys/fs/cgroup/blkio ]; then # cgroup v1
+		cg=/sys/fs/cgroup/blkio/iogauge-bench
+		mkdir -p "$cg"
+		echo "$dev $iops" >"$cg/blkio.throttle.read_iops_device"
+		echo "$dev $iops" >"$cg/blkio.throttle.write_iops_device"
+	else # cgroup v2
+		cg=/sys/fs/cgroup/iogauge-bench
+		mkdir -p "$cg"
+		echo "+io" >/sys/fs/cgroup/cgroup.subtree_control
+		echo "$dev riops=$iops wiops=$iops" >"$cg/io.max"
+	fi
+	echo $$ >"$cg/cgroup.procs"
+	echo "== throttled: $iops IOPS on block device $dev"
+fi
 
 # Each prints "IOPS P50_US P99_US".
 fio_run() {
