@@ -515,7 +515,8 @@ static void test_mmap_never_extends(void **state)
 /*
  * Errors from a real device: a loop device whose backing file sits on a
  * full 1 MiB tmpfs.  A direct write to a block not yet backed fails with
- * ENOSPC; a buffered one fails at fsync with EIO.  Root only.
+ * ENOSPC; an O_DSYNC one with EIO; a buffered one fails at fsync with EIO.
+ * Root only.
  */
 static char mnt[128], loopdev[64]; /* undone by teardown, whatever failed */
 
@@ -595,6 +596,18 @@ static void test_device_errors_named(void **state)
 				 loopdev);
 			if (!r.run.results[0].error || !strstr(r.run.results[0].error, want))
 				fail_msg("%s: error %s", eng, r.run.results[0].error);
+			ran_free(&r);
+			/* O_DSYNC: the buffered write itself must reach the device. */
+			run_text(&r, NULL,
+				 "[dsync]\nfilename=%s\nioengine=%s\niodepth=4\nrw=write\nbs=4k\n"
+				 "sync=dsync\noffset=6m\nsize=64k\n",
+				 loopdev, eng);
+			assert_int_equal(r.ret, 0);
+			snprintf(want, sizeof(want),
+				 "%s: write at offset 6291456, size 4096: Input/output error",
+				 loopdev);
+			if (!r.run.results[0].error || !strstr(r.run.results[0].error, want))
+				fail_msg("%s dsync: error %s", eng, r.run.results[0].error);
 			ran_free(&r);
 		}
 		run_text(&r, NULL,
