@@ -536,6 +536,24 @@ static void device_undo(void)
 	}
 }
 
+/* A 64 KiB write job on the loop device with @extra options must stop
+ * with "DEVICE: @want". */
+static void device_error(const char *eng, const char *extra, const char *want)
+{
+	struct ran r;
+	char *full;
+
+	run_text(&r, NULL,
+		 "[e]\nfilename=%s\nioengine=%s\niodepth=4\nrw=write\nbs=4k\nsize=64k\n%s\n",
+		 loopdev, eng, extra);
+	assert_int_equal(r.ret, 0);
+	full = xasprintf("%s: %s", loopdev, want);
+	if (!r.run.results[0].error || !strstr(r.run.results[0].error, full))
+		fail_msg("%s (%s): error %s", eng, extra, r.run.results[0].error);
+	free(full);
+	ran_free(&r);
+}
+
 static void test_device_errors_named(void **state)
 {
 	char back[160], cmd[512], *fill;
@@ -580,45 +598,17 @@ static void test_device_errors_named(void **state)
 	loopdev[strcspn(loopdev, "\n")] = '\0';
 	for (e = 0; e < ARRAY_SIZE(all_engines); e++) {
 		const char *eng = all_engines[e];
-		char want[128];
-		struct ran r;
 
 		if (!strcmp(eng, "null"))
 			continue;
 		if (strcmp(eng, "mmap")) {
-			run_text(&r, NULL,
-				 "[nospc]\nfilename=%s\nioengine=%s\niodepth=4\nrw=write\nbs=4k\n"
-				 "direct=1\noffset=4m\nsize=64k\n",
-				 loopdev, eng);
-			assert_int_equal(r.ret, 0);
-			snprintf(want, sizeof(want),
-				 "%s: write at offset 4194304, size 4096: No space left on device",
-				 loopdev);
-			if (!r.run.results[0].error || !strstr(r.run.results[0].error, want))
-				fail_msg("%s: error %s", eng, r.run.results[0].error);
-			ran_free(&r);
+			device_error(eng, "direct=1\noffset=4m",
+				     "write at offset 4194304, size 4096: No space left on device");
 			/* O_DSYNC: the buffered write itself must reach the device. */
-			run_text(&r, NULL,
-				 "[dsync]\nfilename=%s\nioengine=%s\niodepth=4\nrw=write\nbs=4k\n"
-				 "sync=dsync\noffset=6m\nsize=64k\n",
-				 loopdev, eng);
-			assert_int_equal(r.ret, 0);
-			snprintf(want, sizeof(want),
-				 "%s: write at offset 6291456, size 4096: Input/output error",
-				 loopdev);
-			if (!r.run.results[0].error || !strstr(r.run.results[0].error, want))
-				fail_msg("%s dsync: error %s", eng, r.run.results[0].error);
-			ran_free(&r);
+			device_error(eng, "sync=dsync\noffset=6m",
+				     "write at offset 6291456, size 4096: Input/output error");
 		}
-		run_text(&r, NULL,
-			 "[eio]\nfilename=%s\nioengine=%s\niodepth=4\nrw=write\nbs=4k\noffset=5m\n"
-			 "size=64k\nfsync=4\n",
-			 loopdev, eng);
-		assert_int_equal(r.ret, 0);
-		snprintf(want, sizeof(want), "%s: fsync: Input/output error", loopdev);
-		if (!r.run.results[0].error || !strstr(r.run.results[0].error, want))
-			fail_msg("%s: error %s", eng, r.run.results[0].error);
-		ran_free(&r);
+		device_error(eng, "fsync=4\noffset=5m", "fsync: Input/output error");
 	}
 	device_undo();
 }
