@@ -165,6 +165,11 @@ void job_bs_bounds(const struct job *job, enum ddir d, uint64_t *lo, uint64_t *h
 	}
 }
 
+const struct engine_ops *job_engine(const struct job *job)
+{
+	return engine_find(opt_enum_name("ioengine", (int)job->ioengine));
+}
+
 static const char *bs_option(const struct job *job)
 {
 	if (is_set(job, "bssplit"))
@@ -178,6 +183,7 @@ static int check_job(struct job *job, char **cause)
 {
 	static const char *const engine_only[] = { "hipri", "fixedbufs", "registerfiles",
 						   "sqthread_poll" };
+	const struct engine_ops *ops = job_engine(job);
 	uint64_t bs = 0, lo, hi, region = 0;
 	const char *limit = NULL;
 	unsigned i;
@@ -230,31 +236,23 @@ static int check_job(struct job *job, char **cause)
 			       "iodepth_batch_submit=%u is above iodepth=%u",
 			       job->iodepth_batch_submit, job->iodepth);
 
-	for (i = 0; i < ARRAY_SIZE(engine_only); i++) {
+	/* An engine this build lacks is refused when the job runs. */
+	for (i = 0; ops && i < ARRAY_SIZE(engine_only); i++) {
 		const struct opt_def *o = opt_find(engine_only[i]);
-		const struct engine_ops *ops =
-			engine_find(opt_enum_name("ioengine", (int)job->ioengine));
 
-		/* An engine this build lacks is refused when the job runs. */
-		if (*(const bool *)((const char *)job + o->off) && ops &&
+		if (*(const bool *)((const char *)job + o->off) &&
 		    !engine_takes(ops, engine_only[i]))
 			return fail_at(job, engine_only[i], cause,
 				       "%s is an io_uring option; ioengine=%s does not use it",
 				       engine_only[i], ops->name);
 	}
-	{
-		const struct engine_ops *ops =
-			engine_find(opt_enum_name("ioengine", (int)job->ioengine));
-
-		if (ops && (ops->flags & ENGINE_F_NOFILES) &&
-		    (job->size.pct || (!job->size.val && !job->filesize_min) || job->offset.pct ||
-		     job->offset_increment.pct))
-			return fail_at(
-				job, "ioengine", cause,
-				"ioengine=%s opens no file, so it needs size= (or filesize=) "
-				"in bytes, and offsets in bytes",
-				ops->name);
-	}
+	if (ops && (ops->flags & ENGINE_F_NOFILES) &&
+	    (job->size.pct || (!job->size.val && !job->filesize_min) || job->offset.pct ||
+	     job->offset_increment.pct))
+		return fail_at(job, "ioengine", cause,
+			       "ioengine=%s opens no file, so it needs size= (or filesize=) in "
+			       "bytes, and offsets in bytes",
+			       ops->name);
 	if (job->hipri && !job->direct)
 		return fail_at(job, later(job, "hipri", "direct"), cause,
 			       "hipri (polled completions) needs direct=1");
@@ -380,8 +378,7 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 
 	for (i = 0; i < nr; i++) {
 		const struct job *job = &jobs[i];
-		const char *name = opt_enum_name("ioengine", (int)job->ioengine);
-		const struct engine_ops *ops = engine_find(name);
+		const struct engine_ops *ops = job_engine(job);
 
 		if (job->ioengine == IOENGINE_LIBAIO && !job->direct)
 			str_list_push(out, xasprintf("[%s] ioengine=libaio without direct=1: the "
@@ -396,6 +393,6 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 		if (ops && (ops->flags & ENGINE_F_SYNC) && job->iodepth > 1)
 			str_list_push(out, xasprintf("[%s] ioengine=%s does one I/O at a time: "
 						     "iodepth=%u has no effect",
-						     job->name, name, job->iodepth));
+						     job->name, ops->name, job->iodepth));
 	}
 }

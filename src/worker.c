@@ -15,11 +15,6 @@
 #include "iogauge/options.h"
 #include "iogauge/worker.h"
 
-static const char *engine_name(const struct job *job)
-{
-	return opt_enum_name("ioengine", (int)job->ioengine);
-}
-
 /* The engines of this build, "psync, sync, ...", for a message. */
 static char *engine_list(void)
 {
@@ -54,13 +49,13 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	w->job = job;
 	w->clone = clone;
 	w->stop = stop;
-	w->eng.ops = engine_find(engine_name(job));
+	w->eng.ops = job_engine(job);
 	if (!w->eng.ops) {
 		char *have = engine_list();
 
 		ret = set_cause(cause,
 				"[%s] ioengine=%s is not in this build of iogauge (it has: %s)",
-				job->name, engine_name(job), have);
+				job->name, opt_enum_name("ioengine", (int)job->ioengine), have);
 		free(have);
 		return ret;
 	}

@@ -226,6 +226,10 @@ void job_bs_bounds(const struct job *job, enum ddir d, uint64_t *lo, uint64_t *h
 
 struct jobset;
 struct strbuf;
+struct engine_ops;
+
+/* The engine @job's ioengine names, or NULL when this build lacks it. */
+const struct engine_ops *job_engine(const struct job *job);
 
 /*
  * Builds every job of @js (defaults, then kb_base, then values in the
