@@ -17,18 +17,13 @@ static const char *const cli_flags[] = { "help",	 "version", "help-options", "pa
 
 static const char *suggest(const char *name)
 {
-	const char *best = opt_suggest(name);
-	unsigned best_d = best ? util_edit_distance(name, best) : ~0u, d;
+	const char *opt = opt_suggest(name);
+	struct util_nearest n = { opt, opt ? util_edit_distance(name, opt) : ~0u };
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(cli_flags); i++) {
-		d = util_edit_distance(name, cli_flags[i]);
-		if (d < best_d && util_is_typo(name, d)) {
-			best_d = d;
-			best = cli_flags[i];
-		}
-	}
-	return best;
+	for (i = 0; i < ARRAY_SIZE(cli_flags); i++)
+		util_nearest_offer(&n, name, cli_flags[i]);
+	return n.best;
 }
 
 static int unknown_flag(const char *arg, const char *name, char **cause)

@@ -73,19 +73,13 @@ static int enghelp(const char *name)
 	unsigned i;
 
 	if (!e) {
-		const char *near = NULL;
-		unsigned best = ~0u, dist;
+		struct util_nearest near = UTIL_NEAREST_INIT;
 
-		for (i = 0; engine_at(i); i++) {
-			dist = util_edit_distance(name, engine_at(i)->name);
-			if (dist < best && util_is_typo(name, dist)) {
-				best = dist;
-				near = engine_at(i)->name;
-			}
-		}
+		for (i = 0; engine_at(i); i++)
+			util_nearest_offer(&near, name, engine_at(i)->name);
 		fprintf(stderr, "iogauge: --enghelp=%s: no such engine in this build", name);
-		if (near)
-			fprintf(stderr, "; did you mean '%s'?", near);
+		if (near.best)
+			fprintf(stderr, "; did you mean '%s'?", near.best);
 		fprintf(stderr, " (see iogauge --list-engines)\n");
 		return EXIT_BAD_INPUT;
 	}

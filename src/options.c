@@ -274,26 +274,15 @@ const char *opt_enum_name(const char *name, int value)
 
 const char *opt_suggest(const char *name)
 {
-	const char *best = NULL;
-	unsigned best_d = ~0u, i, d;
+	struct util_nearest n = UTIL_NEAREST_INIT;
+	unsigned i;
 
 	for (i = 0; i < opt_count; i++) {
-		d = util_edit_distance(name, opt_table[i].name);
-		if (d < best_d) {
-			best_d = d;
-			best = opt_table[i].name;
-		}
-		if (opt_table[i].alias) {
-			d = util_edit_distance(name, opt_table[i].alias);
-			if (d < best_d) {
-				best_d = d;
-				best = opt_table[i].alias;
-			}
-		}
+		util_nearest_offer(&n, name, opt_table[i].name);
+		if (opt_table[i].alias)
+			util_nearest_offer(&n, name, opt_table[i].alias);
 	}
-	if (util_is_typo(name, best_d))
-		return best;
-	return NULL;
+	return n.best;
 }
 
 int opt_apply(const struct opt_def *o, struct job *job, const char *val, bool bare, char **cause)

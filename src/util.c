@@ -188,3 +188,13 @@ bool util_is_typo(const char *name, unsigned dist)
 {
 	return dist <= 3 && dist * 3 <= strlen(name) + 2;
 }
+
+void util_nearest_offer(struct util_nearest *n, const char *name, const char *cand)
+{
+	unsigned d = util_edit_distance(name, cand);
+
+	if (d < n->dist && util_is_typo(name, d)) {
+		n->dist = d;
+		n->best = cand;
+	}
+}

@@ -57,4 +57,17 @@ unsigned util_edit_distance(const char *a, const char *b);
  * "did you mean": at most 3, and at most about a third of the name. */
 bool util_is_typo(const char *name, unsigned dist);
 
+/* The closest of the names offered so far for a "did you mean". */
+struct util_nearest {
+	const char *best; /* NULL: none is a typo away */
+	unsigned dist;
+};
+#define UTIL_NEAREST_INIT \
+	{                 \
+		NULL, ~0u \
+	}
+/* Offers @cand as what @name may have meant: kept when it is a typo away
+ * and closer than every name offered before (the first wins a tie). */
+void util_nearest_offer(struct util_nearest *n, const char *name, const char *cand);
+
 #endif
