@@ -99,9 +99,10 @@ static int file_size(int fd, const struct stat *st, uint64_t *size)
 /*
  * Creates or extends @f->path to @need bytes (regular files only).  A file
  * already large enough is only looked at, so a read job needs no write
- * permission on it.
+ * permission on it.  With @noextend (the engine's name: it cannot grow a
+ * file), an existing file too short is an error instead.
  */
-static int layout(struct run_file *f, uint64_t need, char **cause)
+static int layout(struct run_file *f, uint64_t need, const char *noextend, char **cause)
 {
 	struct stat st;
 	uint64_t have = 0;
@@ -113,6 +114,12 @@ static int layout(struct run_file *f, uint64_t need, char **cause)
 		f->size = (uint64_t)st.st_size;
 		return 0;
 	}
+	if (found && S_ISREG(st.st_mode) && noextend)
+		return set_cause(cause,
+				 "%s: ioengine=%s cannot extend the file from %llu to %llu bytes; "
+				 "lay it out with another engine first, or lower size=",
+				 f->path, noextend, (unsigned long long)st.st_size,
+				 (unsigned long long)need);
 	fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd >= 0)
 		f->created = true;
@@ -237,20 +244,6 @@ static int warm(struct run_file *f, char **cause)
 	return ret;
 }
 
-/* An engine that cannot grow files (mmap) refuses an existing short one. */
-static int check_noextend(const struct job *job, const char *path, uint64_t need, char **cause)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size >= need)
-		return 0;
-	return set_cause(cause,
-			 "%s: ioengine=%s cannot extend the file from %llu to %llu bytes; lay it "
-			 "out with another engine first, or lower size=",
-			 path, opt_enum_name("ioengine", (int)job->ioengine),
-			 (unsigned long long)st.st_size, (unsigned long long)need);
-}
-
 int files_open(const struct job *job, unsigned clone, unsigned engine_flags, struct run_files *fs,
 	       char **cause)
 {
@@ -289,11 +282,6 @@ int files_open(const struct job *job, unsigned clone, unsigned engine_flags, str
 			f->len = len;
 			continue;
 		}
-		if ((engine_flags & ENGINE_F_NOEXTEND) && len) {
-			ret = check_noextend(job, f->path, f->start + len, cause);
-			if (ret)
-				break;
-		}
 		if (!len && access(f->path, F_OK) < 0) {
 			ret = set_cause(cause,
 					"%s: the file does not exist and the job gives no size in "
@@ -303,7 +291,11 @@ int files_open(const struct job *job, unsigned clone, unsigned engine_flags, str
 			break;
 		}
 		/* No size: the file is used as it is, never extended. */
-		ret = layout(f, len ? f->start + len : 0, cause);
+		ret = layout(f, len ? f->start + len : 0,
+			     (engine_flags & ENGINE_F_NOEXTEND)
+				     ? opt_enum_name("ioengine", (int)job->ioengine)
+				     : NULL,
+			     cause);
 		if (ret)
 			break;
 		/* Percentages are of the file as laid out, in whole blocks of bs. */
