@@ -1,0 +1,529 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests of the SVG plots in plot.c: every output is checked well-formed
+ * by a small checker here (tags nest and close, one <svg> root, quoted
+ * attributes, no stray '<', '>' or '&'), then read back through the
+ * class/data- hooks the header promises: series polylines and their
+ * points, legend text, escaping, histogram bars that add up to 100% and
+ * percentile markers that say what hist_percentile says.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "iogauge/hist.h"
+#include "iogauge/plot.h"
+#include "iogauge/util.h"
+
+#define CANVAS_MAX 1000.0 /* px; both plots are smaller than this either way */
+
+static size_t name_len(const char *p)
+{
+	size_t n = 0;
+
+	while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
+	       (p[n] >= '0' && p[n] <= '9') || p[n] == '-' || p[n] == '_' || p[n] == ':')
+		n++;
+	return n;
+}
+
+/* Whether @p, at an '&', starts one of XML's five entities or &#n; / &#xh;. */
+static int entity_ok(const char *p)
+{
+	static const char *const ent[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ent); i++)
+		if (!strncmp(p, ent[i], strlen(ent[i])))
+			return 1;
+	if (p[1] != '#')
+		return 0;
+	p += p[2] == 'x' ? 3 : 2;
+	if (!*p || *p == ';')
+		return 0;
+	while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F'))
+		p++;
+	return *p == ';';
+}
+
+/*
+ * Returns NULL when @s is well-formed as far as these plots go, else what
+ * is wrong.  Not a full XML parser: no DOCTYPE, CDATA or namespaces.
+ */
+static const char *xml_check(const char *s)
+{
+	const char *open[64], *attr[32], *p = s, *q;
+	size_t olen[64], alen[32], n, na, i;
+	unsigned depth = 0, roots = 0;
+
+	while (*p) {
+		if (*p == '&') {
+			if (!entity_ok(p))
+				return "'&' that is not an entity";
+			p++;
+			continue;
+		}
+		if (*p == '>')
+			return "stray '>' in text";
+		if (*p != '<') {
+			if (!depth && *p != ' ' && *p != '\n' && *p != '\t' && *p != '\r')
+				return "text outside the root";
+			p++;
+			continue;
+		}
+		if (!strncmp(p, "<?", 2) || !strncmp(p, "<!--", 4)) {
+			q = strstr(p, p[1] == '?' ? "?>" : "-->");
+			if (!q || (p[1] == '?' && p != s))
+				return "bad declaration or comment";
+			p = q + (p[1] == '?' ? 2 : 3);
+			continue;
+		}
+		if (p[1] == '/') {
+			n = name_len(p + 2);
+			if (!depth || n != olen[depth - 1] || strncmp(p + 2, open[depth - 1], n) ||
+			    p[2 + n] != '>')
+				return "close tag that does not match";
+			depth--;
+			p += 3 + n;
+			continue;
+		}
+		n = name_len(p + 1);
+		if (!n)
+			return "stray '<'";
+		if (!depth && (roots++ || n != 3 || strncmp(p + 1, "svg", 3)))
+			return "a root other than one <svg>";
+		q = p + 1;
+		p += 1 + n;
+		for (na = 0;;) {
+			int ws = 0;
+
+			while (*p == ' ' || *p == '\n' || *p == '\t') {
+				p++;
+				ws = 1;
+			}
+			if (*p == '>' || (p[0] == '/' && p[1] == '>')) {
+				if (*p == '>') {
+					if (depth == ARRAY_SIZE(open))
+						return "nested too deep";
+					open[depth] = q;
+					olen[depth++] = n;
+				}
+				p += *p == '>' ? 1 : 2;
+				break;
+			}
+			if (!ws || !(alen[na] = name_len(p)) || na == ARRAY_SIZE(attr))
+				return "bad attribute";
+			for (i = 0; i < na; i++)
+				if (alen[i] == alen[na] && !strncmp(attr[i], p, alen[i]))
+					return "duplicate attribute";
+			attr[na] = p;
+			p += alen[na++];
+			if (p[0] != '=' || p[1] != '"')
+				return "attribute value not in double quotes";
+			for (p += 2; *p != '"'; p++) {
+				if (!*p || *p == '<')
+					return "'<' or end of text in an attribute value";
+				if (*p == '&' && !entity_ok(p))
+					return "'&' that is not an entity in an attribute value";
+			}
+			p++;
+		}
+	}
+	if (depth)
+		return "unclosed element";
+	return roots ? NULL : "no root";
+}
+
+static void assert_well_formed(const char *svg)
+{
+	const char *why = xml_check(svg);
+
+	if (why)
+		fail_msg("not well-formed: %s\n%s", why, svg);
+	assert_non_null(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" "));
+	assert_non_null(strstr(svg, "viewBox=\"0 0 "));
+	assert_non_null(strstr(svg, " width=\""));
+	assert_non_null(strstr(svg, " height=\""));
+	assert_non_null(strstr(svg, "<title>"));
+	assert_null(strstr(svg, "nan"));
+	assert_null(strstr(svg, "inf"));
+}
+
+static unsigned count(const char *s, const char *needle)
+{
+	unsigned n = 0;
+
+	while ((s = strstr(s, needle))) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}
+
+/* The '<' of the tag holding the @k-th (from 0) @marker, or NULL. */
+static const char *nth_tag(const char *s, const char *marker, unsigned k)
+{
+	const char *p = s;
+
+	while ((p = strstr(p, marker)) && k--)
+		p += strlen(marker);
+	if (!p)
+		return NULL;
+	while (p > s && *p != '<')
+		p--;
+	return p;
+}
+
+/* The value of attribute @name in the tag at @tag, copied to @out. */
+static void tag_attr(const char *tag, const char *name, char *out, size_t len)
+{
+	char key[64];
+	const char *end = strchr(tag, '>'), *p, *q;
+
+	snprintf(key, sizeof(key), " %s=\"", name);
+	p = strstr(tag, key);
+	if (!p || !end || p > end)
+		fail_msg("no %s in %.80s", name, tag);
+	p += strlen(key);
+	q = strchr(p, '"');
+	if ((size_t)(q - p) >= len)
+		fail_msg("%s too long", name);
+	memcpy(out, p, (size_t)(q - p));
+	out[q - p] = '\0';
+}
+
+/* The text after the tag at @tag up to the next '<'. */
+static void tag_text(const char *tag, char *out, size_t len)
+{
+	const char *p = strchr(tag, '>') + 1, *q = strchr(p, '<');
+
+	snprintf(out, len, "%.*s", (int)(q - p), p);
+}
+
+/* The number of "x,y" pairs in @points, each checked inside the canvas. */
+static size_t count_points(const char *points)
+{
+	const char *p = points;
+	char *end;
+	size_t n = 0;
+	double x, y;
+
+	while (*p) {
+		x = strtod(p, &end);
+		assert_true(end != p && *end == ',');
+		y = strtod(end + 1, &end);
+		assert_true(x >= 0 && x <= CANVAS_MAX && y >= 0 && y <= CANVAS_MAX);
+		n++;
+		p = *end == ' ' ? end + 1 : end;
+		assert_true(*end == ' ' || *end == '\0');
+	}
+	return n;
+}
+
+static char *lines(const char *title, const char *ylabel, const struct plot_series *s, unsigned n)
+{
+	struct strbuf sb = { 0 };
+
+	plot_lines_svg(&sb, title, ylabel, s, n);
+	assert_well_formed(sb.buf);
+	return strbuf_detach(&sb);
+}
+
+static void test_two_series(void **state)
+{
+	static const struct plot_point a[] = {
+		{ 0, 10 }, { 1, 20 }, { 2, 30 }, { 3, 25 }, { 4, 15 }
+	};
+	static const struct plot_point b[] = { { 0.5, 5 }, { 2.5, 7.5 }, { 3.5, 6 } };
+	const struct plot_series s[] = { { "read", a, ARRAY_SIZE(a) },
+					 { "write", b, ARRAY_SIZE(b) } };
+	char *svg = lines("bandwidth", "MB/s", s, 2), buf[4096];
+	const char *tag;
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(count(svg, "class=\"series\""), 2);
+	for (i = 0; i < 2; i++) {
+		tag = nth_tag(svg, "class=\"series\"", i);
+		assert_non_null(tag);
+		assert_int_equal(strncmp(tag, "<polyline ", 10), 0);
+		tag_attr(tag, "data-name", buf, sizeof(buf));
+		assert_string_equal(buf, s[i].name);
+		tag_attr(tag, "points", buf, sizeof(buf));
+		assert_int_equal(count_points(buf), s[i].n);
+	}
+	assert_non_null(strstr(svg, ">time (s)</text>"));
+	assert_non_null(strstr(svg, ">MB/s</text>"));
+	assert_non_null(strstr(svg, ">bandwidth</text>"));
+	assert_non_null(strstr(svg, ">read</text>"));
+	assert_non_null(strstr(svg, ">write</text>"));
+	/* Round ticks from 0 past the max of 30: 0, 10, ... 40; time to 4 s. */
+	assert_non_null(strstr(svg, ">0</text>"));
+	assert_non_null(strstr(svg, ">40</text>"));
+	assert_null(strstr(svg, ">50</text>"));
+	assert_non_null(strstr(svg, ">4</text>"));
+	free(svg);
+}
+
+static void test_escaping(void **state)
+{
+	static const struct plot_point a[] = { { 0, 1 }, { 1, 2 } };
+	const struct plot_series s[] = { { "x&y<z>'", a, 2 }, { "\"q\"", NULL, 0 } };
+	char *svg = lines("a<&\">'b\x01", "MB/s <\"x\">", s, 2);
+
+	(void)state;
+	assert_non_null(strstr(svg, "<title>a&lt;&amp;&quot;&gt;&apos;b?</title>"));
+	assert_non_null(strstr(svg, "data-name=\"x&amp;y&lt;z&gt;&apos;\""));
+	assert_non_null(strstr(svg, ">MB/s &lt;&quot;x&quot;&gt;</text>"));
+	assert_non_null(strstr(svg, ">&quot;q&quot; (no samples)</text>"));
+	assert_null(strstr(svg, "<&"));
+	assert_null(strstr(svg, "x&y"));
+	free(svg);
+}
+
+static void test_empty_series(void **state)
+{
+	static const struct plot_point a[] = { { 0, 3 }, { 1, 4 } };
+	const struct plot_series s[] = { { "idle", NULL, 0 }, { "busy", a, 2 }, { NULL, NULL, 0 } };
+	char *svg;
+
+	(void)state;
+	svg = lines("one empty", "IOPS", s, 3);
+	assert_int_equal(count(svg, "class=\"series\""), 1);
+	assert_non_null(strstr(svg, ">idle (no samples)</text>"));
+	assert_non_null(strstr(svg, ">(unnamed) (no samples)</text>"));
+	assert_null(strstr(svg, ">no samples</text>"));
+	free(svg);
+
+	svg = lines("all empty", "IOPS", s, 1);
+	assert_int_equal(count(svg, "class=\"series\""), 0);
+	assert_non_null(strstr(svg, ">no samples</text>"));
+	free(svg);
+
+	svg = lines(NULL, NULL, NULL, 0);
+	assert_non_null(strstr(svg, "<title></title>"));
+	assert_non_null(strstr(svg, ">no samples</text>"));
+	free(svg);
+}
+
+/* Nothing to divide by: all-zero values, one point, all t equal, t = 0. */
+static void test_degenerate_series(void **state)
+{
+	static const struct plot_point zero[] = { { 0, 0 }, { 1, 0 }, { 2, 0 } };
+	static const struct plot_point one[] = { { 7, 42 } };
+	static const struct plot_point same_t[] = { { 5, 1 }, { 5, 2 }, { 5, 3 }, { 5, 4 } };
+	static const struct plot_point origin[] = { { 0, 0 } };
+	static const struct plot_point neg[] = { { -1, -5 }, { 1e9, 1e12 } };
+	const struct plot_series s[] = {
+		{ "zero", zero, 3 },	 { "one", one, 1 }, { "same t", same_t, 4 },
+		{ "origin", origin, 1 }, { "neg", neg, 2 },
+	};
+	char buf[4096];
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(s); i++) {
+		char *svg = lines(s[i].name, "v", &s[i], 1);
+
+		tag_attr(nth_tag(svg, "class=\"series\"", 0), "points", buf, sizeof(buf));
+		assert_int_equal(count_points(buf), s[i].n);
+		if (s[i].n == 1)
+			assert_int_equal(count(svg, "<circle "), 1);
+		free(svg);
+	}
+}
+
+static struct hist *known_hist(void)
+{
+	struct hist *h = malloc(sizeof(*h));
+	unsigned i;
+
+	assert_non_null(h);
+	hist_init(h);
+	for (i = 0; i < 1000; i++)
+		hist_record(h, 95000 + 10 * i); /* 95.00 .. 104.99 us */
+	for (i = 0; i < 10; i++)
+		hist_record(h, 10000000 + 100000 * i); /* 10.0 .. 10.9 ms */
+	return h;
+}
+
+static char *hist_svg(const char *title, const struct hist *h, const double *p, unsigned n)
+{
+	struct strbuf sb = { 0 };
+
+	plot_hist_svg(&sb, title, h, p, n);
+	assert_well_formed(sb.buf);
+	return strbuf_detach(&sb);
+}
+
+struct pct_case {
+	double p;
+	const char *data_p;
+	const char *unit; /* of the label, "pNN %.1f<unit>" of hist_percentile */
+	double div;	  /* ns per @unit */
+};
+
+static const struct pct_case pct_cases[] = {
+	{ 50, "50", "us", 1e3 },
+	{ 99, "99", "us", 1e3 },
+	{ 99.9, "99.9", "ms", 1e6 }, /* rank 1009 of 1010: the slow tail */
+};
+
+static void test_hist_known(void **state)
+{
+	static const double pcts[] = { 50, 99, 99.9, 0, -1, 150 }; /* the last three skipped */
+	struct hist *h = known_hist();
+	char *svg = hist_svg("latency <randread>", h, pcts, ARRAY_SIZE(pcts));
+	char buf[256], want[64];
+	double sum = 0, pct[8], height[8], want_h, scale;
+	const char *tag, *text;
+	unsigned i, nbars, top = 0;
+
+	(void)state;
+	assert_non_null(strstr(svg, "<title>latency &lt;randread&gt;</title>"));
+	assert_int_equal(count(svg, "class=\"pct\""), ARRAY_SIZE(pct_cases));
+	for (i = 0; i < ARRAY_SIZE(pct_cases); i++) {
+		const struct pct_case *c = &pct_cases[i];
+		uint64_t v = hist_percentile(h, c->p);
+
+		snprintf(want, sizeof(want), "data-p=\"%s\"", c->data_p);
+		tag = nth_tag(svg, want, 0);
+		assert_non_null(tag);
+		tag_attr(tag, "class", buf, sizeof(buf));
+		assert_string_equal(buf, "pct");
+		tag_attr(tag, "data-ns", buf, sizeof(buf));
+		assert_int_equal(strtoull(buf, NULL, 10), v);
+		text = strstr(tag, "<text ");
+		assert_non_null(text);
+		tag_text(text, buf, sizeof(buf));
+		snprintf(want, sizeof(want), "p%s %.1f%s", c->data_p, (double)v / c->div, c->unit);
+		assert_string_equal(buf, want);
+		print_message("%s (%llu ns)\n", buf, (unsigned long long)v);
+	}
+
+	/* Bars: shares add up to 100%, heights are proportional to them,
+	 * measured against the tallest. */
+	nbars = count(svg, "class=\"bar\"");
+	assert_true(nbars >= 2 && nbars <= ARRAY_SIZE(pct));
+	for (i = 0; i < nbars; i++) {
+		tag = nth_tag(svg, "class=\"bar\"", i);
+		tag_attr(tag, "data-pct", buf, sizeof(buf));
+		pct[i] = strtod(buf, NULL);
+		tag_attr(tag, "height", buf, sizeof(buf));
+		height[i] = strtod(buf, NULL);
+		assert_true(pct[i] > 0 && height[i] > 0);
+		if (pct[i] > pct[top])
+			top = i;
+		sum += pct[i];
+	}
+	scale = height[top] / pct[top]; /* px per % */
+	for (i = 0; i < nbars; i++) {
+		want_h = pct[i] * scale > 1 ? pct[i] * scale : 1; /* a bar is 1 px at least */
+		if (fabs(height[i] - want_h) > 0.1 + 0.01 * scale)
+			fail_msg("bar %u: %.2f%% is %.1f px, want %.1f", i, pct[i], height[i],
+				 want_h);
+	}
+	print_message("%u bars, shares summing to %.2f%%\n", nbars, sum);
+	assert_true(fabs(sum - 100) <= 0.005 * nbars);
+
+	/* Decade ticks in units, and the caption. */
+	assert_non_null(strstr(svg, ">10us</text>"));
+	assert_non_null(strstr(svg, ">100us</text>"));
+	assert_non_null(strstr(svg, ">1ms</text>"));
+	assert_non_null(strstr(svg, ">10ms</text>"));
+	assert_non_null(strstr(svg, ">100ms</text>"));
+	snprintf(want, sizeof(want), "min 95.0us, mean %.1fus, max 10.9ms, 1010 I/Os",
+		 hist_mean(h) / 1e3);
+	tag_text(nth_tag(svg, "class=\"caption\"", 0), buf, sizeof(buf));
+	assert_string_equal(buf, want);
+	free(svg);
+	free(h);
+}
+
+static void test_hist_empty(void **state)
+{
+	static const double pcts[] = { 50, 99 };
+	struct hist *h = malloc(sizeof(*h));
+	char *svg;
+
+	(void)state;
+	assert_non_null(h);
+	hist_init(h);
+	svg = hist_svg("empty", h, pcts, 2);
+	assert_non_null(strstr(svg, ">no samples</text>"));
+	assert_int_equal(count(svg, "class=\"bar\""), 0);
+	assert_int_equal(count(svg, "class=\"pct\""), 0);
+	free(svg);
+	free(h);
+}
+
+/* The ends of the range: 0 ns (log 0), one sample, and UINT64_MAX. */
+static void test_hist_extremes(void **state)
+{
+	static const uint64_t cases[][2] = {
+		{ 0, 0 }, { 1000, 1000 }, { 0, UINT64_MAX }, { 1, 1ull << 50 }
+	};
+	static const double pcts[] = { 1, 50, 100 };
+	struct hist *h = malloc(sizeof(*h));
+	char buf[64];
+	unsigned i, k;
+
+	(void)state;
+	assert_non_null(h);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *svg;
+
+		hist_init(h);
+		hist_record(h, cases[i][0]);
+		hist_record(h, cases[i][1]);
+		svg = hist_svg("extreme", h, pcts, ARRAY_SIZE(pcts));
+		assert_int_equal(count(svg, "class=\"pct\""), 3);
+		for (k = 0; k < count(svg, "class=\"bar\""); k++) {
+			const char *tag = nth_tag(svg, "class=\"bar\"", k);
+
+			tag_attr(tag, "x", buf, sizeof(buf));
+			assert_true(strtod(buf, NULL) >= 0 && strtod(buf, NULL) <= CANVAS_MAX);
+			tag_attr(tag, "width", buf, sizeof(buf));
+			assert_true(strtod(buf, NULL) > 0);
+		}
+		free(svg);
+	}
+	free(h);
+}
+
+/* The checker itself rejects what it is there to catch. */
+static void test_checker(void **state)
+{
+	static const char *const bad[] = {
+		"<svg><g></svg>",   "<svg><g></g>",	"<svg a=\"1\" a=\"2\"/>",
+		"<svg>a < b</svg>", "<svg>a & b</svg>", "<svg a=\"<\"/>",
+		"<svg a=1/>",	    "<svg/><svg/>",	"<g/>",
+		"<svg>x</svg>y",    "<svg>a > b</svg>", "<svg a=\"&x;\"/>",
+	};
+	unsigned i;
+
+	(void)state;
+	assert_null(xml_check("<?xml version=\"1.0\"?>\n<svg a=\"&amp;&#60;\"><g/>&lt;</svg>\n"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		if (!xml_check(bad[i]))
+			fail_msg("accepted %s", bad[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_checker),		  cmocka_unit_test(test_two_series),
+		cmocka_unit_test(test_escaping),	  cmocka_unit_test(test_empty_series),
+		cmocka_unit_test(test_degenerate_series), cmocka_unit_test(test_hist_known),
+		cmocka_unit_test(test_hist_empty),	  cmocka_unit_test(test_hist_extremes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
