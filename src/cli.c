@@ -11,9 +11,60 @@
 
 #include "iogauge/cli.h"
 
-static const char *const cli_flags[] = { "help",	 "version", "help-options", "parse-only",
-					 "section",	 "set",	    "name",	    "clock-info",
-					 "list-engines", "enghelp" };
+static const char *const cli_flags[] = {
+	"help",		 "version", "help-options", "parse-only",   "section",
+	"set",		 "name",    "clock-info",   "list-engines", "enghelp",
+	"output-format", "output",  "minimal",	    "eta",	    "plot",
+};
+
+static const char *const format_names[] = { "normal", "json", "json+", "terse" };
+static const char *const eta_names[] = { "auto", "always", "never" };
+
+/* The index of @val in @names, or -1 with *cause naming the flag and a
+ * "did you mean". */
+static int pick(const char *flag, const char *val, const char *const *names, unsigned n,
+		char **cause)
+{
+	struct util_nearest near = UTIL_NEAREST_INIT;
+	struct strbuf sb = { 0 };
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(val, names[i]))
+			return (int)i;
+		util_nearest_offer(&near, val, names[i]);
+	}
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
+	if (near.best)
+		*cause = xasprintf("--%s=%s: did you mean '%s'? (one of: %s)", flag, val, near.best,
+				   sb.buf);
+	else
+		*cause = xasprintf("--%s=%s: expected one of: %s", flag, val, sb.buf);
+	strbuf_free(&sb);
+	return -1;
+}
+
+/* --output-format=LIST: comma-separated, each printed in turn. */
+static int parse_formats(struct cli *cli, const char *val, char **cause)
+{
+	char *copy = xstrdup(val), *tok, *save = NULL;
+	int k, ret = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		k = pick("output-format", tok, format_names, ARRAY_SIZE(format_names), cause);
+		if (k < 0)
+			ret = -EINVAL;
+		else
+			cli->formats |= 1u << k;
+	}
+	if (!ret && !cli->formats) {
+		*cause = xasprintf("--output-format needs a value (normal, json, json+, terse)");
+		ret = -EINVAL;
+	}
+	free(copy);
+	return ret;
+}
 
 static const char *suggest(const char *name)
 {
@@ -125,6 +176,27 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 				cli->enghelp = eq + 1;
 			else
 				cli->list_engines = true;
+		} else if (!strcmp(name, "output-format")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			ret = val ? parse_formats(cli, val, cause) : -EINVAL;
+		} else if (!strcmp(name, "minimal") && !eq) {
+			cli->formats |= CLI_FMT_TERSE; /* fio's name for terse */
+		} else if (!strcmp(name, "output") || !strcmp(name, "plot")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && !*val)
+				*cause = xasprintf("--%s needs a path", name), val = NULL;
+			if (val && name[0] == 'o')
+				cli->output = val;
+			else if (val)
+				cli->plot = val;
+			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "eta")) {
+			int k;
+
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			k = val ? pick("eta", val, eta_names, ARRAY_SIZE(eta_names), cause) : -1;
+			cli->eta = k < 0 ? CLI_ETA_AUTO : (enum cli_eta)k;
+			ret = k < 0 ? -EINVAL : 0;
 		} else if (!strcmp(name, "section")) {
 			val = flag_value(argc, argv, &i, eq, name, cause);
 			if (val)

@@ -43,7 +43,12 @@ unsigned hist_index(uint64_t ns)
 /* Hot path: one clz, one shift, a few adds and a 64x64->128 multiply. */
 void hist_record(struct hist *h, uint64_t ns)
 {
-	h->bucket[hist_index(ns)]++;
+	hist_record_at(h, ns, hist_index(ns));
+}
+
+void hist_record_at(struct hist *h, uint64_t ns, unsigned idx)
+{
+	h->bucket[idx]++;
 	h->count++;
 	if (ns < h->min)
 		h->min = ns;
@@ -96,7 +101,7 @@ uint64_t hist_bucket_hi(unsigned idx)
  * is base + (k + 0.5) * 2^shift in fio's words.  For the last bucket it
  * is the middle of its nominal range, below 2^42, as fio does.
  */
-static uint64_t bucket_mid(unsigned idx)
+uint64_t hist_bucket_mid(unsigned idx)
 {
 	if (idx < HIST_EXACT)
 		return idx;
@@ -145,7 +150,7 @@ uint64_t hist_percentile(const struct hist *h, double p)
 		if (seen >= rank)
 			break;
 	}
-	v = bucket_mid(i);
+	v = hist_bucket_mid(i);
 	if (v < h->min)
 		return h->min;
 	if (v > h->max)
@@ -178,4 +183,11 @@ double hist_stddev(const struct hist *h)
 		return 0;
 	m2 = (double)(h->sum_sq - q) - (double)(sq % h->count) / (double)h->count;
 	return m2 > 0 ? sqrt(m2 / (double)h->count) : 0;
+}
+
+double hist_stddev_sample(const struct hist *h)
+{
+	if (h->count < 2)
+		return 0;
+	return hist_stddev(h) * sqrt((double)h->count / (double)(h->count - 1));
 }

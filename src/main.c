@@ -5,10 +5,12 @@
  * run that could not complete, 2 bad input (nothing started, nothing
  * written).
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iogauge/cli.h"
 #include "iogauge/engine.h"
@@ -29,6 +31,11 @@ static const char usage[] =
 	"  --set KEY=VALUE     override KEY in every job after the files are read (repeatable)\n"
 	"  --name=NAME         start a command-line job; job options follow as --OPTION=VALUE\n"
 	"  --OPTION=VALUE      a job option; before the first --name it is a default for all\n"
+	"  --output-format=F   normal, json, json+ or terse; a comma list prints several\n"
+	"  --minimal           the same as --output-format=terse\n"
+	"  --output=FILE       write the report to FILE instead of standard output\n"
+	"  --eta=WHEN          live status on stderr: auto (a terminal only), always, never\n"
+	"  --plot=DIR          write SVG plots of latency, IOPS and bandwidth into DIR\n"
 	"  --help-options      list every job option\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
@@ -129,9 +136,51 @@ static void clock_info(void)
 	printf("cost: %.1f ns per read (%u reads)\n", (double)(t1 - t0) / n, n);
 }
 
-static int run_and_report(const struct job *jobs, unsigned nr)
+/* The live status line: stderr, rewritten in place on a terminal. */
+struct eta_state {
+	struct run_status prev;
+	bool have_prev;
+	bool tty;
+	size_t width; /* of the last line, to blank it */
+};
+
+static void eta_show(const struct run_status *st, void *arg)
+{
+	struct eta_state *es = arg;
+	struct strbuf sb = { 0 };
+
+	report_status(st, es->have_prev ? &es->prev : NULL, &sb);
+	if (es->tty) {
+		fprintf(stderr, "\r%-*s", (int)es->width, sb.buf);
+		es->width = sb.len;
+	} else {
+		fprintf(stderr, "%s\n", sb.buf);
+	}
+	fflush(stderr);
+	es->prev = *st;
+	es->have_prev = true;
+	strbuf_free(&sb);
+}
+
+/* The report in every format asked for: normal, then terse, then JSON,
+ * as fio orders them. */
+static void report(const struct cli *cli, const struct run *run, struct strbuf *out)
+{
+	unsigned f = cli->formats ? cli->formats : CLI_FMT_NORMAL;
+
+	if (f & CLI_FMT_NORMAL)
+		report_text(run, out);
+	if (f & CLI_FMT_TERSE)
+		report_terse(run, out);
+	if (f & (CLI_FMT_JSON | CLI_FMT_JSONPLUS))
+		report_json(run, &cli->js, f & CLI_FMT_JSONPLUS, out);
+}
+
+static int run_and_report(const struct cli *cli, const struct job *jobs, unsigned nr, FILE *dest)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct eta_state es = { .tty = isatty(STDERR_FILENO) };
+	struct run_watch watch = { eta_show, &es, 1000000000ull };
 	struct strbuf out = { 0 };
 	struct run run;
 	char *cause = NULL;
@@ -141,13 +190,17 @@ static int run_and_report(const struct job *jobs, unsigned nr)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (run_jobs(jobs, nr, &stop, &run, &cause)) {
+	if (cli->eta == CLI_ETA_NEVER || (cli->eta == CLI_ETA_AUTO && !es.tty))
+		watch.fn = NULL;
+	if (run_jobs(jobs, nr, &stop, &watch, &run, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		return 1;
 	}
-	report_text(&run, &out);
-	fputs(out.buf, stdout);
+	if (es.have_prev && es.tty)
+		fprintf(stderr, "\r%*s\r", (int)es.width, "");
+	report(cli, &run, &out);
+	fputs(out.buf, dest);
 	strbuf_free(&out);
 	for (i = 0; i < run.nr; i++) {
 		if (run.results[i].error) {
@@ -155,6 +208,11 @@ static int run_and_report(const struct job *jobs, unsigned nr)
 				run.results[i].error);
 			status = 1;
 		}
+	}
+	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause))) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		free(cause);
+		status = 1;
 	}
 	if (run.interrupted)
 		status = status ? status : 130;
@@ -167,6 +225,7 @@ int main(int argc, char **argv)
 	struct job *jobs = NULL;
 	struct strbuf out = { 0 };
 	struct cli cli;
+	FILE *dest;
 	char *cause = NULL;
 	unsigned nr = 0, i;
 	int status = 0;
@@ -216,7 +275,18 @@ int main(int argc, char **argv)
 		for (i = 0; i < warn.n; i++)
 			fprintf(stderr, "iogauge: warning: %s\n", warn.v[i]);
 		str_list_clear(&warn);
-		status = run_and_report(jobs, nr);
+		dest = stdout;
+		/* Opened before anything runs: a path that cannot be written is bad input. */
+		if (cli.output && !(dest = fopen(cli.output, "w"))) {
+			fprintf(stderr, "iogauge: --output=%s: %s\n", cli.output, strerror(errno));
+			status = EXIT_BAD_INPUT;
+			goto out;
+		}
+		status = run_and_report(&cli, jobs, nr, dest);
+		if (dest != stdout && fclose(dest)) {
+			fprintf(stderr, "iogauge: --output=%s: %s\n", cli.output, strerror(errno));
+			status = status ? status : 1;
+		}
 		goto out;
 	}
 	for (i = 0; i < nr; i++) {

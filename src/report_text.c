@@ -116,26 +116,67 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 
 void report_text(const struct run *run, struct strbuf *sb)
 {
-	struct run_stats *merged = xmalloc(sizeof(*merged));
-	unsigned i, j, threads;
+	struct report_entries es;
+	unsigned i;
 
 	strbuf_addf(sb, "iogauge %s%s\n", IOGAUGE_VERSION,
 		    run->interrupted ? " (interrupted: partial results)" : "");
-	for (i = 0; i < run->nr; i = j) {
-		const struct run_result *r = &run->results[i];
+	report_entries(run, &es);
+	for (i = 0; i < es.n; i++)
+		entry(es.v[i].r, es.v[i].threads, es.v[i].st, sb);
+	report_entries_free(&es);
+}
 
-		if (!r->job->group_reporting) {
-			entry(r, 1, &r->stats, sb);
-			j = i + 1;
-			continue;
-		}
-		/* group_reporting: every clone of every job in the group, as one. */
-		stats_init(merged);
-		for (j = i, threads = 0; j < run->nr && run->results[j].group == r->group; j++) {
-			stats_merge(merged, &run->results[j].stats);
-			threads++;
-		}
-		entry(r, threads, merged, sb);
+/* A rate as fio's status line prints it: 1023KiB/s, 12.3MiB/s, 1.2GiB/s. */
+static void rate(double bytes_s, struct strbuf *sb)
+{
+	static const char *const units[] = { "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
+	double v = bytes_s / 1024;
+	unsigned u = 0;
+
+	while (v >= 1024 && u + 1 < ARRAY_SIZE(units)) {
+		v /= 1024;
+		u++;
 	}
-	free(merged);
+	strbuf_addf(sb, u ? "%.1f%s" : "%.0f%s", v, units[u]);
+}
+
+static void count(double v, struct strbuf *sb)
+{
+	if (v >= 1e6)
+		strbuf_addf(sb, "%.1fM", v / 1e6);
+	else if (v >= 1e3)
+		strbuf_addf(sb, "%.1fk", v / 1e3);
+	else
+		strbuf_addf(sb, "%.0f", v);
+}
+
+void report_status(const struct run_status *st, const struct run_status *prev, struct strbuf *sb)
+{
+	double dt = prev && st->elapsed > prev->elapsed
+			    ? (double)(st->elapsed - prev->elapsed) / 1e9
+			    : (double)st->elapsed / 1e9;
+	uint64_t eta = st->eta / 1000000000ull;
+	unsigned d;
+
+	strbuf_addf(sb, "Jobs: %u (done %u of %u): [%.1f%%][", st->running, st->done, st->total,
+		    st->frac * 100);
+	for (d = 0; d < 2; d++) {
+		strbuf_addf(sb, d ? ",w=" : "r=");
+		rate(dt > 0 ? (double)(st->bytes[d] - (prev ? prev->bytes[d] : 0)) / dt : 0, sb);
+	}
+	strbuf_addf(sb, "][");
+	for (d = 0; d < 2; d++) {
+		strbuf_addf(sb, d ? ",w=" : "r=");
+		count(dt > 0 ? (double)(st->ios[d] - (prev ? prev->ios[d] : 0)) / dt : 0, sb);
+	}
+	if (st->eta == UINT64_MAX)
+		strbuf_addf(sb, " IOPS][eta --m:--s]");
+	else if (eta >= 3600)
+		strbuf_addf(sb, " IOPS][eta %02lluh:%02llum:%02llus]",
+			    (unsigned long long)eta / 3600, (unsigned long long)eta / 60 % 60,
+			    (unsigned long long)eta % 60);
+	else
+		strbuf_addf(sb, " IOPS][eta %02llum:%02llus]", (unsigned long long)eta / 60,
+			    (unsigned long long)eta % 60);
 }

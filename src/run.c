@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include "iogauge/run.h"
@@ -69,12 +70,105 @@ static void *slot_main(void *arg)
 			    rng_below(&r, job->startdelay_max - job->startdelay_min + 1),
 		    s->w.stop);
 	}
+	atomic_store_explicit(&s->w.prog.state, 1, memory_order_relaxed);
 	if (!*s->w.stop)
 		worker_run(&s->w);
+	atomic_store_explicit(&s->w.prog.state, 2, memory_order_relaxed);
 	pthread_mutex_lock(&c->lock);
 	c->left[s->job]--;
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+/* ---- the live status ---- */
+
+struct watcher {
+	const struct run_watch *watch;
+	struct slot *slots;
+	unsigned n;
+	uint64_t t_start; /* ns */
+	pthread_t tid;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool quit;
+};
+
+/* One clone's share done: bytes issued of its limit, or time of its runtime. */
+static double clone_frac(const struct slot *s, uint64_t now)
+{
+	const struct worker_progress *p = &s->w.prog;
+	const struct job *job = s->w.job;
+	uint64_t t0 = atomic_load_explicit(&p->t_start, memory_order_relaxed);
+	uint64_t limit = atomic_load_explicit(&p->limit, memory_order_relaxed);
+	double f = 0;
+
+	if (atomic_load_explicit(&p->state, memory_order_relaxed) == 2)
+		return 1;
+	if (!t0)
+		return 0;
+	if (job->runtime && now > t0)
+		f = (double)(now - t0) / (double)(job->runtime + job->ramp_time);
+	if (limit != UINT64_MAX && limit) {
+		double g = (double)atomic_load_explicit(&p->issued, memory_order_relaxed) /
+			   (double)limit;
+
+		f = f > g ? f : g;
+	}
+	return f < 1 ? f : 1;
+}
+
+static void watch_once(struct watcher *wt)
+{
+	struct run_status st = { .total = wt->n };
+	uint64_t now = run_now();
+	double sum = 0;
+	unsigned i, d;
+
+	for (i = 0; i < wt->n; i++) {
+		const struct worker_progress *p = &wt->slots[i].w.prog;
+		int state = atomic_load_explicit(&p->state, memory_order_relaxed);
+
+		st.waiting += state == 0;
+		st.running += state == 1;
+		st.done += state == 2;
+		for (d = 0; d < 2; d++) {
+			st.bytes[d] += atomic_load_explicit(&p->bytes[d], memory_order_relaxed);
+			st.ios[d] += atomic_load_explicit(&p->ios[d], memory_order_relaxed);
+		}
+		sum += clone_frac(&wt->slots[i], now);
+	}
+	st.frac = wt->n ? sum / wt->n : 1;
+	st.elapsed = now - wt->t_start;
+	st.eta = st.frac > 0.001 ? (uint64_t)((double)st.elapsed * (1 - st.frac) / st.frac)
+				 : UINT64_MAX;
+	wt->watch->fn(&st, wt->watch->arg);
+}
+
+static void *watch_main(void *arg)
+{
+	struct watcher *wt = arg;
+	struct timespec until;
+
+	pthread_mutex_lock(&wt->lock);
+	while (!wt->quit) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += (time_t)(wt->watch->every / 1000000000ull);
+		until.tv_nsec += (long)(wt->watch->every % 1000000000ull);
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		while (!wt->quit &&
+		       pthread_cond_timedwait(&wt->cond, &wt->lock, &until) != ETIMEDOUT)
+			;
+		if (wt->quit)
+			break;
+		pthread_mutex_unlock(&wt->lock);
+		watch_once(wt);
+		pthread_mutex_lock(&wt->lock);
+	}
+	pthread_mutex_unlock(&wt->lock);
 	return NULL;
 }
 
@@ -140,10 +234,6 @@ static const char *const not_run_yet[] = {
 	"refill_buffers",
 	"thinktime",
 	"verify",
-	"write_bw_log",
-	"write_hist_log",
-	"write_iops_log",
-	"write_lat_log",
 };
 
 static int check_runnable(const struct job *job, char **cause)
@@ -164,10 +254,15 @@ static int check_runnable(const struct job *job, char **cause)
 	return 0;
 }
 
-int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop, struct run *out,
-	     char **cause)
+int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
+	     const struct run_watch *watch, struct run *out, char **cause)
 {
 	struct ctl c = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	struct watcher wt = { .watch = watch,
+			      .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .cond = PTHREAD_COND_INITIALIZER };
+	bool watching = false;
+	struct timeval tv;
 	unsigned i, k, n = 0, ready = 0, batch = 0, group = 0;
 	struct slot *slots;
 	int ret = 0;
@@ -206,6 +301,20 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop, s
 	}
 	if (ret)
 		goto out;
+	for (i = 0; i < out->nr; i++)
+		if (!(slots[i].w.eng.ops->flags & ENGINE_F_NOFILES))
+			for (k = 0; k < slots[i].w.files.n; k++)
+				disks_add_path(&out->disks, slots[i].w.files.v[k].path);
+	disks_snapshot(&out->disks, false);
+	gettimeofday(&tv, NULL);
+	out->epoch_ms = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+	out->t_start = run_now();
+	if (watch && watch->fn && watch->every) {
+		wt.slots = slots;
+		wt.n = out->nr;
+		wt.t_start = out->t_start;
+		watching = !pthread_create(&wt.tid, NULL, watch_main, &wt);
+	}
 	/* stonewall: a job waits for every job before it. */
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && jobs[i].stonewall) {
@@ -220,11 +329,24 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop, s
 	if (!ret && !*stop)
 		ret = start_batch(slots, batch, n, &c, cause);
 	join_all(slots, out->nr);
+	out->duration = run_now() - out->t_start;
+	disks_snapshot(&out->disks, true);
+	if (watching) {
+		pthread_mutex_lock(&wt.lock);
+		wt.quit = true;
+		pthread_cond_signal(&wt.cond);
+		pthread_mutex_unlock(&wt.lock);
+		pthread_join(wt.tid, NULL);
+	}
 	out->interrupted = *stop != 0;
 	for (i = 0; i < out->nr; i++) {
 		out->results[i].stats = slots[i].w.stats;
 		out->results[i].error = slots[i].w.error;
+		out->results[i].error_no = slots[i].w.error_no;
+		out->results[i].logs = slots[i].w.logs;
+		out->results[i].t_start = slots[i].w.t0;
 		slots[i].w.error = NULL;
+		slots[i].w.logs = NULL;
 	}
 out:
 	/* A run that could not start leaves no file it created behind. */
@@ -241,8 +363,11 @@ void run_free(struct run *r)
 {
 	unsigned i;
 
-	for (i = 0; i < r->nr; i++)
+	for (i = 0; i < r->nr; i++) {
 		free(r->results[i].error);
+		run_logs_free(r->results[i].logs);
+	}
 	free(r->results);
+	disks_free(&r->disks);
 	memset(r, 0, sizeof(*r));
 }

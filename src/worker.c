@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -134,6 +135,12 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		w->eng_ready = true;
 	}
 	stats_init(&w->stats);
+	w->logs = xcalloc(1, sizeof(*w->logs));
+	w->log_each = !job->log_avg_msec &&
+		      (job->write_bw_log || job->write_iops_log || job->write_lat_log);
+	if (job->write_hist_log && job->log_hist_msec)
+		for (d = 0; d < 2; d++)
+			w->hist_before[d] = xcalloc(HIST_NR, sizeof(uint64_t));
 	return 0;
 err:
 	worker_cleanup(w, true);
@@ -153,6 +160,11 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->free_reqs);
 	free(w->done);
 	free(w->pending);
+	free(w->hist_before[0]);
+	free(w->hist_before[1]);
+	run_logs_free(w->logs);
+	w->logs = NULL;
+	w->hist_before[0] = w->hist_before[1] = NULL;
 	w->pending = NULL;
 	w->offgen = NULL;
 	w->cursor = NULL;
@@ -247,6 +259,7 @@ static void fail_io(struct worker *w, const struct io_req *req)
 
 	if (w->error)
 		return;
+	w->error_no = req->res < 0 ? (int)-req->res : EIO;
 	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC)
 		/* A sync covers every write before it: no offset of its own. */
 		w->error = xasprintf("%s: %s: %s", w->files.v[req->file].path, ops[req->op], why);
@@ -258,8 +271,156 @@ static void fail_io(struct worker *w, const struct io_req *req)
 
 static void engine_failed(struct worker *w, const char *what, int err)
 {
-	if (!w->error)
+	if (!w->error) {
 		w->error = xasprintf("ioengine=%s: %s: %s", w->eng.ops->name, what, strerror(-err));
+		w->error_no = -err;
+	}
+}
+
+/* ---- windows and logs (once per window, or per I/O when logging each) ---- */
+
+#define STATS_WINDOW 500000000ull /* ns: fio's bwavgtime and iopsavgtime */
+
+/* An entry per I/O, as fio with log_avg_msec=0: bandwidth is the I/O's
+ * bytes over its completion latency, in bytes per ms as fio writes it. */
+static void log_io(struct worker *w, const struct io_req *req, uint64_t now, uint64_t slat)
+{
+	const struct job *job = w->job;
+	struct iolog *lg = w->logs->log;
+	uint64_t t = (now - w->t0) / 1000000, clat = now - req->t_issue;
+	unsigned d = req->op == IO_OP_WRITE;
+	uint32_t bs = (uint32_t)req->len;
+
+	if (job->write_bw_log)
+		iolog_add(&lg[IOLOG_BW], t, clat ? req->len * 1000000ull / clat : 0, d, bs,
+			  req->off);
+	if (job->write_iops_log)
+		iolog_add(&lg[IOLOG_IOPS], t, 1, d, bs, req->off);
+	if (job->write_lat_log) {
+		iolog_add(&lg[IOLOG_LAT], t, now - req->t_start, d, bs, req->off);
+		iolog_add(&lg[IOLOG_CLAT], t, clat, d, bs, req->off);
+		if (slat != UINT64_MAX)
+			iolog_add(&lg[IOLOG_SLAT], t, slat, d, bs, req->off);
+	}
+}
+
+static void window_open(struct worker *w, struct worker_window *win, uint64_t now)
+{
+	const struct hist *h[3];
+	unsigned d, k;
+
+	win->t = now;
+	for (d = 0; d < 2; d++) {
+		const struct dir_stats *ds = &w->stats.dir[d];
+
+		win->ios[d] = ds->ios;
+		win->bytes[d] = ds->bytes;
+		h[0] = &ds->lat;
+		h[1] = &ds->clat;
+		h[2] = &ds->slat;
+		for (k = 0; k < 3; k++) {
+			win->sum[k][d] = h[k]->sum;
+			win->cnt[k][d] = h[k]->count;
+		}
+	}
+}
+
+/* The stats window closes: one bandwidth and one IOPS sample per
+ * direction the job does, as fio; and the progress is published. */
+static void stats_window(struct worker *w, const struct loop *lp, uint64_t now)
+{
+	struct iolog_window iw = { (double)(now - w->t0) / 1e9, { 0, 0 }, { 0, 0 } };
+	double secs = (double)(now - w->win.t) / 1e9;
+	unsigned d;
+
+	for (d = 0; d < 2; d++) {
+		atomic_store_explicit(&w->prog.bytes[d], w->stats.dir[d].bytes,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->prog.ios[d], w->stats.dir[d].ios, memory_order_relaxed);
+	}
+	atomic_store_explicit(&w->prog.issued, lp->issued, memory_order_relaxed);
+	{
+		for (d = 0; d < 2; d++) {
+			if (!job_does(w->job, (enum ddir)d))
+				continue;
+			iw.bw[d] = (double)(w->stats.dir[d].bytes - w->win.bytes[d]) / 1024 / secs;
+			iw.iops[d] = (double)(w->stats.dir[d].ios - w->win.ios[d]) / secs;
+			stats_sample(&w->stats.dir[d].bw, iw.bw[d]);
+			stats_sample(&w->stats.dir[d].iops, iw.iops[d]);
+		}
+		iolog_add_window(w->logs, &iw);
+	}
+	window_open(w, &w->win, now);
+	w->win.next = now + STATS_WINDOW;
+}
+
+/* The log_avg_msec window closes (or the run ends): one averaged entry
+ * per direction and log, stamped at the window's end, as fio. */
+static void log_window(struct worker *w, uint64_t now, uint64_t t_ms)
+{
+	static const enum iolog_kind lat_kinds[3] = { IOLOG_LAT, IOLOG_CLAT, IOLOG_SLAT };
+	const struct job *job = w->job;
+	struct iolog *lg = w->logs->log;
+	double secs = (double)(now - w->lwin.t) / 1e9;
+	unsigned d, k;
+
+	for (d = 0; d < 2 && secs > 0; d++) {
+		const struct dir_stats *ds = &w->stats.dir[d];
+		const struct hist *h[3] = { &ds->lat, &ds->clat, &ds->slat };
+		uint64_t ios = ds->ios - w->lwin.ios[d];
+
+		if (!job_does(job, (enum ddir)d))
+			continue;
+		if (job->write_bw_log)
+			iolog_add(&lg[IOLOG_BW], t_ms,
+				  (uint64_t)((double)(ds->bytes - w->lwin.bytes[d]) / 1024 / secs),
+				  d, 0, 0);
+		if (job->write_iops_log)
+			iolog_add(&lg[IOLOG_IOPS], t_ms, (uint64_t)((double)ios / secs), d, 0, 0);
+		for (k = 0; k < 3 && job->write_lat_log; k++) {
+			uint64_t n = h[k]->count - w->lwin.cnt[k][d];
+
+			if (n)
+				iolog_add(&lg[lat_kinds[k]], t_ms,
+					  (h[k]->sum - w->lwin.sum[k][d]) / n, d, 0, 0);
+		}
+	}
+	window_open(w, &w->lwin, now);
+}
+
+static void hist_window(struct worker *w, uint64_t now)
+{
+	uint64_t lo, hi;
+	unsigned d;
+
+	for (d = 0; d < 2; d++) {
+		if (!job_does(w->job, (enum ddir)d))
+			continue;
+		job_bs_bounds(w->job, (enum ddir)d, &lo, &hi);
+		iolog_add_hist(w->logs, (now - w->t0) / 1000000, d, (uint32_t)hi,
+			       &w->stats.dir[d].clat, w->hist_before[d]);
+		memcpy(w->hist_before[d], w->stats.dir[d].clat.bucket, sizeof(uint64_t) * HIST_NR);
+	}
+}
+
+static void tick(struct worker *w, const struct loop *lp, uint64_t now)
+{
+	const struct job *job = w->job;
+	uint64_t avg = (uint64_t)job->log_avg_msec * 1000000;
+
+	if (now >= w->win.next)
+		stats_window(w, lp, now);
+	if (now >= w->lwin.next) {
+		log_window(w, now, (now - w->t0) / avg * job->log_avg_msec);
+		w->lwin.next = w->t0 + ((now - w->t0) / avg + 1) * avg;
+	}
+	if (now >= w->hist_next) {
+		hist_window(w, now);
+		w->hist_next = now + (uint64_t)job->log_hist_msec * 1000000;
+	}
+	w->tick_next = w->win.next < w->lwin.next ? w->win.next : w->lwin.next;
+	if (w->hist_next < w->tick_next)
+		w->tick_next = w->hist_next;
 }
 
 static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)
@@ -275,10 +436,17 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 		w->free_reqs[w->nr_free++] = req;
 		return;
 	}
-	if (now >= lp->ramp_end)
-		stats_record(&w->stats.dir[sd],
-			     req->queued && lp->has_slat ? req->t_issue - req->t_start : UINT64_MAX,
-			     now - req->t_issue, now - req->t_start, rw ? req->len : 0);
+	if (now >= lp->ramp_end) {
+		uint64_t slat =
+			req->queued && lp->has_slat ? req->t_issue - req->t_start : UINT64_MAX;
+
+		stats_record(&w->stats.dir[sd], slat, now - req->t_issue, now - req->t_start,
+			     rw ? req->len : 0);
+		if (w->log_each && rw)
+			log_io(w, req, now, slat);
+	}
+	if (now >= w->tick_next)
+		tick(w, lp, now);
 	if (req->op == IO_OP_WRITE && lp->sync_every && ++w->writes_since_sync >= lp->sync_every) {
 		/* The slot carries the sync; it goes out before any new I/O. */
 		w->writes_since_sync = 0;
@@ -300,6 +468,8 @@ static void commit(struct worker *w, struct loop *lp)
 
 	if (r < 0)
 		engine_failed(w, "submitting I/O", r);
+	if (lp->queued)
+		w->stats.submit[stats_batch_bucket(lp->queued)]++;
 	for (i = 0; i < lp->queued; i++)
 		w->pending[i]->t_issue = now;
 	lp->queued = 0;
@@ -345,6 +515,9 @@ static void fill(struct worker *w, struct loop *lp)
 		}
 		w->held = NULL;
 		if (q == ENGINE_Q_DONE) {
+			/* As fio: a sync I/O is a submission and a reap of one. */
+			w->stats.submit[1]++;
+			w->stats.complete[1]++;
 			note_depth(w, lp, req, lp->inflight + 1);
 			complete(w, lp, req, run_now());
 			continue;
@@ -371,6 +544,8 @@ static int reap(struct worker *w, struct loop *lp, unsigned min)
 		engine_failed(w, "reaping completions", n);
 		return n;
 	}
+	if (n > 0)
+		w->stats.complete[stats_batch_bucket((unsigned)n)]++;
 	/* One clock read per reaped I/O: each gets its own completion time. */
 	for (i = 0; i < n; i++) {
 		lp->inflight--;
@@ -409,9 +584,68 @@ static void loop_init(struct worker *w, struct loop *lp)
 	lp->has_slat = !(w->eng.ops->flags & ENGINE_F_SYNC) && !job->sqthread_poll;
 }
 
+/* The windows open when the measured part starts (after ramp_time);
+ * the averaged logs are stamped at multiples of log_avg_msec, as fio. */
+static void windows_init(struct worker *w, const struct loop *lp)
+{
+	const struct job *job = w->job;
+	uint64_t avg = (uint64_t)job->log_avg_msec * 1000000;
+
+	w->t0 = lp->now;
+	atomic_store_explicit(&w->prog.limit, lp->limit, memory_order_relaxed);
+	atomic_store_explicit(&w->prog.t_start, w->t0, memory_order_relaxed);
+	window_open(w, &w->win, lp->ramp_end);
+	w->win.next = lp->ramp_end + STATS_WINDOW;
+	w->lwin.next = UINT64_MAX;
+	w->hist_next = UINT64_MAX;
+	if (avg) {
+		window_open(w, &w->lwin, lp->ramp_end);
+		w->lwin.next = w->t0 + ((lp->ramp_end - w->t0) / avg + 1) * avg;
+	}
+	if (w->hist_before[0])
+		w->hist_next = lp->ramp_end + (uint64_t)job->log_hist_msec * 1000000;
+	w->tick_next = w->win.next < w->lwin.next ? w->win.next : w->lwin.next;
+	if (w->hist_next < w->tick_next)
+		w->tick_next = w->hist_next;
+}
+
+/* The partial windows of the logs are written at the end, as fio's
+ * final flush; the stats window is not a sample (fio's neither). */
+static void windows_end(struct worker *w, const struct loop *lp, uint64_t now)
+{
+	unsigned d;
+
+	if (w->lwin.next != UINT64_MAX &&
+	    w->stats.dir[0].ios + w->stats.dir[1].ios > w->lwin.ios[0] + w->lwin.ios[1])
+		log_window(w, now, (now - w->t0) / 1000000);
+	if (w->hist_next != UINT64_MAX && now > lp->ramp_end)
+		hist_window(w, now);
+	for (d = 0; d < 2; d++) {
+		atomic_store_explicit(&w->prog.bytes[d], w->stats.dir[d].bytes,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->prog.ios[d], w->stats.dir[d].ios, memory_order_relaxed);
+	}
+	atomic_store_explicit(&w->prog.issued, lp->issued, memory_order_relaxed);
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull + (uint64_t)tv->tv_usec * 1000;
+}
+
+static void rusage_delta(struct run_rusage *out, const struct rusage *a, const struct rusage *b)
+{
+	out->usr = tv_ns(&b->ru_utime) - tv_ns(&a->ru_utime);
+	out->sys = tv_ns(&b->ru_stime) - tv_ns(&a->ru_stime);
+	out->ctx = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw) + (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
+	out->majf = (uint64_t)(b->ru_majflt - a->ru_majflt);
+	out->minf = (uint64_t)(b->ru_minflt - a->ru_minflt);
+}
+
 void worker_run(struct worker *w)
 {
 	const struct job *job = w->job;
+	struct rusage ru0, ru1;
 	struct loop lp;
 	uint64_t now, min;
 	unsigned i;
@@ -423,6 +657,8 @@ void worker_run(struct worker *w)
 			posix_fadvise(w->files.v[i].fd, (off_t)w->files.v[i].start,
 				      (off_t)w->files.v[i].len, POSIX_FADV_DONTNEED);
 	loop_init(w, &lp);
+	windows_init(w, &lp);
+	getrusage(RUSAGE_THREAD, &ru0);
 	for (;;) {
 		/* The last completion's clock read serves: no extra read per I/O. */
 		if (*w->stop || w->error || lp.now >= lp.deadline)
@@ -449,11 +685,16 @@ void worker_run(struct worker *w)
 		;
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
+	windows_end(w, &lp, now);
+	getrusage(RUSAGE_THREAD, &ru1);
+	rusage_delta(&w->stats.ru, &ru0, &ru1);
 	/* Outside the measured time, as fio's end_fsync and fsync_on_close. */
 	if ((job->end_fsync || job->fsync_on_close) && !w->error && job_does(job, DDIR_WRITE) &&
 	    !(w->eng.ops->flags & ENGINE_F_NOFILES))
 		for (i = 0; i < w->files.n; i++)
-			if (fsync(w->files.v[i].fd) < 0 && !w->error)
+			if (fsync(w->files.v[i].fd) < 0 && !w->error) {
+				w->error_no = errno;
 				w->error = xasprintf("%s: fsync at the end: %s", w->files.v[i].path,
 						     strerror(errno));
+			}
 }

@@ -2,7 +2,8 @@
 /*
  * Tests of the latency histogram in hist.c: fio's bucket layout, the
  * relative error bound, the range past fio's 17 s, merging, and
- * percentiles, mean and stddev against an exact computation.
+ * percentiles, mean and stddev against an exact computation; fio's
+ * latency_ns/us/ms buckets and the batch buckets built on it.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "iogauge/hist.h"
+#include "iogauge/stats.h"
 #include "iogauge/util.h"
 
 #define FIO_NR (29 * 64) /* fio's FIO_IO_U_PLAT_NR */
@@ -413,6 +415,61 @@ static void test_mean_stddev(void **state)
 	assert_true(hist_stddev(&h) == 0.5);
 }
 
+/* fio's rule, written out: the first label the value is below. */
+static unsigned lat_bin_slow(uint64_t ns)
+{
+	unsigned b = 0;
+
+	while (b + 1 < STATS_LAT_BINS && ns >= stats_lat_bin_hi[b])
+		b++;
+	return b;
+}
+
+static void test_lat_bins(void **state)
+{
+	static const uint64_t edges[] = { 0,	      1,	 2,	    3,		4,
+					  9,	      10,	 249,	    250,	749,
+					  750,	      999,	 1000,	    1999,	2000,
+					  749999,     750000,	 999999999, 1000000000, 1999999999,
+					  2000000000, UINT64_MAX };
+	struct run_stats st;
+	uint64_t x = 88172645463325252ull, v;
+	unsigned i;
+
+	(void)state;
+	stats_init(&st); /* fills the table */
+	for (i = 0; i < ARRAY_SIZE(edges); i++)
+		assert_int_equal(stats_lat_bin(edges[i], hist_index(edges[i])),
+				 lat_bin_slow(edges[i]));
+	assert_int_equal(stats_lat_bin(1999, hist_index(1999)), 10);		 /* "2" us */
+	assert_int_equal(stats_lat_bin(2000000000, hist_index(2000000000)), 31); /* ">=2000" ms */
+	/* Every bucket's ends and a million values spread over 40 bits. */
+	for (i = 0; i < HIST_NR - 1; i++) {
+		v = hist_bucket_lo(i);
+		assert_int_equal(stats_lat_bin(v, i), lat_bin_slow(v));
+		v = hist_bucket_hi(i);
+		assert_int_equal(stats_lat_bin(v, i), lat_bin_slow(v));
+	}
+	for (i = 0; i < 1000000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = x >> (24 + x % 40);
+		assert_int_equal(stats_lat_bin(v, hist_index(v)), lat_bin_slow(v));
+	}
+}
+
+static void test_batch_buckets(void **state)
+{
+	static const unsigned n[] = { 0, 1, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65, 1000 };
+	static const unsigned want[] = { 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6 };
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(n); i++)
+		assert_int_equal(stats_batch_bucket(n[i]), want[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,7 +477,8 @@ int main(void)
 		cmocka_unit_test(test_fio_index),	cmocka_unit_test(test_relative_error),
 		cmocka_unit_test(test_range),		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_percentile_rank), cmocka_unit_test(test_percentiles_vs_sort),
-		cmocka_unit_test(test_mean_stddev),
+		cmocka_unit_test(test_mean_stddev),	cmocka_unit_test(test_lat_bins),
+		cmocka_unit_test(test_batch_buckets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

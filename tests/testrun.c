@@ -31,7 +31,7 @@ void run_text(struct ran *r, volatile sig_atomic_t *stop, const char *fmt, ...)
 		r->ret = job_build_all(&r->js, &r->jobs, &r->nr, &r->cause);
 	if (r->ret)
 		fail_msg("%s\n%s", r->cause, text);
-	r->ret = run_jobs(r->jobs, r->nr, stop ? stop : &no_stop, &r->run, &r->cause);
+	r->ret = run_jobs(r->jobs, r->nr, stop ? stop : &no_stop, NULL, &r->run, &r->cause);
 }
 
 void ran_free(struct ran *r)

@@ -9,6 +9,15 @@
 
 #include "iogauge/jobfile.h"
 
+enum cli_format {
+	CLI_FMT_NORMAL = 1,
+	CLI_FMT_JSON = 2,
+	CLI_FMT_JSONPLUS = 4,
+	CLI_FMT_TERSE = 8,
+};
+
+enum cli_eta { CLI_ETA_AUTO, CLI_ETA_ALWAYS, CLI_ETA_NEVER };
+
 struct cli {
 	bool help;
 	bool version;
@@ -17,7 +26,11 @@ struct cli {
 	bool clock_info;
 	bool list_engines;
 	const char *enghelp; /* --enghelp=NAME; points into argv */
-	unsigned nr_inputs;  /* job files and --name jobs */
+	unsigned formats;    /* enum cli_format bits; 0: normal */
+	const char *output;  /* --output=FILE, or NULL: standard output */
+	const char *plot;    /* --plot=DIR, or NULL */
+	enum cli_eta eta;
+	unsigned nr_inputs; /* job files and --name jobs */
 	struct jobset js;
 };
 

@@ -31,6 +31,8 @@ void hist_init(struct hist *h);
 /* Adds one sample.  Above the last bucket it lands in the last bucket,
  * and min, max, mean and stddev stay exact. */
 void hist_record(struct hist *h, uint64_t ns);
+/* The same, when the caller already has hist_index(@ns) in @idx. */
+void hist_record_at(struct hist *h, uint64_t ns, unsigned idx);
 void hist_merge(struct hist *dst, const struct hist *src);
 
 /* The bucket @ns falls in, fio's plat_val_to_idx; from 2^42 on, the last. */
@@ -39,6 +41,8 @@ unsigned hist_index(uint64_t ns);
  * ends at UINT64_MAX.  An @idx past the end reads as the last bucket. */
 uint64_t hist_bucket_lo(unsigned idx);
 uint64_t hist_bucket_hi(unsigned idx);
+/* fio's plat_idx_to_val: the middle of bucket @idx (json+ bins are keyed by it). */
+uint64_t hist_bucket_mid(unsigned idx);
 
 /* The @p percentile (0 < p <= 100), read from the buckets as fio does:
  * the middle of the first bucket where the running count reaches
@@ -47,5 +51,7 @@ uint64_t hist_bucket_hi(unsigned idx);
 uint64_t hist_percentile(const struct hist *h, double p);
 double hist_mean(const struct hist *h);	  /* ns */
 double hist_stddev(const struct hist *h); /* ns, population */
+/* ns, with n - 1 in the divisor, as fio's JSON and terse stddev. */
+double hist_stddev_sample(const struct hist *h);
 
 #endif

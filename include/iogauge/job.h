@@ -193,7 +193,10 @@ struct job {
 	char *write_iops_log;
 	char *write_lat_log;
 	char *write_hist_log;
-	unsigned log_avg_msec; /* ms; 0: every I/O */
+	unsigned log_avg_msec;	      /* ms; 0: every I/O */
+	unsigned log_hist_msec;	      /* ms; 0: no histogram log lines */
+	unsigned log_hist_coarseness; /* histogram log bins merged 2^N at a time */
+	bool log_offset;	      /* an offset column in per-I/O logs */
 	uint64_t cpus_allowed[JOB_MAX_CPUS / 64];
 	bool cpus_allowed_set;
 	enum continue_on_error continue_on_error;

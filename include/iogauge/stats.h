@@ -15,6 +15,14 @@ enum stat_dir { STAT_READ, STAT_WRITE, STAT_SYNC, STAT_NR };
 
 #define STATS_MS_BUCKETS 25 /* SQLIO: 0..23 ms, then 24+ */
 #define STATS_DEPTHS	 7  /* fio's "IO depths": 1, 2, 4, 8, 16, 32, >=64 */
+#define STATS_LAT_BINS	 32 /* fio's latency_ns (10), latency_us (10), latency_ms (12) */
+
+/* Summary of interval samples (IOPS or bandwidth per window): fio's
+ * bw_min/max/mean/dev and iops_* fields. */
+struct sample_agg {
+	uint64_t n;
+	double min, max, sum, sum_sq;
+};
 
 /* Latencies as fio defines them (the stamps are described in engine.h). */
 struct dir_stats {
@@ -24,14 +32,47 @@ struct dir_stats {
 	struct hist slat;	       /* ns, built to submitted: async engines only */
 	struct hist clat;	       /* ns, submitted to completed */
 	struct hist lat;	       /* ns, built to completed: the total */
+	/* I/Os by completion latency in fio's latency_ns/us/ms buckets. */
+	uint64_t lat_bins[STATS_LAT_BINS];
+	struct sample_agg bw;	/* KiB/s per stats window (500 ms, as fio) */
+	struct sample_agg iops; /* I/Os per second per stats window */
+};
+
+/* CPU and scheduling of one worker thread (getrusage RUSAGE_THREAD). */
+struct run_rusage {
+	uint64_t usr, sys; /* ns */
+	uint64_t ctx;	   /* voluntary + involuntary context switches */
+	uint64_t majf, minf;
 };
 
 struct run_stats {
 	struct dir_stats dir[STAT_NR];
-	uint64_t depth[STATS_DEPTHS]; /* I/Os by I/Os in flight once each was queued */
-	uint64_t elapsed;	      /* ns, measured part of the run */
-	uint64_t depth_max;	      /* most I/Os in flight at once */
+	uint64_t depth[STATS_DEPTHS];	 /* I/Os by I/Os in flight once each was queued */
+	uint64_t submit[STATS_DEPTHS];	 /* submissions by I/Os submitted at once */
+	uint64_t complete[STATS_DEPTHS]; /* reaps by I/Os reaped at once */
+	uint64_t elapsed;		 /* ns, measured part of the run */
+	uint64_t depth_max;		 /* most I/Os in flight at once */
+	struct run_rusage ru;
 };
+
+/* fio's latency buckets: labels are upper bounds ("below X"), the last
+ * is ">=2000" ms.  @i < STATS_LAT_BINS. */
+extern const uint64_t stats_lat_bin_hi[STATS_LAT_BINS]; /* ns; UINT64_MAX for the last */
+
+/* The fio latency bucket of @ns, whose histogram bucket is @idx: a table
+ * lookup and one compare, as no histogram bucket spans two fio labels.
+ * The table is filled by stats_init(). */
+extern uint8_t stats_lat_bin_of_hist[HIST_NR];
+static inline unsigned stats_lat_bin(uint64_t ns, unsigned idx)
+{
+	unsigned b = stats_lat_bin_of_hist[idx];
+
+	return b + (ns >= stats_lat_bin_hi[b] && b + 1 < STATS_LAT_BINS);
+}
+/* Adds one window's @v to @a. */
+void stats_sample(struct sample_agg *a, double v);
+double stats_sample_mean(const struct sample_agg *a);
+double stats_sample_stddev(const struct sample_agg *a); /* sample stddev, as fio */
 
 void stats_init(struct run_stats *s);
 /* Records one I/O; @slat_ns is UINT64_MAX when the engine has none. */
@@ -39,14 +80,17 @@ static inline void stats_record(struct dir_stats *d, uint64_t slat_ns, uint64_t 
 				uint64_t lat_ns, uint64_t bytes)
 {
 	uint64_t ms = lat_ns / 1000000;
+	unsigned idx;
 
 	d->ios++;
 	d->bytes += bytes;
 	d->ms[ms < STATS_MS_BUCKETS - 1 ? ms : STATS_MS_BUCKETS - 1]++;
 	if (slat_ns != UINT64_MAX)
 		hist_record(&d->slat, slat_ns);
-	hist_record(&d->clat, clat_ns);
+	idx = hist_index(clat_ns);
+	hist_record_at(&d->clat, clat_ns, idx);
 	hist_record(&d->lat, lat_ns);
+	d->lat_bins[stats_lat_bin(clat_ns, idx)]++;
 }
 /* fio's IO-depth bucket for @n I/Os in flight: 1, 2-3, 4-7, ..., >=64. */
 static inline unsigned stats_depth_bucket(unsigned n)
@@ -57,6 +101,18 @@ static inline unsigned stats_depth_bucket(unsigned n)
 		n >>= 1;
 		b++;
 	}
+	return b;
+}
+/* fio's submit/complete bucket for @n I/Os at once: 0, 1-4, 5-8, 9-16,
+ * 17-32, 33-64, more. */
+static inline unsigned stats_batch_bucket(unsigned n)
+{
+	unsigned b = 1;
+
+	if (!n)
+		return 0;
+	while (n > 4u << (b - 1) && b + 1 < STATS_DEPTHS)
+		b++;
 	return b;
 }
 /* Adds @src's counts to @dst; elapsed becomes the longer of the two. */

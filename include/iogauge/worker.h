@@ -9,11 +9,32 @@
 #define IOGAUGE_WORKER_H
 
 #include <signal.h>
+#include <stdatomic.h>
 
 #include "iogauge/engine.h"
 #include "iogauge/files.h"
+#include "iogauge/iolog.h"
 #include "iogauge/rand.h"
 #include "iogauge/run.h"
+
+/* A running worker's progress, published every stats window for the live
+ * status line; read by another thread, hence atomic (relaxed). */
+struct worker_progress {
+	_Atomic uint64_t issued;   /* bytes handed to the engine, ramp included */
+	_Atomic uint64_t bytes[2]; /* measured read, write bytes */
+	_Atomic uint64_t ios[2];
+	_Atomic uint64_t t_start; /* ns: the I/O loop's start; 0 before */
+	_Atomic uint64_t limit;	  /* bytes the job may issue; UINT64_MAX: time-bound */
+	_Atomic int state;	  /* 0 waiting, 1 running, 2 done */
+};
+
+/* Window bookkeeping for the stats samples and the averaged logs. */
+struct worker_window {
+	uint64_t next;		       /* ns: when it closes */
+	uint64_t t;		       /* ns: when it opened */
+	uint64_t ios[2], bytes[2];     /* at the opening */
+	uint64_t sum[3][2], cnt[3][2]; /* lat, clat, slat sums and counts at the opening */
+};
 
 struct worker {
 	const struct job *job;
@@ -38,6 +59,16 @@ struct worker {
 	uint64_t writes_since_sync;
 	struct run_stats stats;
 	char *error;
+	int error_no;		   /* errno of the error, as fio's "error" */
+	struct run_logs *logs;	   /* handed to the result after the run */
+	bool log_each;		   /* a write_*_log without log_avg_msec: an entry per I/O */
+	uint64_t t0;		   /* ns: the I/O loop's start; log times count from it */
+	uint64_t tick_next;	   /* ns: the earliest window that closes */
+	struct worker_window win;  /* stats samples, 500 ms */
+	struct worker_window lwin; /* averaged logs, log_avg_msec */
+	uint64_t hist_next;	   /* ns: next histogram-log line; UINT64_MAX: none */
+	uint64_t *hist_before[2];  /* clat buckets at the last histogram-log line */
+	struct worker_progress prog;
 };
 
 /* 0, or -errno with *cause set; on error nothing is left open. */

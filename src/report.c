@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* What every reporter shares: the entries of a run, per clone or group. */
+#include <stdlib.h>
+
+#include "iogauge/report.h"
+
+void report_entries(const struct run *run, struct report_entries *out)
+{
+	unsigned i, j;
+
+	out->v = xcalloc(run->nr ? run->nr : 1, sizeof(*out->v));
+	out->merged = xcalloc(run->nr ? run->nr : 1, sizeof(*out->merged));
+	out->n = 0;
+	for (i = 0; i < run->nr; i = j) {
+		const struct run_result *r = &run->results[i];
+		struct report_entry *e = &out->v[out->n];
+
+		e->r = r;
+		e->err = r->error ? r : NULL;
+		if (!r->job->group_reporting) {
+			e->threads = 1;
+			e->st = &r->stats;
+			j = i + 1;
+		} else {
+			struct run_stats *m = &out->merged[out->n];
+
+			/* group_reporting: every clone of every job in the group, as one. */
+			stats_init(m);
+			for (j = i; j < run->nr && run->results[j].group == r->group; j++) {
+				stats_merge(m, &run->results[j].stats);
+				if (!e->err && run->results[j].error)
+					e->err = &run->results[j];
+			}
+			e->threads = j - i;
+			e->st = m;
+		}
+		out->n++;
+	}
+}
+
+void report_entries_free(struct report_entries *e)
+{
+	free(e->v);
+	free(e->merged);
+	e->v = NULL;
+	e->merged = NULL;
+	e->n = 0;
+}
+
+double report_group_bw(const struct run *run, unsigned group, unsigned d)
+{
+	uint64_t bytes = 0, elapsed = 0;
+	unsigned i;
+
+	for (i = 0; i < run->nr; i++) {
+		const struct run_stats *st = &run->results[i].stats;
+
+		if (run->results[i].group != group)
+			continue;
+		bytes += st->dir[d].bytes;
+		if (st->elapsed > elapsed)
+			elapsed = st->elapsed;
+	}
+	return elapsed ? (double)bytes * 1e9 / (double)elapsed : 0;
+}
