@@ -107,6 +107,11 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 					      : "",
 		    st->elapsed / 1e9);
 	depths(st, sb);
+	strbuf_addf(sb, "cpu: usr=%.2f%% sys=%.2f%% ctx=%llu majf=%llu minf=%llu\n",
+		    st->elapsed ? (double)st->ru.usr * 100 / (double)st->elapsed : 0,
+		    st->elapsed ? (double)st->ru.sys * 100 / (double)st->elapsed : 0,
+		    (unsigned long long)st->ru.ctx, (unsigned long long)st->ru.majf,
+		    (unsigned long long)st->ru.minf);
 	for (d = 0; d < STAT_NR; d++)
 		if (st->dir[d].ios)
 			direction(job, &st->dir[d], dir_names[d], st->elapsed, sb);
@@ -125,6 +130,21 @@ void report_text(const struct run *run, struct strbuf *sb)
 	for (i = 0; i < es.n; i++)
 		entry(es.v[i].r, es.v[i].threads, es.v[i].st, sb);
 	report_entries_free(&es);
+	if (run->disks.n)
+		strbuf_addf(sb, "\nDisk stats (read/write):\n");
+	for (i = 0; i < run->disks.n; i++) {
+		struct disk_counters c;
+		double util;
+
+		disks_delta(&run->disks.v[i], run->duration / 1000000, &c, &util);
+		strbuf_addf(sb,
+			    "  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
+			    "util=%.2f%%\n",
+			    run->disks.v[i].name, (unsigned long long)c.ios[0],
+			    (unsigned long long)c.ios[1], (unsigned long long)c.merges[0],
+			    (unsigned long long)c.merges[1], (unsigned long long)c.ticks[0],
+			    (unsigned long long)c.ticks[1], (unsigned long long)c.in_queue, util);
+	}
 }
 
 /* A rate as fio's status line prints it: 1023KiB/s, 12.3MiB/s, 1.2GiB/s. */

@@ -22,7 +22,7 @@ for name in $("$bin" --help-options | awk '{ split($1, n, "|"); print n[1] }'); 
 		'grep -q "^\.BI $name=" "$src/man/iogauge-jobfile.5"'
 done
 for flag in parse-only section set name help-options version help clock-info \
-	list-engines enghelp; do
+	list-engines enghelp output-format output minimal eta plot; do
 	# roff spells each dash \-, as in \-\-parse\-only.
 	pat=$(printf '%s' "--$flag" | sed 's/-/\\-/g')
 	check "flag --$flag is not in iogauge.1" 'grep -qF -- "$pat" "$src/man/iogauge.1"'

@@ -390,6 +390,12 @@ def test_terse(tmp):
         f = out.strip().split(";")
         if check(rc == 0 and (len(f) - 121) % 9 == 0 and len(f) > 121, "terse: disks add 9 fields each: %d" % len(f)):
             check(int(f[122]) >= 1024 and f[129].endswith("%"), "terse disk: %s read ios %s" % (f[121], f[122]))
+        rc, out, _ = run([job(tmp, "d.fio", text)])
+        m = re.search(r"\nDisk stats \(read/write\):\n  (\w+): ios=(\d+)/\d+, merge=\d+/\d+, "
+                      r"ticks=\d+/\d+, in_queue=\d+, util=[0-9.]+%\n", out)
+        check(rc == 0 and m and int(m.group(2)) >= 1024, "normal report: Disk stats line: %r" % out[-300:])
+        check(re.search(r"\ncpu: usr=[0-9.]+% sys=[0-9.]+% ctx=\d+ majf=\d+ minf=\d+\n", out),
+              "normal report: cpu line")
         doc, _ = json_run(["--output-format=json", job(tmp, "d.fio", text)], "disk_util")
         if doc:
             du = doc.get("disk_util", [])
