@@ -451,10 +451,29 @@ def test_eta(tmp):
     check(rc == 0 and "Jobs:" not in err, "--eta=auto without a terminal: no status: %r" % err)
 
 
+def test_interrupted(tmp):
+    """Ctrl-C: exit 130, and standard output is still one JSON document."""
+    p = subprocess.Popen([BIN, "--output-format=json", "--name=x", "--ioengine=null", "--size=1g",
+                          "--rw=randread", "--time_based", "--runtime=30"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    import time
+    time.sleep(1.2)
+    p.send_signal(2)
+    out, err = p.communicate(timeout=10)
+    try:
+        j = json.loads(out)["jobs"][0]
+        check(p.returncode == 130 and j["iogauge"]["interrupted"] == 1 and 900 < j["job_runtime"] < 3000
+              and j["read"]["total_ios"] > 0,
+              "SIGINT: rc %d, interrupted %s, runtime %d" % (p.returncode, j["iogauge"]["interrupted"], j["job_runtime"]))
+    except ValueError as e:
+        check(False, "SIGINT: stdout is not JSON: %s %r" % (e, out[:200]))
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
-        for t in (test_shapes, test_intervals, test_fio_counts, test_logs, test_terse, test_plots, test_eta):
+        for t in (test_shapes, test_intervals, test_fio_counts, test_logs, test_terse, test_plots, test_eta,
+              test_interrupted):
             t(tmp)
     finally:
         shutil.rmtree(tmp)
