@@ -29,6 +29,8 @@
 
 #include <cmocka.h>
 
+#include "testloop.h"
+
 #include "iogauge/diskstats.h"
 #include "iogauge/util.h"
 
@@ -237,14 +239,7 @@ static void test_not_there_yet(void **state)
 
 static void loop_undo(void)
 {
-	char cmd[128];
-
-	if (loopdev[0]) {
-		snprintf(cmd, sizeof(cmd), "losetup -d '%s'", loopdev);
-		if (system(cmd))
-			fprintf(stderr, "could not detach %s\n", loopdev);
-		loopdev[0] = '\0';
-	}
+	testloop_detach(loopdev);
 	if (backing[0]) {
 		unlink(backing);
 		backing[0] = '\0';
@@ -263,11 +258,10 @@ static void test_partition_maps_to_disk(void **state)
 				       .datalen = sizeof(bp),
 				       .data = &bp };
 	struct disk_set ds = { 0 };
-	char cmd[256], part[80];
+	char part[80];
 	struct stat st, dst;
 	struct want w;
 	int fd, i, ret;
-	FILE *f;
 
 	(void)state;
 	if (geteuid())
@@ -277,17 +271,10 @@ static void test_partition_maps_to_disk(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, 4 << 20), 0);
 	close(fd);
-	snprintf(cmd, sizeof(cmd), "losetup -f --show -P '%s' 2>/dev/null", backing);
-	f = popen(cmd, "r");
-	if (!f || !fgets(loopdev, sizeof(loopdev), f)) {
-		if (f)
-			pclose(f);
-		loopdev[0] = '\0';
+	if (!testloop_attach(backing, true, loopdev, sizeof(loopdev))) {
 		loop_undo();
 		skip();
 	}
-	pclose(f);
-	loopdev[strcspn(loopdev, "\n")] = '\0';
 	fd = open(loopdev, O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
 	ret = ioctl(fd, BLKPG, &arg);

@@ -27,6 +27,7 @@
 #include "iogauge/files.h"
 #include "iogauge/jobfile.h"
 #include "iogauge/run.h"
+#include "testloop.h"
 #include "testrun.h"
 
 #define BS    4096u
@@ -522,14 +523,7 @@ static char mnt[128], loopdev[64]; /* undone by teardown, whatever failed */
 
 static void device_undo(void)
 {
-	char cmd[128];
-
-	if (loopdev[0]) {
-		snprintf(cmd, sizeof(cmd), "losetup -d '%s'", loopdev);
-		if (system(cmd))
-			fprintf(stderr, "could not detach %s\n", loopdev);
-		loopdev[0] = '\0';
-	}
+	testloop_detach(loopdev);
 	if (mnt[0]) {
 		umount(mnt);
 		mnt[0] = '\0';
@@ -556,8 +550,7 @@ static void device_error(const char *eng, const char *extra, const char *want)
 
 static void test_device_errors_named(void **state)
 {
-	char back[160], cmd[512], *fill;
-	FILE *f;
+	char back[160], *fill;
 	size_t e;
 	int fd;
 
@@ -585,17 +578,10 @@ static void test_device_errors_named(void **state)
 	}
 	close(fd);
 	free(fill);
-	snprintf(cmd, sizeof(cmd), "losetup -f --show '%s'", back);
-	f = popen(cmd, "r");
-	if (!f || !fgets(loopdev, sizeof(loopdev), f)) {
-		if (f)
-			pclose(f);
-		loopdev[0] = '\0';
+	if (!testloop_attach(back, false, loopdev, sizeof(loopdev))) {
 		device_undo();
 		skip();
 	}
-	pclose(f);
-	loopdev[strcspn(loopdev, "\n")] = '\0';
 	for (e = 0; e < ARRAY_SIZE(all_engines); e++) {
 		const char *eng = all_engines[e];
 
