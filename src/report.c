@@ -63,3 +63,23 @@ double report_group_bw(const struct run *run, unsigned group, unsigned d)
 	}
 	return elapsed ? (double)bytes * 1e9 / (double)elapsed : 0;
 }
+
+void report_cpu(const struct run_stats *st, double *usr_pct, double *sys_pct)
+{
+	double t = (double)st->elapsed;
+
+	*usr_pct = t > 0 ? (double)st->ru.usr * 100 / t : 0;
+	*sys_pct = t > 0 ? (double)st->ru.sys * 100 / t : 0;
+}
+
+uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BINS])
+{
+	uint64_t total = 0;
+	unsigned i;
+
+	for (i = 0; i < STATS_LAT_BINS; i++) {
+		bins[i] = st->dir[STAT_READ].lat_bins[i] + st->dir[STAT_WRITE].lat_bins[i];
+		total += bins[i];
+	}
+	return total;
+}

@@ -109,13 +109,9 @@ static void lat_maps(struct json *j, const struct run_stats *st)
 {
 	static const char *const names[3] = { "latency_ns", "latency_us", "latency_ms" };
 	static const unsigned from[4] = { 0, 10, 20, STATS_LAT_BINS };
-	uint64_t total = 0, bins[STATS_LAT_BINS] = { 0 };
+	uint64_t bins[STATS_LAT_BINS], total = report_lat_bins(st, bins);
 	unsigned g, i;
 
-	for (i = 0; i < STATS_LAT_BINS; i++) {
-		bins[i] = st->dir[STAT_READ].lat_bins[i] + st->dir[STAT_WRITE].lat_bins[i];
-		total += bins[i];
-	}
 	for (g = 0; g < 3; g++) {
 		json_open(j, names[g], '{');
 		for (i = from[g]; i < from[g + 1]; i++)
@@ -215,7 +211,7 @@ static void job_object(struct json *j, const struct report_entry *e, const struc
 {
 	const struct run_stats *st = e->st;
 	const struct job *job = e->r->job;
-	double ms = (double)st->elapsed / 1e6;
+	double usr, sys;
 
 	json_open(j, NULL, '{');
 	json_str(j, "jobname", job->name);
@@ -235,8 +231,9 @@ static void job_object(struct json *j, const struct report_entry *e, const struc
 	lat_object(j, "lat_ns", &st->dir[STAT_SYNC].lat, job, true, plus);
 	json_close(j, '}');
 	json_u64(j, "job_runtime", st->elapsed / 1000000);
-	json_dbl(j, "usr_cpu", ms > 0 ? (double)st->ru.usr / 1e6 * 100 / ms : 0);
-	json_dbl(j, "sys_cpu", ms > 0 ? (double)st->ru.sys / 1e6 * 100 / ms : 0);
+	report_cpu(st, &usr, &sys);
+	json_dbl(j, "usr_cpu", usr);
+	json_dbl(j, "sys_cpu", sys);
 	json_u64(j, "ctx", st->ru.ctx);
 	json_u64(j, "majf", st->ru.majf);
 	json_u64(j, "minf", st->ru.minf);

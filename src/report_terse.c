@@ -61,7 +61,7 @@ static void direction(const struct run *run, const struct report_entry *e, unsig
 static void entry(const struct run *run, const struct report_entry *e, struct strbuf *sb)
 {
 	const struct run_stats *st = e->st;
-	double ms = (double)st->elapsed / 1e6, total = 0;
+	double usr, sys, total;
 	uint64_t depths = 0, bins[STATS_LAT_BINS];
 	unsigned i;
 
@@ -69,18 +69,14 @@ static void entry(const struct run *run, const struct report_entry *e, struct st
 		    e->err ? e->err->error_no : 0);
 	direction(run, e, STAT_READ, sb);
 	direction(run, e, STAT_WRITE, sb);
-	strbuf_addf(
-		sb, ";%f%%;%f%%;%llu;%llu;%llu", ms > 0 ? (double)st->ru.usr / 1e6 * 100 / ms : 0,
-		ms > 0 ? (double)st->ru.sys / 1e6 * 100 / ms : 0, (unsigned long long)st->ru.ctx,
-		(unsigned long long)st->ru.majf, (unsigned long long)st->ru.minf);
+	report_cpu(st, &usr, &sys);
+	strbuf_addf(sb, ";%f%%;%f%%;%llu;%llu;%llu", usr, sys, (unsigned long long)st->ru.ctx,
+		    (unsigned long long)st->ru.majf, (unsigned long long)st->ru.minf);
 	for (i = 0; i < STATS_DEPTHS; i++)
 		depths += st->depth[i];
 	for (i = 0; i < STATS_DEPTHS; i++)
 		strbuf_addf(sb, ";%3.1f%%", depths ? 100.0 * (double)st->depth[i] / depths : 0);
-	for (i = 0; i < STATS_LAT_BINS; i++) {
-		bins[i] = st->dir[STAT_READ].lat_bins[i] + st->dir[STAT_WRITE].lat_bins[i];
-		total += (double)bins[i];
-	}
+	total = (double)report_lat_bins(st, bins);
 	/* The ns buckets fold into the first us one, as fio's stat_calc_lat_nu. */
 	for (i = 0; i < 10; i++)
 		bins[10] += bins[i];

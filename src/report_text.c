@@ -88,6 +88,7 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 		  struct strbuf *sb)
 {
 	const struct job *job = r->job;
+	double usr, sys;
 	unsigned d;
 
 	strbuf_addf(sb, "\n[%s]", job->name);
@@ -107,9 +108,8 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 					      : "",
 		    st->elapsed / 1e9);
 	depths(st, sb);
-	strbuf_addf(sb, "cpu: usr=%.2f%% sys=%.2f%% ctx=%llu majf=%llu minf=%llu\n",
-		    st->elapsed ? (double)st->ru.usr * 100 / (double)st->elapsed : 0,
-		    st->elapsed ? (double)st->ru.sys * 100 / (double)st->elapsed : 0,
+	report_cpu(st, &usr, &sys);
+	strbuf_addf(sb, "cpu: usr=%.2f%% sys=%.2f%% ctx=%llu majf=%llu minf=%llu\n", usr, sys,
 		    (unsigned long long)st->ru.ctx, (unsigned long long)st->ru.majf,
 		    (unsigned long long)st->ru.minf);
 	for (d = 0; d < STAT_NR; d++)

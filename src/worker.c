@@ -304,6 +304,19 @@ static void log_io(struct worker *w, const struct io_req *req, uint64_t now, uin
 	}
 }
 
+/* What the live status line reads, from another thread. */
+static void publish(struct worker *w, const struct loop *lp)
+{
+	unsigned d;
+
+	for (d = 0; d < 2; d++) {
+		atomic_store_explicit(&w->prog.bytes[d], w->stats.dir[d].bytes,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->prog.ios[d], w->stats.dir[d].ios, memory_order_relaxed);
+	}
+	atomic_store_explicit(&w->prog.issued, lp->issued, memory_order_relaxed);
+}
+
 static void window_open(struct worker *w, struct worker_window *win, uint64_t now)
 {
 	const struct hist *h[3];
@@ -333,12 +346,7 @@ static void stats_window(struct worker *w, const struct loop *lp, uint64_t now)
 	double secs = (double)(now - w->win.t) / 1e9;
 	unsigned d;
 
-	for (d = 0; d < 2; d++) {
-		atomic_store_explicit(&w->prog.bytes[d], w->stats.dir[d].bytes,
-				      memory_order_relaxed);
-		atomic_store_explicit(&w->prog.ios[d], w->stats.dir[d].ios, memory_order_relaxed);
-	}
-	atomic_store_explicit(&w->prog.issued, lp->issued, memory_order_relaxed);
+	publish(w, lp);
 	{
 		for (d = 0; d < 2; d++) {
 			if (!job_does(w->job, (enum ddir)d))
@@ -613,19 +621,12 @@ static void windows_init(struct worker *w, const struct loop *lp)
  * final flush; the stats window is not a sample (fio's neither). */
 static void windows_end(struct worker *w, const struct loop *lp, uint64_t now)
 {
-	unsigned d;
-
 	if (w->lwin.next != UINT64_MAX &&
 	    w->stats.dir[0].ios + w->stats.dir[1].ios > w->lwin.ios[0] + w->lwin.ios[1])
 		log_window(w, now, (now - w->t0) / 1000000);
 	if (w->hist_next != UINT64_MAX && now > lp->ramp_end)
 		hist_window(w, now);
-	for (d = 0; d < 2; d++) {
-		atomic_store_explicit(&w->prog.bytes[d], w->stats.dir[d].bytes,
-				      memory_order_relaxed);
-		atomic_store_explicit(&w->prog.ios[d], w->stats.dir[d].ios, memory_order_relaxed);
-	}
-	atomic_store_explicit(&w->prog.issued, lp->issued, memory_order_relaxed);
+	publish(w, lp);
 }
 
 static uint64_t tv_ns(const struct timeval *tv)

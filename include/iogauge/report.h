@@ -32,6 +32,11 @@ void report_entries_free(struct report_entries *e);
  * longest runtime, in bytes per second (fio's rs->agg). */
 double report_group_bw(const struct run *run, unsigned group, unsigned d);
 
+/* User and system CPU time of @st as percentages of its measured time. */
+void report_cpu(const struct run_stats *st, double *usr_pct, double *sys_pct);
+/* Reads and writes together by fio's latency_ns/us/ms buckets, and their total. */
+uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BINS]);
+
 /* The native report, modelled on SQLIO's: per job clone, or per group with
  * group_reporting, and per direction. */
 void report_text(const struct run *run, struct strbuf *sb);
