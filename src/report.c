@@ -83,3 +83,12 @@ uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BIN
 	}
 	return total;
 }
+
+double report_bw_share(const struct run *run, const struct report_entry *e, unsigned d,
+		       double if_no_agg)
+{
+	double agg = report_group_bw(run, e->r->group, d) / 1024;
+	double p = agg > 0 ? stats_sample_mean(&e->st->dir[d].bw) * 100 / agg : if_no_agg;
+
+	return p > 100 ? 100 : p;
+}

@@ -152,24 +152,24 @@ static int save(const char *dir, const char *base, const char *kind, const struc
  * An entry's windows: a clone's own, or a group's summed window by window
  * (each clone's k-th window ends about k * 500 ms after it started).
  */
-static void entry_series(const struct run *run, const struct report_entry *e,
-			 struct plot_point *pts[4], size_t *n)
+static void entry_series(const struct report_entry *e, struct plot_point *pts[4], size_t *n)
 {
 	const struct run_result *first = e->r;
-	size_t k, i, most = 0, base = (size_t)(first - run->results);
+	size_t k, i, most = 0;
 
 	for (i = 0; i < e->threads; i++)
 		if (first[i].logs && first[i].logs->nr_win > most)
 			most = first[i].logs->nr_win;
 	for (k = 0; k < 4; k++)
 		pts[k] = xcalloc(most ? most : 1, sizeof(struct plot_point));
-	for (i = 0; i < e->threads && base + i < run->nr; i++) {
+	for (i = 0; i < e->threads; i++) {
 		const struct run_logs *lg = first[i].logs;
 
 		for (k = 0; lg && k < lg->nr_win; k++) {
 			const struct iolog_window *w = &lg->win[k];
 
-			if (!i || pts[0][k].t == 0)
+			/* The first clone with a k-th window stamps it (t > 0). */
+			if (pts[0][k].t == 0)
 				pts[0][k].t = pts[1][k].t = pts[2][k].t = pts[3][k].t = w->t;
 			pts[0][k].v += w->iops[0];
 			pts[1][k].v += w->iops[1];
@@ -180,8 +180,7 @@ static void entry_series(const struct run *run, const struct report_entry *e,
 	*n = most;
 }
 
-static int plot_entry(const struct run *run, const struct report_entry *e, unsigned idx,
-		      const char *dir, char **cause)
+static int plot_entry(const struct report_entry *e, unsigned idx, const char *dir, char **cause)
 {
 	const struct job *job = e->r->job;
 	const struct run_stats *st = e->st;
@@ -207,7 +206,7 @@ static int plot_entry(const struct run *run, const struct report_entry *e, unsig
 		free(title);
 		sb.len = 0;
 	}
-	entry_series(run, e, pts, &n);
+	entry_series(e, pts, &n);
 	for (k = 0; k < 2 && !ret; k++) {
 		ns = 0;
 		for (d = 0; d < 2; d++)
@@ -239,7 +238,7 @@ int report_plots(const struct run *run, const char *dir, char **cause)
 				 strerror(errno));
 	report_entries(run, &es);
 	for (i = 0; i < es.n && !ret; i++)
-		ret = plot_entry(run, &es.v[i], i + 1, dir, cause);
+		ret = plot_entry(&es.v[i], i + 1, dir, cause);
 	report_entries_free(&es);
 	return ret;
 }

@@ -59,7 +59,7 @@ static void direction(struct json *j, const char *key, const struct report_entry
 	const struct job *job = e->r->job;
 	static const struct dir_stats none;
 	uint64_t ms = e->st->elapsed / 1000000;
-	double secs = (double)e->st->elapsed / 1e9, bw, agg;
+	double secs = (double)e->st->elapsed / 1e9, bw;
 
 	if (!ds)
 		ds = &none;
@@ -77,14 +77,9 @@ static void direction(struct json *j, const char *key, const struct report_entry
 	lat_object(j, "slat_ns", &ds->slat, job, false, plus);
 	lat_object(j, "clat_ns", &ds->clat, job, job->clat_percentiles, plus);
 	lat_object(j, "lat_ns", &ds->lat, job, job->lat_percentiles, plus);
-	agg = d < 2 ? report_group_bw(run, e->r->group, d) / 1024 : 0;
 	json_u64(j, "bw_min", (uint64_t)ds->bw.min);
 	json_u64(j, "bw_max", (uint64_t)ds->bw.max);
-	json_dbl(j, "bw_agg",
-		 agg > 0 ? (stats_sample_mean(&ds->bw) * 100 / agg > 100
-				    ? 100
-				    : stats_sample_mean(&ds->bw) * 100 / agg)
-			 : 0);
+	json_dbl(j, "bw_agg", d < 2 ? report_bw_share(run, e, d, 0) : 0);
 	json_dbl(j, "bw_mean", stats_sample_mean(&ds->bw));
 	json_dbl(j, "bw_dev", stats_sample_stddev(&ds->bw));
 	json_u64(j, "bw_samples", ds->bw.n);

@@ -25,7 +25,7 @@ static void direction(const struct run *run, const struct report_entry *e, unsig
 {
 	const struct dir_stats *ds = &e->st->dir[d];
 	const struct job *job = e->r->job;
-	double secs = (double)e->st->elapsed / 1e9, agg, mean, p = 100;
+	double secs = (double)e->st->elapsed / 1e9, mean, p;
 	unsigned i, n = job->clat_percentiles || job->lat_percentiles ? job->nr_percentiles : 0;
 	/* fio's percentiles come from clat unless only lat_percentiles is set. */
 	const struct hist *ph = job->clat_percentiles ? &ds->clat : &ds->lat;
@@ -51,9 +51,8 @@ static void direction(const struct run *run, const struct report_entry *e, unsig
 		return;
 	}
 	mean = stats_sample_mean(&ds->bw);
-	agg = report_group_bw(run, e->r->group, d) / 1024;
-	if (agg > 0)
-		p = mean * 100 / agg > 100 ? 100 : mean * 100 / agg;
+	/* fio's terse reads 100% when the group's aggregate is 0. */
+	p = report_bw_share(run, e, d, 100);
 	strbuf_addf(sb, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)ds->bw.min,
 		    (unsigned long long)ds->bw.max, p, mean, stats_sample_stddev(&ds->bw));
 }

@@ -347,17 +347,15 @@ static void stats_window(struct worker *w, const struct loop *lp, uint64_t now)
 	unsigned d;
 
 	publish(w, lp);
-	{
-		for (d = 0; d < 2; d++) {
-			if (!job_does(w->job, (enum ddir)d))
-				continue;
-			iw.bw[d] = (double)(w->stats.dir[d].bytes - w->win.bytes[d]) / 1024 / secs;
-			iw.iops[d] = (double)(w->stats.dir[d].ios - w->win.ios[d]) / secs;
-			stats_sample(&w->stats.dir[d].bw, iw.bw[d]);
-			stats_sample(&w->stats.dir[d].iops, iw.iops[d]);
-		}
-		iolog_add_window(w->logs, &iw);
+	for (d = 0; d < 2; d++) {
+		if (!job_does(w->job, (enum ddir)d))
+			continue;
+		iw.bw[d] = (double)(w->stats.dir[d].bytes - w->win.bytes[d]) / 1024 / secs;
+		iw.iops[d] = (double)(w->stats.dir[d].ios - w->win.ios[d]) / secs;
+		stats_sample(&w->stats.dir[d].bw, iw.bw[d]);
+		stats_sample(&w->stats.dir[d].iops, iw.iops[d]);
 	}
+	iolog_add_window(w->logs, &iw);
 	window_open(w, &w->win, now);
 	w->win.next = now + STATS_WINDOW;
 }
@@ -411,6 +409,14 @@ static void hist_window(struct worker *w, uint64_t now)
 	}
 }
 
+/* The earliest of the windows that close: the one time complete() checks. */
+static void set_tick_next(struct worker *w)
+{
+	w->tick_next = w->win.next < w->lwin.next ? w->win.next : w->lwin.next;
+	if (w->hist_next < w->tick_next)
+		w->tick_next = w->hist_next;
+}
+
 static void tick(struct worker *w, const struct loop *lp, uint64_t now)
 {
 	const struct job *job = w->job;
@@ -426,9 +432,7 @@ static void tick(struct worker *w, const struct loop *lp, uint64_t now)
 		hist_window(w, now);
 		w->hist_next = now + (uint64_t)job->log_hist_msec * 1000000;
 	}
-	w->tick_next = w->win.next < w->lwin.next ? w->win.next : w->lwin.next;
-	if (w->hist_next < w->tick_next)
-		w->tick_next = w->hist_next;
+	set_tick_next(w);
 }
 
 static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)
@@ -612,9 +616,7 @@ static void windows_init(struct worker *w, const struct loop *lp)
 	}
 	if (w->hist_before[0])
 		w->hist_next = lp->ramp_end + (uint64_t)job->log_hist_msec * 1000000;
-	w->tick_next = w->win.next < w->lwin.next ? w->win.next : w->lwin.next;
-	if (w->hist_next < w->tick_next)
-		w->tick_next = w->hist_next;
+	set_tick_next(w);
 }
 
 /* The partial windows of the logs are written at the end, as fio's
@@ -696,6 +698,6 @@ void worker_run(struct worker *w)
 			if (fsync(w->files.v[i].fd) < 0 && !w->error) {
 				w->error_no = errno;
 				w->error = xasprintf("%s: fsync at the end: %s", w->files.v[i].path,
-						     strerror(errno));
+						     strerror(w->error_no));
 			}
 }

@@ -32,6 +32,11 @@ void report_entries_free(struct report_entries *e);
  * longest runtime, in bytes per second (fio's rs->agg). */
 double report_group_bw(const struct run *run, unsigned group, unsigned d);
 
+/* fio's bw_agg: the entry's mean windowed bandwidth in direction @d as a
+ * share of its group's aggregate, capped at 100%; @if_no_agg when the
+ * group moved no bytes. */
+double report_bw_share(const struct run *run, const struct report_entry *e, unsigned d,
+		       double if_no_agg);
 /* User and system CPU time of @st as percentages of its measured time. */
 void report_cpu(const struct run_stats *st, double *usr_pct, double *sys_pct);
 /* Reads and writes together by fio's latency_ns/us/ms buckets, and their total. */
