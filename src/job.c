@@ -253,6 +253,19 @@ static int check_job(struct job *job, char **cause)
 			       "ioengine=%s opens no file, so it needs size= (or filesize=) in "
 			       "bytes, and offsets in bytes",
 			       ops->name);
+	if (job->stride && (job_is_random(job->rw) || job->rw == RW_READWRITE))
+		return fail_at(job, later(job, "stride", "rw"), cause,
+			       "stride=%u needs rw=read or rw=write (a sequential pattern)",
+			       job->stride);
+	if (job->stride && (job->rw_seq_add || job->nr_bssplit[0] || job->nr_bssplit[1] ||
+			    job->bsrange_max[0] || job->bsrange_max[1]))
+		return fail_at(job, "stride", cause,
+			       "stride=%u needs one block size and no rw=...:N gap", job->stride);
+	if (job->stride && job->stride < job->numjobs)
+		return fail_at(job, later(job, "stride", "numjobs"), cause,
+			       "stride=%u gives fewer columns than numjobs=%u (SQLIO: -f must be "
+			       "at least -t)",
+			       job->stride, job->numjobs);
 	if (job->hipri && !job->direct)
 		return fail_at(job, later(job, "hipri", "direct"), cause,
 			       "hipri (polled completions) needs direct=1");

@@ -225,6 +225,8 @@ const struct opt_def opt_table[] = {
 	  .unit = NSEC_PER_SEC, .def = "0", .help = "wait this long (or LO-HI) before starting" },
 	{ .name = "stonewall", .alias = "wait_for_previous", .kind = &opt_kind_bool, F(stonewall),
 	  .def = "0", .flags = OPTF_BARE, .help = "wait for earlier jobs; starts a new group" },
+	{ .name = "stride", .kind = &opt_kind_uint, F(stride), .def = "0",
+	  .help = "iogauge: SQLIO's stripe factor, blocks between I/Os of a run (0: off)" },
 	{ .name = "sync", .kind = &opt_kind_enum, F(sync), .enums = sync_enums, .def = "none",
 	  .help = "open with O_SYNC (sync, 1) or O_DSYNC (dsync)" },
 	{ .name = "thinktime", .kind = &opt_kind_time, F(thinktime), .unit = NSEC_PER_USEC,

@@ -93,7 +93,23 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		f->len -= f->len % w->unit;
 		offgen_init(&w->offgen[i], job->norandommap ? OFFGEN_RANDOM_NOMAP : OFFGEN_RANDOM,
 			    f->len / w->unit, seed + i);
-		w->cursor[i] = f->start;
+		w->cursor[i] = job->stride ? 0 : f->start;
+		if (job->stride && f->len / w->unit < job->stride) {
+			ret = set_cause(cause,
+					"%s: stride=%u needs a region of at least one row of %u "
+					"blocks of %llu bytes; it has %llu bytes",
+					f->path, job->stride, job->stride,
+					(unsigned long long)w->unit, (unsigned long long)f->len);
+			goto err;
+		}
+	}
+	/* stride: the clones split the columns, the first ones taking the
+	 * remainder, as SQLIO's threads split its strip. */
+	if (job->stride) {
+		uint64_t base = job->stride / job->numjobs, extra = job->stride % job->numjobs;
+
+		w->col0 = clone * base + (clone < extra ? clone : extra);
+		w->cols = base + (clone < extra);
 	}
 	w->buf_size =
 		(size_t)((hi + w->files.mem_align - 1) / w->files.mem_align * w->files.mem_align);
@@ -231,6 +247,13 @@ static void next_io(struct worker *w, struct io_req *req)
 	len = pick_bs(w, d);
 	if (job_is_random(job->rw)) {
 		off = f->start + offgen_next(&w->offgen[fi]) * w->unit;
+	} else if (job->stride) {
+		/* A run goes down one column of the rows of stride blocks; the
+		 * next run takes the next column (SQLIO's -f with -i rows). */
+		uint64_t rows = f->len / w->unit / job->stride, p = w->cursor[fi];
+
+		off = f->start + ((p % rows) * job->stride + w->col0 + p / rows) * w->unit;
+		w->cursor[fi] = p + 1 < rows * w->cols ? p + 1 : 0;
 	} else {
 		off = w->cursor[fi];
 		/* Past the end: wrap.  A block that would cross the end is cut

@@ -130,6 +130,7 @@ struct job {
 
 	enum rw_mode rw;
 	int64_t rw_seq_add;   /* bytes skipped (or, < 0, gone back) after each sequential I/O */
+	unsigned stride;      /* SQLIO's -f: blocks between I/Os in a run; 0: off */
 	unsigned rw_rand_nr;  /* I/Os per random offset */
 	unsigned rwmix_read;  /* %; writes get the rest */
 	unsigned rwmix_write; /* % as set by rwmixwrite, kept to cross-check */

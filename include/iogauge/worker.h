@@ -44,7 +44,9 @@ struct worker {
 	struct run_files files;
 	struct offgen *offgen; /* one per file (random patterns) */
 	uint64_t unit;	       /* bytes: random offsets are multiples of it */
-	uint64_t *cursor;      /* bytes: next sequential offset, per file */
+	uint64_t *cursor;      /* bytes: next sequential offset, per file (with stride:
+				* the I/O's index in the clone's columns) */
+	uint64_t col0, cols;   /* stride: the clone's first column and how many */
 	struct rng rng;	       /* read/write mix and block size choice */
 	void *bufmem;
 	size_t buf_size;	   /* bytes per slot */
