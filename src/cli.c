@@ -17,7 +17,7 @@ static const char *const cli_flags[] = {
 	"output-format", "output",  "minimal",	    "eta",	    "plot",
 };
 
-static const char *const format_names[] = { "normal", "json", "json+", "terse" };
+static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
 static const char *const eta_names[] = { "auto", "always", "never" };
 
 /* The index of @val in @names, or -1 with *cause naming the flag and a
@@ -59,7 +59,8 @@ static int parse_formats(struct cli *cli, const char *val, char **cause)
 			cli->formats |= 1u << k;
 	}
 	if (!ret && !cli->formats) {
-		*cause = xasprintf("--output-format needs a value (normal, json, json+, terse)");
+		*cause = xasprintf(
+			"--output-format needs a value (normal, json, json+, terse, sqlio)");
 		ret = -EINVAL;
 	}
 	free(copy);
@@ -126,13 +127,65 @@ static int apply_sets(struct jobset *js, const struct str_list *sets, char **cau
 	return ret;
 }
 
+/*
+ * The report flags, shared with iogauge sqlio: --output-format, --minimal,
+ * --output, --plot and --eta (@name without the dashes, @eq at its "=" or
+ * NULL).  1 when taken, 0 when @name is none of them, -EINVAL with *cause.
+ */
+static int report_flag(struct cli *cli, const char *name, const char *eq, int argc, char **argv,
+		       int *i, char **cause)
+{
+	const char *val;
+	int k;
+
+	if (!strcmp(name, "output-format")) {
+		val = flag_value(argc, argv, i, eq, name, cause);
+		return val && !parse_formats(cli, val, cause) ? 1 : -EINVAL;
+	}
+	if (!strcmp(name, "minimal") && !eq) {
+		cli->formats |= CLI_FMT_TERSE; /* fio's name for terse */
+		return 1;
+	}
+	if (!strcmp(name, "output") || !strcmp(name, "plot")) {
+		val = flag_value(argc, argv, i, eq, name, cause);
+		if (val && !*val)
+			*cause = xasprintf("--%s needs a path", name), val = NULL;
+		if (val && name[0] == 'o')
+			cli->output = val;
+		else if (val)
+			cli->plot = val;
+		return val ? 1 : -EINVAL;
+	}
+	if (!strcmp(name, "eta")) {
+		val = flag_value(argc, argv, i, eq, name, cause);
+		k = val ? pick("eta", val, eta_names, ARRAY_SIZE(eta_names), cause) : -1;
+		cli->eta = k < 0 ? CLI_ETA_AUTO : (enum cli_eta)k;
+		return k < 0 ? -EINVAL : 1;
+	}
+	return 0;
+}
+
+int cli_report_flag(struct cli *cli, int argc, char **argv, int *i, char **cause)
+{
+	const char *arg = argv[*i], *eq = strchr(arg, '=');
+	char *name;
+	int ret;
+
+	if (strncmp(arg, "--", 2))
+		return 0;
+	name = eq ? xstrndup(arg + 2, (size_t)(eq - arg - 2)) : xstrdup(arg + 2);
+	ret = report_flag(cli, name, eq, argc, argv, i, cause);
+	free(name);
+	return ret;
+}
+
 int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 {
 	struct str_list sets = { 0 }, sections = { 0 };
 	struct settings *cur = NULL;
 	const char *val, *eq;
 	char *name = NULL, *inner = NULL;
-	int i, ret = 0;
+	int i, k, ret = 0;
 
 	memset(cli, 0, sizeof(*cli));
 	jobset_init(&cli->js);
@@ -176,27 +229,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 				cli->enghelp = eq + 1;
 			else
 				cli->list_engines = true;
-		} else if (!strcmp(name, "output-format")) {
-			val = flag_value(argc, argv, &i, eq, name, cause);
-			ret = val ? parse_formats(cli, val, cause) : -EINVAL;
-		} else if (!strcmp(name, "minimal") && !eq) {
-			cli->formats |= CLI_FMT_TERSE; /* fio's name for terse */
-		} else if (!strcmp(name, "output") || !strcmp(name, "plot")) {
-			val = flag_value(argc, argv, &i, eq, name, cause);
-			if (val && !*val)
-				*cause = xasprintf("--%s needs a path", name), val = NULL;
-			if (val && name[0] == 'o')
-				cli->output = val;
-			else if (val)
-				cli->plot = val;
-			ret = val ? 0 : -EINVAL;
-		} else if (!strcmp(name, "eta")) {
-			int k;
-
-			val = flag_value(argc, argv, &i, eq, name, cause);
-			k = val ? pick("eta", val, eta_names, ARRAY_SIZE(eta_names), cause) : -1;
-			cli->eta = k < 0 ? CLI_ETA_AUTO : (enum cli_eta)k;
-			ret = k < 0 ? -EINVAL : 0;
+		} else if ((k = report_flag(cli, name, eq, argc, argv, &i, cause))) {
+			ret = k < 0 ? k : 0;
 		} else if (!strcmp(name, "section")) {
 			val = flag_value(argc, argv, &i, eq, name, cause);
 			if (val)
@@ -246,6 +280,10 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			}
 		}
 	}
+	if (!ret && (cli->formats & CLI_FMT_SQLIO))
+		ret = set_cause(cause, "--output-format=sqlio is the report of 'iogauge sqlio' "
+				       "(SQLIO command lines); job files get normal, json, json+ "
+				       "or terse");
 	if (!ret)
 		ret = apply_sets(&cli->js, &sets, cause);
 	if (!ret && sections.n)

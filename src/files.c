@@ -96,6 +96,28 @@ static int file_size(int fd, const struct stat *st, uint64_t *size)
 	return 0;
 }
 
+int files_probe(const char *path, char *kind, uint64_t *size)
+{
+	struct stat st;
+	int fd, ret;
+
+	*kind = 0;
+	*size = 0;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	*kind = S_ISREG(st.st_mode) ? 'f' : S_ISBLK(st.st_mode) ? 'b' : 'o';
+	if (*kind != 'b') {
+		*size = *kind == 'f' ? (uint64_t)st.st_size : 0;
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = file_size(fd, &st, size);
+	close(fd);
+	return ret;
+}
+
 /*
  * Creates or extends @f->path to @need bytes (regular files only).  A file
  * already large enough is only looked at, so a read job needs no write

@@ -18,6 +18,7 @@
 #include "iogauge/options.h"
 #include "iogauge/report.h"
 #include "iogauge/run.h"
+#include "iogauge/sqlio.h"
 
 #define EXIT_BAD_INPUT 2
 
@@ -43,7 +44,39 @@ static const char usage[] =
 	"  --version           print the version\n"
 	"  --help              this text\n"
 	"\n"
-	"A JOBFILE of - is read from standard input.  See iogauge(1) and iogauge-jobfile(5).\n";
+	"A JOBFILE of - is read from standard input.  See iogauge(1) and iogauge-jobfile(5).\n"
+	"\n"
+	"iogauge sqlio [SQLIO FLAGS] [FILE...] runs a SQLIO v1.5.SG command line (iogauge sqlio -?).\n";
+
+static const char sqlio_usage[] =
+	"usage: iogauge sqlio [options] [<filename>...]\n"
+	"        SQLIO v1.5.SG's options, on Linux:\n"
+	"        -k<R|W>                 kind of IO (R=reads, W=writes)\n"
+	"        -t<threads>             number of threads\n"
+	"        -s<secs>                number of seconds to run\n"
+	"        -d<drive>               accepted with one letter; Linux uses the path as given\n"
+	"        -f<stripe factor>       stripe size in blocks, random, or sequential\n"
+	"        -p[I]<cpu affinity>     cpu number for affinity (0 based)\n"
+	"        -a[R[I]]<cpu mask>      cpu mask for (R=roundrobin) affinity\n"
+	"        -o<#outstanding>        I/Os in flight per thread per file\n"
+	"        -b<io size(KB)>         IO block size in KB\n"
+	"        -i<#IOs/run>            number of IOs per IO run (stripe factor only)\n"
+	"        -m<[C|S]><#sub-blks>    do multi blk IO (C=copy, S=scatter/gather)\n"
+	"        -L<[S|P][i|]>           latencies (i: initiation latencies too)\n"
+	"        -U[p]                   report system (p=per processor) utilization\n"
+	"        -B<[N|Y|H|S]>           N: O_DIRECT+O_DSYNC, Y: buffered, H: O_DIRECT, S: O_DSYNC\n"
+	"        -S<#blocks>             start I/Os #blocks into file\n"
+	"        -v1.1.1                 I/O runs use the same blocks, as in version 1.1.1\n"
+	"        -64                     accepted (iogauge is 64-bit)\n"
+	"        -F<paramfile>           read '<file> <threads> [<mask> [<size MB>]]' lines\n"
+	"Defaults:\n"
+	"        -kR -t1 -s30 -f64 -b2 -i64 -BN testfile.dat\n"
+	"iogauge's own:\n"
+	"        --job                   print the equivalent job file and stop\n"
+	"        --ioengine=NAME         io_uring (the default), libaio, psync, ...\n"
+	"        --output-format=LIST    sqlio (the default), normal, json, json+, terse\n"
+	"        --output=FILE, --eta=WHEN, --plot=DIR   as for iogauge\n"
+	"See iogauge-sqlio(1).\n";
 
 static void help_options(void)
 {
@@ -109,9 +142,14 @@ static int enghelp(const char *name)
 
 static volatile sig_atomic_t stop;
 
+/* The first Ctrl-C drains and reports; a second one ends the program,
+ * as in SQLIO. */
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (stop) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	stop = 1;
 }
 
@@ -164,10 +202,13 @@ static void eta_show(const struct run_status *st, void *arg)
 
 /* The report in every format asked for: normal, then terse, then JSON,
  * as fio orders them. */
-static void report(const struct cli *cli, const struct run *run, struct strbuf *out)
+static void report(const struct cli *cli, const struct sqlio *sq, const struct run *run,
+		   const char *util, struct strbuf *out)
 {
 	unsigned f = cli->formats ? cli->formats : CLI_FMT_NORMAL;
 
+	if (f & CLI_FMT_SQLIO)
+		report_sqlio(sq, run, util, out);
 	if (f & CLI_FMT_NORMAL)
 		report_text(run, out);
 	if (f & CLI_FMT_TERSE)
@@ -176,7 +217,8 @@ static void report(const struct cli *cli, const struct run *run, struct strbuf *
 		report_json(run, &cli->js, f & CLI_FMT_JSONPLUS, out);
 }
 
-static int run_and_report(const struct cli *cli, const struct job *jobs, unsigned nr, FILE *dest)
+static int run_and_report(const struct cli *cli, const struct sqlio *sq, const struct job *jobs,
+			  unsigned nr, FILE *dest)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct eta_state es = { .tty = isatty(STDERR_FILENO) };
@@ -199,7 +241,7 @@ static int run_and_report(const struct cli *cli, const struct job *jobs, unsigne
 	}
 	if (es.have_prev && es.tty)
 		fprintf(stderr, "\r%*s\r", (int)es.width, "");
-	report(cli, &run, &out);
+	report(cli, sq, &run, NULL, &out);
 	fputs(out.buf, dest);
 	strbuf_free(&out);
 	for (i = 0; i < run.nr; i++) {
@@ -220,16 +262,104 @@ static int run_and_report(const struct cli *cli, const struct job *jobs, unsigne
 	return status;
 }
 
+/* Warns, opens --output, runs and reports: the exit status. */
+static int run_to_output(const struct cli *cli, const struct sqlio *sq, const struct job *jobs,
+			 unsigned nr)
+{
+	struct str_list warn = { 0 };
+	FILE *dest = stdout;
+	unsigned i;
+	int status;
+
+	job_warnings(jobs, nr, &warn);
+	for (i = 0; i < warn.n; i++)
+		fprintf(stderr, "iogauge: warning: %s\n", warn.v[i]);
+	str_list_clear(&warn);
+	/* Opened before anything runs: a path that cannot be written is bad input. */
+	if (cli->output && !(dest = fopen(cli->output, "w"))) {
+		fprintf(stderr, "iogauge: --output=%s: %s\n", cli->output, strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	status = run_and_report(cli, sq, jobs, nr, dest);
+	if (dest != stdout && fclose(dest)) {
+		fprintf(stderr, "iogauge: --output=%s: %s\n", cli->output, strerror(errno));
+		status = status ? status : 1;
+	}
+	return status;
+}
+
+static int take_report_flag(void *arg, int argc, char **argv, int *i, char **cause)
+{
+	return cli_report_flag(arg, argc, argv, i, cause);
+}
+
+/* iogauge sqlio: SQLIO's command line, run as the job file it stands for. */
+static int sqlio_main(int argc, char **argv)
+{
+	struct strbuf text = { 0 };
+	struct job *jobs = NULL;
+	struct sqlio sq;
+	struct cli cli;
+	char *cause = NULL;
+	unsigned nr = 0, i;
+	int ret, status = 0;
+
+	memset(&cli, 0, sizeof(cli));
+	jobset_init(&cli.js);
+	ret = sqlio_parse(&sq, argc, argv, take_report_flag, &cli, &cause);
+	if (ret > 0) {
+		fputs(sqlio_usage, stdout);
+		goto out;
+	}
+	if (ret) {
+		fprintf(stderr, "iogauge sqlio: %s\n", cause);
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	for (i = 0; i < sq.notes.n; i++)
+		fprintf(stderr, "iogauge sqlio: %s\n", sq.notes.v[i]);
+	sqlio_jobfile(&sq, &text);
+	if (sq.print_job) {
+		fputs(text.buf, stdout);
+		goto out;
+	}
+	if (!cli.formats)
+		cli.formats = CLI_FMT_SQLIO;
+	/* Checked by sqlio_parse(): a failure here is iogauge's own bug. */
+	if (jobfile_parse_mem(&cli.js, "sqlio", text.buf, text.len, &cause) ||
+	    job_build_all(&cli.js, &jobs, &nr, &cause)) {
+		fprintf(stderr,
+			"iogauge sqlio: the job file for this command line does not build "
+			"(a bug; --job prints it): %s\n",
+			cause);
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	status = run_to_output(&cli, &sq, jobs, nr);
+out:
+	free(cause);
+	strbuf_free(&text);
+	job_free_all(jobs, nr);
+	cli_free(&cli);
+	sqlio_free(&sq);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "iogauge: cannot write standard output\n");
+		status = status ? status : 1;
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct job *jobs = NULL;
 	struct strbuf out = { 0 };
 	struct cli cli;
-	FILE *dest;
 	char *cause = NULL;
 	unsigned nr = 0, i;
 	int status = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "sqlio"))
+		return sqlio_main(argc - 1, argv + 1);
 	if (cli_parse(&cli, argc, argv, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		status = EXIT_BAD_INPUT;
@@ -269,24 +399,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (!cli.parse_only) {
-		struct str_list warn = { 0 };
-
-		job_warnings(jobs, nr, &warn);
-		for (i = 0; i < warn.n; i++)
-			fprintf(stderr, "iogauge: warning: %s\n", warn.v[i]);
-		str_list_clear(&warn);
-		dest = stdout;
-		/* Opened before anything runs: a path that cannot be written is bad input. */
-		if (cli.output && !(dest = fopen(cli.output, "w"))) {
-			fprintf(stderr, "iogauge: --output=%s: %s\n", cli.output, strerror(errno));
-			status = EXIT_BAD_INPUT;
-			goto out;
-		}
-		status = run_and_report(&cli, jobs, nr, dest);
-		if (dest != stdout && fclose(dest)) {
-			fprintf(stderr, "iogauge: --output=%s: %s\n", cli.output, strerror(errno));
-			status = status ? status : 1;
-		}
+		status = run_to_output(&cli, NULL, jobs, nr);
 		goto out;
 	}
 	for (i = 0; i < nr; i++) {

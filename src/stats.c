@@ -95,6 +95,7 @@ void stats_merge(struct run_stats *dst, const struct run_stats *src)
 
 		a->ios += b->ios;
 		a->bytes += b->bytes;
+		a->ms_sum += b->ms_sum;
 		for (i = 0; i < STATS_MS_BUCKETS; i++)
 			a->ms[i] += b->ms[i];
 		for (i = 0; i < STATS_LAT_BINS; i++)

@@ -14,6 +14,7 @@ enum cli_format {
 	CLI_FMT_JSON = 2,
 	CLI_FMT_JSONPLUS = 4,
 	CLI_FMT_TERSE = 8,
+	CLI_FMT_SQLIO = 16, /* iogauge sqlio only */
 };
 
 enum cli_eta { CLI_ETA_AUTO, CLI_ETA_ALWAYS, CLI_ETA_NEVER };
@@ -41,5 +42,13 @@ struct cli {
  */
 int cli_parse(struct cli *cli, int argc, char **argv, char **cause);
 void cli_free(struct cli *cli);
+
+/*
+ * One report flag at argv[*i] (--output-format, --minimal, --output, --plot,
+ * --eta), for iogauge sqlio's command line; a value given as the next word
+ * advances *i.  1 when taken, 0 when argv[*i] is none of them, or -EINVAL
+ * with *cause naming the flag.
+ */
+int cli_report_flag(struct cli *cli, int argc, char **argv, int *i, char **cause);
 
 #endif

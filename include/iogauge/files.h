@@ -7,6 +7,7 @@
 #define IOGAUGE_FILES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "iogauge/run.h"
 
@@ -27,6 +28,12 @@ struct run_files {
  */
 int files_open(const struct job *job, unsigned clone, unsigned engine_flags, struct run_files *fs,
 	       char **cause);
+/*
+ * What is at @path: *kind is 0 (nothing), 'f' (a regular file), 'b' (a
+ * block device) or 'o' (anything else), *size its bytes.  0, or -errno
+ * when @path cannot be looked at.
+ */
+int files_probe(const char *path, char *kind, uint64_t *size);
 /* Closes the files; with @unlink_created, removes those this run created. */
 void files_close(struct run_files *fs, bool unlink_created);
 

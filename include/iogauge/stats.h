@@ -29,6 +29,7 @@ struct dir_stats {
 	uint64_t ios;
 	uint64_t bytes;
 	uint64_t ms[STATS_MS_BUCKETS]; /* I/Os by whole milliseconds of total latency */
+	uint64_t ms_sum;	       /* those whole milliseconds, added: SQLIO's average */
 	struct hist slat;	       /* ns, built to submitted: async engines only */
 	struct hist clat;	       /* ns, submitted to completed */
 	struct hist lat;	       /* ns, built to completed: the total */
@@ -85,6 +86,7 @@ static inline void stats_record(struct dir_stats *d, uint64_t slat_ns, uint64_t 
 	d->ios++;
 	d->bytes += bytes;
 	d->ms[ms < STATS_MS_BUCKETS - 1 ? ms : STATS_MS_BUCKETS - 1]++;
+	d->ms_sum += ms;
 	if (slat_ns != UINT64_MAX)
 		hist_record(&d->slat, slat_ns);
 	idx = hist_index(clat_ns);
