@@ -13,7 +13,7 @@ check() {
 	fi
 }
 
-for page in "$src/man/iogauge.1" "$src/man/iogauge-jobfile.5"; do
+for page in "$src/man/iogauge.1" "$src/man/iogauge-jobfile.5" "$src/man/iogauge-sqlio.1"; do
 	out=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
 	check "groff warns on $page: $out" '[ -z "$out" ]'
 done
@@ -26,6 +26,11 @@ for flag in parse-only section set name help-options version help clock-info \
 	# roff spells each dash \-, as in \-\-parse\-only.
 	pat=$(printf '%s' "--$flag" | sed 's/-/\\-/g')
 	check "flag --$flag is not in iogauge.1" 'grep -qF -- "$pat" "$src/man/iogauge.1"'
+done
+# Every SQLIO flag of iogauge sqlio -? has its entry in iogauge-sqlio.1.
+for flag in $("$bin" sqlio -? | sed -n 's/^ *\(-[a-zA-Z0-9?][0-9.]*\).*/\1/p' | cut -c1-3); do
+	pat=$(printf '%s' "$flag" | sed 's/-/\\-/g')
+	check "SQLIO flag $flag is not in iogauge-sqlio.1" 'grep -qF -- ".B $pat" "$src/man/iogauge-sqlio.1" || grep -qF -- ".BI $pat" "$src/man/iogauge-sqlio.1" || grep -qF -- ".BR $pat" "$src/man/iogauge-sqlio.1"'
 done
 echo "man: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
