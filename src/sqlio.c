@@ -18,6 +18,7 @@
 
 #include "iogauge/engine.h"
 #include "iogauge/files.h"
+#include "iogauge/job.h"
 #include "iogauge/sqlio.h"
 
 #define SQLIO_MAX_THREADS 256 /* SQLIO's maximums */
@@ -135,7 +136,7 @@ static int param_file(struct sqlio *s, const char *arg, char **cause)
 
 	if (!f) {
 		ret = -errno;
-		*cause = xasprintf("%s: %s: %s", arg, s->param_file, strerror(errno));
+		*cause = xasprintf("%s%s: %s", arg, s->param_file, strerror(errno));
 		return ret;
 	}
 	while (!ret && getline(&line, &cap, f) >= 0) {
@@ -402,7 +403,7 @@ static int size_targets(struct sqlio *s, char **cause)
 
 static int check_all(struct sqlio *s, bool files_given, char **cause)
 {
-	unsigned i;
+	unsigned i, total;
 
 	if (s->param_file && files_given)
 		return set_cause(cause,
@@ -429,6 +430,13 @@ static int check_all(struct sqlio *s, bool files_given, char **cause)
 	if (s->v111 && s->pattern != SQLIO_STRIDE)
 		return set_cause(cause,
 				 "-v1.1.1: the old block reuse needs a stripe factor (-f<N>)");
+	for (i = 0, total = 0; i < s->nr_targets; i++)
+		total += s->targets[i].threads;
+	if (total > JOB_MAX_NUMJOBS)
+		return set_cause(cause,
+				 "-t%u: with %u files that is %u threads here (each file has its "
+				 "own); the limit is %d",
+				 s->threads, s->nr_targets, total, JOB_MAX_NUMJOBS);
 	for (i = 0; i < s->nr_targets; i++) {
 		const struct sqlio_target *t = &s->targets[i];
 
