@@ -54,7 +54,6 @@ static const struct {
 	{ "cpuload", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
 	{ "cpumask", FIO_OPT_UNSUPPORTED, NULL },
 	{ "cpumode", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
-	{ "cpus_allowed_policy", FIO_OPT_UNSUPPORTED, NULL },
 	{ "create_fsync", FIO_OPT_UNSUPPORTED, NULL },
 	{ "create_only", FIO_OPT_UNSUPPORTED, NULL },
 	{ "create_serialize", FIO_OPT_UNSUPPORTED, NULL },

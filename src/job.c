@@ -6,6 +6,7 @@
  * optvals.c's business, not this file's.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,20 @@ static int check_job(struct job *job, char **cause)
 			       "ioengine=%s opens no file, so it needs size= (or filesize=) in "
 			       "bytes, and offsets in bytes",
 			       ops->name);
+	if (job->cpus_allowed_set) {
+		cpu_set_t avail;
+
+		if (sched_getaffinity(0, sizeof(avail), &avail) < 0)
+			CPU_ZERO(&avail);
+		for (i = 0; i < JOB_MAX_CPUS; i++)
+			if ((job->cpus_allowed[i / 64] >> (i % 64) & 1) &&
+			    (i >= CPU_SETSIZE || !CPU_ISSET(i, &avail)))
+				return fail_at(
+					job, "cpus_allowed", cause,
+					"cpus_allowed: CPU %u is not one this program may run "
+					"on (%d CPUs: 0-%d)",
+					i, CPU_COUNT(&avail), CPU_COUNT(&avail) - 1);
+	}
 	if (job->stride && (job_is_random(job->rw) || job->rw == RW_READWRITE))
 		return fail_at(job, later(job, "stride", "rw"), cause,
 			       "stride=%u needs rw=read or rw=write (a sequential pattern)",

@@ -42,6 +42,12 @@ static const struct opt_enum rate_process_enums[] = {
 	{ NULL, 0 },
 };
 
+static const struct opt_enum cpus_policy_enums[] = {
+	{ "shared", CPUS_SHARED },
+	{ "split", CPUS_SPLIT },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum fallocate_enums[] = {
 	{ "none", FALLOC_NONE },	 { "0", FALLOC_NONE },	{ "native", FALLOC_NATIVE },
 	{ "posix", FALLOC_POSIX },	 { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
@@ -110,6 +116,9 @@ const struct opt_def opt_table[] = {
 	  .enums = coe_enums, .def = "none", .help = "which I/O errors to count and go on past" },
 	{ .name = "cpus_allowed", .kind = &opt_kind_cpus, F(cpus_allowed),
 	  .help = "CPUs the job's threads may run on: 0,5,8-15" },
+	{ .name = "cpus_allowed_policy", .kind = &opt_kind_enum, F(cpus_allowed_policy),
+	  .enums = cpus_policy_enums, .def = "shared",
+	  .help = "shared: every clone may use all of cpus_allowed; split: one CPU each" },
 	{ .name = "create_on_open", .kind = &opt_kind_bool, F(create_on_open), .def = "0",
 	  .help = "create files when first opened rather than up front" },
 	{ .name = "description", .kind = &opt_kind_str, F(description),

@@ -71,7 +71,7 @@ static void *slot_main(void *arg)
 		    s->w.stop);
 	}
 	atomic_store_explicit(&s->w.prog.state, 1, memory_order_relaxed);
-	if (!*s->w.stop)
+	if (!*s->w.stop && !worker_pin(&s->w))
 		worker_run(&s->w);
 	atomic_store_explicit(&s->w.prog.state, 2, memory_order_relaxed);
 	pthread_mutex_lock(&c->lock);
@@ -226,7 +226,6 @@ static void join_all(struct slot *slots, unsigned n)
 static const char *const not_run_yet[] = {
 	"buffer_compress_percentage",
 	"continue_on_error",
-	"cpus_allowed",
 	"create_on_open",
 	"random_distribution",
 	"rate",

@@ -6,6 +6,8 @@
  * the worker.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +230,42 @@ static uint64_t pick_bs(struct worker *w, unsigned d)
 	lo = job->bsrange_min[d];
 	hi = job->bsrange_max[d];
 	return lo + rng_below(&w->rng, (hi - lo) / lo + 1) * lo;
+}
+
+int worker_pin(struct worker *w)
+{
+	const struct job *job = w->job;
+	unsigned c, n = 0, pick = 0;
+	cpu_set_t set;
+	int ret;
+
+	if (!job->cpus_allowed_set)
+		return 0;
+	for (c = 0; c < JOB_MAX_CPUS; c++)
+		n += job->cpus_allowed[c / 64] >> (c % 64) & 1;
+	/* split: clone k takes the k-th CPU of the set, wrapping, as fio. */
+	pick = n ? w->clone % n : 0;
+	CPU_ZERO(&set);
+	for (c = 0; c < JOB_MAX_CPUS && c < CPU_SETSIZE; c++) {
+		if (!(job->cpus_allowed[c / 64] >> (c % 64) & 1))
+			continue;
+		if (job->cpus_allowed_policy == CPUS_SHARED || !pick--)
+			CPU_SET(c, &set);
+		if (job->cpus_allowed_policy == CPUS_SPLIT && CPU_COUNT(&set))
+			break;
+	}
+	ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (ret) {
+		struct strbuf sb = { 0 };
+
+		opt_format(opt_find("cpus_allowed"), job, &sb);
+		w->error_no = ret;
+		w->error = xasprintf("[%s] cpus_allowed=%s: cannot bind thread %u: %s", job->name,
+				     sb.buf, w->clone, strerror(ret));
+		strbuf_free(&sb);
+		return -ret;
+	}
+	return 0;
 }
 
 /* Fills @req with the next I/O: file, direction, length and offset. */

@@ -36,6 +36,8 @@ enum ioengine_id {
 
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 
+enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
+
 enum fallocate_mode {
 	FALLOC_NONE,
 	FALLOC_NATIVE,
@@ -200,6 +202,7 @@ struct job {
 	bool log_offset;	      /* an offset column in per-I/O logs */
 	uint64_t cpus_allowed[JOB_MAX_CPUS / 64];
 	bool cpus_allowed_set;
+	enum cpus_policy cpus_allowed_policy;
 	enum continue_on_error continue_on_error;
 
 	bool hipri;

@@ -76,6 +76,9 @@ struct worker {
 /* 0, or -errno with *cause set; on error nothing is left open. */
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		 volatile sig_atomic_t *stop, char **cause);
+/* Binds the calling thread to the job's cpus_allowed (one CPU of it with
+ * cpus_allowed_policy=split); 0, or -errno with w->error set. */
+int worker_pin(struct worker *w);
 /* Runs the job's I/O; an I/O error stops it and is left in w->error. */
 void worker_run(struct worker *w);
 /* Releases everything; with @remove_created, removes the files this run
