@@ -19,6 +19,7 @@
 #include "iogauge/report.h"
 #include "iogauge/run.h"
 #include "iogauge/sqlio.h"
+#include "iogauge/sysutil.h"
 
 #define EXIT_BAD_INPUT 2
 
@@ -223,9 +224,11 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct eta_state es = { .tty = isatty(STDERR_FILENO) };
 	struct run_watch watch = { eta_show, &es, 1000000000ull };
-	struct strbuf out = { 0 };
+	struct strbuf out = { 0 }, util = { 0 };
+	struct sysutil_snap su[2] = { 0 };
 	struct run run;
 	char *cause = NULL;
+	uint64_t t0;
 	unsigned i;
 	int status = 0;
 
@@ -234,14 +237,40 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 	sigaction(SIGTERM, &sa, NULL);
 	if (cli->eta == CLI_ETA_NEVER || (cli->eta == CLI_ETA_AUTO && !es.tty))
 		watch.fn = NULL;
-	if (run_jobs(jobs, nr, &stop, &watch, &run, &cause)) {
-		fprintf(stderr, "iogauge: %s\n", cause);
+	if (sq && sq->util && sysutil_snap_read(&su[0], "/proc", &cause)) {
+		fprintf(stderr, "iogauge: -U: %s\n", cause);
 		free(cause);
 		return 1;
 	}
+	t0 = run_now();
+	if (run_jobs(jobs, nr, &stop, &watch, &run, &cause)) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		free(cause);
+		sysutil_snap_free(&su[0]);
+		return 1;
+	}
+	if (sq && sq->util) {
+		double secs = (double)(run_now() - t0) / 1e9, *v;
+
+		if (sysutil_snap_read(&su[1], "/proc", &cause)) {
+			fprintf(stderr, "iogauge: -U: %s\n", cause);
+			free(cause);
+			status = 1;
+		} else {
+			unsigned cols =
+				su[1].nr_cpus < su[0].nr_cpus ? su[1].nr_cpus : su[0].nr_cpus;
+
+			v = sysutil_table_of(&su[0], &su[1], secs);
+			sysutil_table(v, sq->util == 'P' ? cols + 1 : 1, cols + 1, &util);
+			free(v);
+		}
+		sysutil_snap_free(&su[0]);
+		sysutil_snap_free(&su[1]);
+	}
 	if (es.have_prev && es.tty)
 		fprintf(stderr, "\r%*s\r", (int)es.width, "");
-	report(cli, sq, &run, NULL, &out);
+	report(cli, sq, &run, util.buf, &out);
+	strbuf_free(&util);
 	fputs(out.buf, dest);
 	strbuf_free(&out);
 	for (i = 0; i < run.nr; i++) {
