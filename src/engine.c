@@ -5,6 +5,7 @@
  * synchronous read, write and sync calls that several engines share.
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -64,6 +65,42 @@ bool engine_takes(const struct engine_ops *ops, const char *name)
 	       (!(ops->flags & ENGINE_F_SYNC) && listed(engine_async_options, name));
 }
 
+/* A vectored read or write, continued after a short transfer. */
+static int64_t rw_vec_now(const struct io_req *req, bool at)
+{
+	struct iovec v[IOV_MAX];
+	unsigned i = 0, n = req->nr_iov;
+	size_t done = 0;
+	ssize_t r;
+
+	memcpy(v, req->iov, n * sizeof(*v));
+	while (i < n) {
+		if (at)
+			r = req->op == IO_OP_READ
+				    ? preadv(req->fd, v + i, (int)(n - i), (off_t)(req->off + done))
+				    : pwritev(req->fd, v + i, (int)(n - i),
+					      (off_t)(req->off + done));
+		else
+			r = req->op == IO_OP_READ ? readv(req->fd, v + i, (int)(n - i))
+						  : writev(req->fd, v + i, (int)(n - i));
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		done += (size_t)r;
+		for (; i < n && (size_t)r >= v[i].iov_len; i++)
+			r -= (ssize_t)v[i].iov_len;
+		if (i < n) {
+			v[i].iov_base = (char *)v[i].iov_base + r;
+			v[i].iov_len -= (size_t)r;
+		}
+	}
+	return (int64_t)done;
+}
+
 int64_t engine_rw_now(const struct io_req *req, bool at)
 {
 	bool rd = req->op == IO_OP_READ;
@@ -72,6 +109,8 @@ int64_t engine_rw_now(const struct io_req *req, bool at)
 
 	if (!at && lseek(req->fd, (off_t)req->off, SEEK_SET) < 0)
 		return -errno;
+	if (req->nr_iov > 1)
+		return rw_vec_now(req, at);
 	while (done < req->len) {
 		char *p = (char *)req->buf + done;
 		size_t n = req->len - done;

@@ -268,6 +268,25 @@ static int check_job(struct job *job, char **cause)
 					"on (%d CPUs: 0-%d)",
 					i, CPU_COUNT(&avail), CPU_COUNT(&avail) - 1);
 	}
+	if (job->sub_blocks > 1) {
+		const char *why = NULL;
+
+		if (job->nr_bssplit[0] || job->nr_bssplit[1] || job->bsrange_max[0] ||
+		    job->bsrange_max[1])
+			why = "needs one block size (no bsrange or bssplit)";
+		else if (job->bs[0] % job->sub_blocks || job->bs[1] % job->sub_blocks)
+			why = "must divide the block size";
+		else if (job->direct && (bs / job->sub_blocks) % 512)
+			why = "with direct=1 needs pieces of a multiple of 512 bytes";
+		else if (ops && !(ops->flags & ENGINE_F_VECTORED))
+			why = "needs an engine that does vectored I/O (psync, sync, libaio, "
+			      "io_uring)";
+		else if (job->fixedbufs)
+			why = "cannot use fixedbufs (registered buffers are whole)";
+		if (why)
+			return fail_at(job, "sub_blocks", cause, "sub_blocks=%u %s",
+				       job->sub_blocks, why);
+	}
 	if (job->stride && (job_is_random(job->rw) || job->rw == RW_READWRITE))
 		return fail_at(job, later(job, "stride", "rw"), cause,
 			       "stride=%u needs rw=read or rw=write (a sequential pattern)",

@@ -48,6 +48,12 @@ static const struct opt_enum cpus_policy_enums[] = {
 	{ NULL, 0 },
 };
 
+static const struct opt_enum sub_block_io_enums[] = {
+	{ "scatter", SUBIO_SCATTER },
+	{ "copy", SUBIO_COPY },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum fallocate_enums[] = {
 	{ "none", FALLOC_NONE },	 { "0", FALLOC_NONE },	{ "native", FALLOC_NATIVE },
 	{ "posix", FALLOC_POSIX },	 { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
@@ -236,6 +242,11 @@ const struct opt_def opt_table[] = {
 	  .def = "0", .flags = OPTF_BARE, .help = "wait for earlier jobs; starts a new group" },
 	{ .name = "stride", .kind = &opt_kind_uint, F(stride), .def = "0",
 	  .help = "iogauge: SQLIO's stripe factor, blocks between I/Os of a run (0: off)" },
+	{ .name = "sub_block_io", .kind = &opt_kind_enum, F(sub_block_io),
+	  .enums = sub_block_io_enums, .def = "scatter",
+	  .help = "iogauge: sub_blocks by one vectored I/O (scatter) or a copy (copy)" },
+	{ .name = "sub_blocks", .kind = &opt_kind_uint, F(sub_blocks), .min = 1, .max = 1024,
+	  .def = "1", .help = "iogauge: each I/O's buffer as N pieces apart (SQLIO's -m)" },
 	{ .name = "sync", .kind = &opt_kind_enum, F(sync), .enums = sync_enums, .def = "none",
 	  .help = "open with O_SYNC (sync, 1) or O_DSYNC (dsync)" },
 	{ .name = "thinktime", .kind = &opt_kind_time, F(thinktime), .unit = NSEC_PER_USEC,

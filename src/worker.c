@@ -40,6 +40,55 @@ static uint64_t seed_for(const struct job *job, unsigned clone)
 	       clone;
 }
 
+/*
+ * sub_blocks=N (SQLIO's -m): each slot's buffer as N pieces of bs/N bytes,
+ * each allocated on its own so that they are apart in memory, filled as
+ * the buffers are.  scatter hands the engine their iovecs; copy keeps the
+ * contiguous buffer for the I/O and copies (see sub_copy_in/out).
+ */
+static int sub_blocks_setup(struct worker *w, unsigned depth, uint64_t bs, char **cause)
+{
+	const struct job *job = w->job;
+	unsigned n = job->sub_blocks, i, k;
+	size_t piece = (size_t)(bs / n), l;
+
+	w->subs = xcalloc((size_t)depth * n, sizeof(*w->subs));
+	w->iov = xcalloc((size_t)depth * n, sizeof(*w->iov));
+	w->sub_copy = job->sub_block_io == SUBIO_COPY;
+	for (i = 0; i < depth * n; i++) {
+		if (posix_memalign(&w->subs[i], w->files.mem_align, piece))
+			return set_cause(cause, "[%s] cannot allocate %u sub-blocks of %zu bytes",
+					 job->name, depth * n, piece);
+		for (l = 0; l + 8 <= piece; l += 8) {
+			uint64_t v = job->zero_buffers ? 0 : rng_next(&w->rng);
+
+			memcpy((char *)w->subs[i] + l, &v, 8);
+		}
+		w->iov[i].iov_base = w->subs[i];
+		w->iov[i].iov_len = piece;
+	}
+	for (k = 0; k < depth && !w->sub_copy; k++) {
+		w->reqs[k].iov = &w->iov[(size_t)k * n];
+		w->reqs[k].nr_iov = n;
+	}
+	return 0;
+}
+
+/* sub_block_io=copy: a write's bytes gathered from the slot's pieces, a
+ * read's scattered into them: SQLIO's copy mode, a memcpy per I/O. */
+static void sub_copy(const struct worker *w, const struct io_req *req, bool in)
+{
+	const struct iovec *v = &w->iov[(size_t)req->idx * w->job->sub_blocks];
+	char *p = req->buf;
+	unsigned k;
+
+	for (k = 0; k < w->job->sub_blocks; k++, p += v[k - 1].iov_len)
+		if (in)
+			memcpy(p, v[k].iov_base, v[k].iov_len);
+		else
+			memcpy(v[k].iov_base, p, v[k].iov_len);
+}
+
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		 volatile sig_atomic_t *stop, char **cause)
 {
@@ -139,6 +188,11 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		w->reqs[i].buf = buf + (size_t)i * w->buf_size;
 		w->free_reqs[w->nr_free++] = &w->reqs[depth - 1 - i];
 	}
+	if (job->sub_blocks > 1) {
+		ret = sub_blocks_setup(w, depth, hi, cause);
+		if (ret)
+			goto err;
+	}
 	if (w->eng.ops->init) {
 		struct engine_setup es = { job, &w->files, w->bufmem, w->buf_size };
 		char *why = NULL;
@@ -167,6 +221,8 @@ err:
 
 void worker_cleanup(struct worker *w, bool remove_created)
 {
+	unsigned i;
+
 	if (w->eng_ready && w->eng.ops->cleanup)
 		w->eng.ops->cleanup(&w->eng);
 	w->eng_ready = false;
@@ -174,6 +230,12 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->offgen);
 	free(w->cursor);
 	free(w->bufmem);
+	for (i = 0; w->subs && i < w->eng.depth * w->job->sub_blocks; i++)
+		free(w->subs[i]);
+	free(w->subs);
+	free(w->iov);
+	w->subs = NULL;
+	w->iov = NULL;
 	free(w->reqs);
 	free(w->free_reqs);
 	free(w->done);
@@ -509,6 +571,8 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 		w->free_reqs[w->nr_free++] = req;
 		return;
 	}
+	if (w->sub_copy && req->op == IO_OP_READ)
+		sub_copy(w, req, false);
 	if (now >= lp->ramp_end) {
 		uint64_t slat =
 			req->queued && lp->has_slat ? req->t_issue - req->t_start : UINT64_MAX;
@@ -576,6 +640,8 @@ static void fill(struct worker *w, struct loop *lp)
 				break;
 			req = w->free_reqs[--w->nr_free];
 			next_io(w, req);
+			if (w->sub_copy && req->op == IO_OP_WRITE)
+				sub_copy(w, req, true);
 			lp->issued += req->len;
 			req->t_start = run_now();
 		}

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "iogauge/job.h"
 
@@ -38,6 +39,11 @@ struct io_req {
 	unsigned idx;	  /* stable slot 0..depth-1: buffer and engine-private arrays */
 	unsigned file;	  /* index into the worker's files */
 	bool queued;	  /* went through ->commit(): it has a submission latency */
+	/* sub_blocks with sub_block_io=scatter: the I/O is one vectored read
+	 * or write of these nr_iov pieces (len bytes in all), and buf is not
+	 * used.  NULL and 0 otherwise.  Set once per slot at set-up. */
+	const struct iovec *iov;
+	unsigned nr_iov;
 };
 
 enum engine_q {
@@ -49,6 +55,7 @@ enum engine_q {
 #define ENGINE_F_SYNC	  (1u << 0) /* ->queue() always answers DONE */
 #define ENGINE_F_NOFILES  (1u << 1) /* moves no bytes: no file is laid out or opened */
 #define ENGINE_F_NOEXTEND (1u << 2) /* cannot grow a file: an existing short one is an error */
+#define ENGINE_F_VECTORED (1u << 3) /* takes io_req.iov (sub_blocks=N scatter) */
 
 struct run_files;
 

@@ -38,6 +38,8 @@ enum rate_process { RATE_LINEAR, RATE_POISSON };
 
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 
+enum sub_block_io { SUBIO_SCATTER, SUBIO_COPY };
+
 enum fallocate_mode {
 	FALLOC_NONE,
 	FALLOC_NATIVE,
@@ -141,6 +143,8 @@ struct job {
 	struct bssplit_entry bssplit[DDIR_COUNT][JOB_MAX_BSSPLIT];
 	unsigned nr_bssplit[DDIR_COUNT];
 	uint64_t blockalign[DDIR_COUNT]; /* 0: same as the block size */
+	unsigned sub_blocks;		 /* SQLIO's -m: pieces of each I/O's buffer; 1: off */
+	enum sub_block_io sub_block_io;
 
 	enum ioengine_id ioengine;
 	unsigned iodepth;

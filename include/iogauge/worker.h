@@ -9,6 +9,7 @@
 #define IOGAUGE_WORKER_H
 
 #include <signal.h>
+#include <sys/uio.h>
 #include <stdatomic.h>
 
 #include "iogauge/engine.h"
@@ -50,6 +51,9 @@ struct worker {
 	struct rng rng;	       /* read/write mix and block size choice */
 	void *bufmem;
 	size_t buf_size;	   /* bytes per slot */
+	void **subs;		   /* sub_blocks: depth x N pieces, each its own allocation */
+	struct iovec *iov;	   /* ... and the iovecs over them, N per slot */
+	bool sub_copy;		   /* sub_block_io=copy: the worker copies to and from them */
 	struct io_req *reqs;	   /* depth slots */
 	struct io_req **free_reqs; /* stack of free slots */
 	struct io_req **done;	   /* reap results */

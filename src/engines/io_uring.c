@@ -135,7 +135,11 @@ static enum engine_q uring_queue(struct engine *e, struct io_req *req)
 	if (req->op == IO_OP_READ || req->op == IO_OP_WRITE) {
 		bool rd = req->op == IO_OP_READ;
 
-		if (p->fixedbufs) {
+		if (req->nr_iov > 1) {
+			/* sub_blocks: the slot's iovecs live until the I/O completes. */
+			io_uring_prep_rw(rd ? IORING_OP_READV : IORING_OP_WRITEV, sqe, req->fd,
+					 req->iov, req->nr_iov, req->off);
+		} else if (p->fixedbufs) {
 			io_uring_prep_rw(rd ? IORING_OP_READ_FIXED : IORING_OP_WRITE_FIXED, sqe,
 					 req->fd, req->buf, (unsigned)req->len, req->off);
 			sqe->buf_index = (__u16)req->idx;
@@ -207,6 +211,7 @@ static const char *const uring_options[] = { "fixedbufs", "registerfiles", "sqth
 
 const struct engine_ops io_uring_engine_ops = {
 	.name = "io_uring",
+	.flags = ENGINE_F_VECTORED,
 	.desc = "io_uring through liburing, iodepth in flight",
 	.help = "Submits through an io_uring of iodepth entries and reaps its completion\n"
 		"queue.  fixedbufs registers the I/O buffers, registerfiles the files,\n"

@@ -63,7 +63,11 @@ static enum engine_q aio_queue(struct engine *e, struct io_req *req)
 	}
 	if (p->nr_pending + p->inflight + p->nr_failed >= e->depth)
 		return ENGINE_Q_BUSY;
-	if (req->op == IO_OP_READ)
+	if (req->nr_iov > 1 && req->op == IO_OP_READ)
+		io_prep_preadv(cb, req->fd, req->iov, (int)req->nr_iov, (long long)req->off);
+	else if (req->nr_iov > 1)
+		io_prep_pwritev(cb, req->fd, req->iov, (int)req->nr_iov, (long long)req->off);
+	else if (req->op == IO_OP_READ)
 		io_prep_pread(cb, req->fd, req->buf, req->len, (long long)req->off);
 	else
 		io_prep_pwrite(cb, req->fd, req->buf, req->len, (long long)req->off);
@@ -144,6 +148,7 @@ static void aio_cleanup(struct engine *e)
 
 const struct engine_ops libaio_engine_ops = {
 	.name = "libaio",
+	.flags = ENGINE_F_VECTORED,
 	.desc = "Linux native AIO (io_submit/io_getevents), iodepth in flight",
 	.help = "io_submit(2) and io_getevents(2) through libaio, up to iodepth I/Os in\n"
 		"flight.  Asynchronous only with direct=1: buffered I/O is completed inside\n"

@@ -18,6 +18,6 @@ const struct engine_ops psync_engine_ops = {
 	.help = "One pread(2) or pwrite(2) per I/O at its offset, finished before the next\n"
 		"starts; iodepth is 1 whatever the job says.  fsync and fdatasync are the\n"
 		"system calls of those names.",
-	.flags = ENGINE_F_SYNC,
+	.flags = ENGINE_F_SYNC | ENGINE_F_VECTORED,
 	.queue = psync_queue,
 };

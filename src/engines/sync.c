@@ -18,6 +18,6 @@ const struct engine_ops sync_engine_ops = {
 	.desc = "lseek then read/write, one I/O at a time",
 	.help = "lseek(2) to the offset, then read(2) or write(2): two system calls per I/O,\n"
 		"finished before the next starts; iodepth is 1 whatever the job says.",
-	.flags = ENGINE_F_SYNC,
+	.flags = ENGINE_F_SYNC | ENGINE_F_VECTORED,
 	.queue = sync_queue,
 };
