@@ -65,24 +65,38 @@ bool engine_takes(const struct engine_ops *ops, const char *name)
 	       (!(ops->flags & ENGINE_F_SYNC) && listed(engine_async_options, name));
 }
 
-/* A vectored read or write, continued after a short transfer. */
-static int64_t rw_vec_now(const struct io_req *req, bool at)
+/* One call for what is left of @req after @done bytes: over the @n
+ * iovecs left at @v when vectored, else the contiguous buffer. */
+static ssize_t rw_call(const struct io_req *req, bool at, const struct iovec *v, unsigned n,
+		       size_t done)
+{
+	bool rd = req->op == IO_OP_READ;
+	off_t off = (off_t)(req->off + done);
+	char *p = (char *)req->buf + done;
+	size_t len = req->len - done;
+
+	if (req->nr_iov > 1 && at)
+		return rd ? preadv(req->fd, v, (int)n, off) : pwritev(req->fd, v, (int)n, off);
+	if (req->nr_iov > 1)
+		return rd ? readv(req->fd, v, (int)n) : writev(req->fd, v, (int)n);
+	if (at)
+		return rd ? pread(req->fd, p, len, off) : pwrite(req->fd, p, len, off);
+	return rd ? read(req->fd, p, len) : write(req->fd, p, len);
+}
+
+int64_t engine_rw_now(const struct io_req *req, bool at)
 {
 	struct iovec v[IOV_MAX];
-	unsigned i = 0, n = req->nr_iov;
+	unsigned i = 0, n = req->nr_iov > 1 ? req->nr_iov : 0;
 	size_t done = 0;
 	ssize_t r;
 
-	memcpy(v, req->iov, n * sizeof(*v));
-	while (i < n) {
-		if (at)
-			r = req->op == IO_OP_READ
-				    ? preadv(req->fd, v + i, (int)(n - i), (off_t)(req->off + done))
-				    : pwritev(req->fd, v + i, (int)(n - i),
-					      (off_t)(req->off + done));
-		else
-			r = req->op == IO_OP_READ ? readv(req->fd, v + i, (int)(n - i))
-						  : writev(req->fd, v + i, (int)(n - i));
+	if (!at && lseek(req->fd, (off_t)req->off, SEEK_SET) < 0)
+		return -errno;
+	if (n)
+		memcpy(v, req->iov, n * sizeof(*v));
+	while (done < req->len) {
+		r = rw_call(req, at, v + i, n - i, done);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -91,43 +105,13 @@ static int64_t rw_vec_now(const struct io_req *req, bool at)
 		if (r == 0)
 			break;
 		done += (size_t)r;
+		/* A short vectored transfer: go on from where it stopped. */
 		for (; i < n && (size_t)r >= v[i].iov_len; i++)
 			r -= (ssize_t)v[i].iov_len;
 		if (i < n) {
 			v[i].iov_base = (char *)v[i].iov_base + r;
 			v[i].iov_len -= (size_t)r;
 		}
-	}
-	return (int64_t)done;
-}
-
-int64_t engine_rw_now(const struct io_req *req, bool at)
-{
-	bool rd = req->op == IO_OP_READ;
-	size_t done = 0;
-	ssize_t r;
-
-	if (!at && lseek(req->fd, (off_t)req->off, SEEK_SET) < 0)
-		return -errno;
-	if (req->nr_iov > 1)
-		return rw_vec_now(req, at);
-	while (done < req->len) {
-		char *p = (char *)req->buf + done;
-		size_t n = req->len - done;
-
-		if (at)
-			r = rd ? pread(req->fd, p, n, (off_t)(req->off + done))
-			       : pwrite(req->fd, p, n, (off_t)(req->off + done));
-		else
-			r = rd ? read(req->fd, p, n) : write(req->fd, p, n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		done += (size_t)r;
 	}
 	return (int64_t)done;
 }

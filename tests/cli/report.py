@@ -16,20 +16,11 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from clitest import check, finish
+
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 FIO = os.environ.get("FIO", "fio")
 HAVE_FIO = shutil.which(FIO) is not None
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-    return cond
 
 
 def run(args, tool=None, cwd=None, stdin=None):
@@ -477,8 +468,7 @@ def main():
             t(tmp)
     finally:
         shutil.rmtree(tmp)
-    print("report: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    finish("report")
 
 
 main()

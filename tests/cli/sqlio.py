@@ -17,21 +17,12 @@ import sys
 import tempfile
 import time
 
+from clitest import check, finish
+
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 SRC = os.environ["IOGAUGE_SRC"]
 GOLD = os.path.join(SRC, "tests", "cli", "golden", "sqlio")
 REGOLD = os.environ.get("IOGAUGE_REGOLD") == "1"
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-    return cond
 
 
 def run(args, cwd=None, prog=None):
@@ -182,8 +173,7 @@ def main():
         tests(tmp)
     finally:
         subprocess.run(["rm", "-rf", tmp])
-    print("sqlio: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    finish("sqlio")
 
 
 def tests(tmp):
@@ -285,34 +275,24 @@ def tests(tmp):
         check(rc == 0 and probe in out and "sqlio v1.5.SG" not in out,
               "--output-format=%s: %d %r" % (fmt, rc, out[:200]))
 
-    # The stride pattern: -f4 -i3 with 2 threads; each thread has 2 columns.
-    rc, job, err = run(["--job", "--ioengine=psync", "-f4", "-i3", "-b4", "-t2", "-BY",
-                        d("pat.dat")])
-    with open(d("pat.ini"), "w") as f:
-        f.write(job)
-    rc, out, err = run(None, prog=[BIN, "--set", "runtime=300ms", "--set",
-                                   "write_iops_log=" + d("pat"), "--set", "log_offset=1",
-                                   d("pat.ini")])
-    check(rc == 0, "stride job: %d %s" % (rc, err))
-    for clone, want in ((1, [0, 4, 8, 1, 5, 9]), (2, [2, 6, 10, 3, 7, 11])):
-        offs = [int(l.split(b",")[4]) // 4096
-                for l in read_bytes(d("pat_iops.%d.log" % clone)).splitlines()]
-        check(len(offs) > 12 and offs[:12] == want * 2 and
-              all(o == want[i % 6] for i, o in enumerate(offs)),
-              "stride: thread %d blocks %r, expected %r repeated" % (clone, offs[:14], want))
-    # -v1.1.1: every run reuses the same blocks (fio's rw=read:N).
-    rc, job, err = run(["--job", "--ioengine=psync", "-f4", "-i3", "-b4", "-t2", "-v1.1.1",
-                        "-BY", d("v111.dat")])
-    with open(d("v111.ini"), "w") as f:
-        f.write(job)
-    rc, out, err = run(None, prog=[BIN, "--set", "runtime=200ms", "--set",
-                                   "write_iops_log=" + d("v111"), "--set", "log_offset=1",
-                                   d("v111.ini")])
-    for clone, want in ((1, [0, 4, 8]), (2, [2, 6, 10])):
-        offs = [int(l.split(b",")[4]) // 4096
-                for l in read_bytes(d("v111_iops.%d.log" % clone)).splitlines()]
-        check(rc == 0 and len(offs) > 6 and all(o == want[i % 3] for i, o in enumerate(offs)),
-              "-v1.1.1: thread %d blocks %r, expected %r repeated" % (clone, offs[:8], want))
+    # The stride pattern: -f4 -i3 with 2 threads; each thread has 2 columns,
+    # run after run.  -v1.1.1: every run reuses the same blocks (fio's rw=read:N).
+    for name, flags, want in (("stride", [], ([0, 4, 8, 1, 5, 9], [2, 6, 10, 3, 7, 11])),
+                              ("v111", ["-v1.1.1"], ([0, 4, 8], [2, 6, 10]))):
+        rc, job, err = run(["--job", "--ioengine=psync", "-f4", "-i3", "-b4", "-t2", "-BY"] +
+                           flags + [d(name + ".dat")])
+        with open(d(name + ".ini"), "w") as f:
+            f.write(job)
+        rc, out, err = run(None, prog=[BIN, "--set", "runtime=300ms", "--set",
+                                       "write_iops_log=" + d(name), "--set", "log_offset=1",
+                                       d(name + ".ini")])
+        for clone, blocks in enumerate(want, 1):
+            offs = [int(l.split(b",")[4]) // 4096
+                    for l in read_bytes(d("%s_iops.%d.log" % (name, clone))).splitlines()]
+            check(rc == 0 and len(offs) > 2 * len(blocks) and
+                  all(o == blocks[i % len(blocks)] for i, o in enumerate(offs)),
+                  "%s: thread %d blocks %r, expected %r repeated (%s)" %
+                  (name, clone, offs[:14], blocks, err))
 
     # Affinity: -a binds every thread to the mask, -aR one CPU each in turn.
     cases = [(["-a0x1", "-t2"], ["0", "0"])]
@@ -464,4 +444,4 @@ def sweeps():
               "%s: rw/bs do not match the name" % n)
 
 
-sys.exit(main())
+main()
