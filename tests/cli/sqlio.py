@@ -405,6 +405,8 @@ def bad_input(tmp):
         (["-s0"], "-s0: expected a whole number"),
         ([d("a$b.dat")], "a file name with '$'"),
         ([tmp], "not a regular file or a block device"),
+        (["-t256"] + [d("t%d.dat" % i) for i in range(17)],
+         "-t256: with 17 files that is 4352 threads here"),
     ]
     before = sorted(os.listdir(tmp))
     for args, msg in cases:
