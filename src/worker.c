@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +39,26 @@ static uint64_t seed_for(const struct job *job, unsigned clone)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40) ^
 	       clone;
+}
+
+/* The I/O buffers, in one block.  From 2 MiB up they are aligned to 2 MiB
+ * and asked for as transparent huge pages: physically contiguous memory
+ * makes a 1 MiB direct I/O one segment list the device takes whole.  On
+ * 4 KiB pages it is 256 segments, above virtio-blk's 254, and the block
+ * layer splits it (measured on virtio: 1.5 requests per 1 MiB read, and
+ * half the throughput; see docs/PERFORMANCE.md). */
+static void *io_buffers(size_t len, size_t align)
+{
+	const size_t huge = (size_t)2 << 20;
+	void *p;
+
+	if (len >= huge && align < huge)
+		align = huge;
+	if (posix_memalign(&p, align, len))
+		return NULL;
+	if (len >= huge)
+		(void)madvise(p, len / huge * huge, MADV_HUGEPAGE); /* a hint: fine if refused */
+	return p;
 }
 
 /*
@@ -164,12 +185,13 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	}
 	w->buf_size =
 		(size_t)((hi + w->files.mem_align - 1) / w->files.mem_align * w->files.mem_align);
-	if (posix_memalign(&w->bufmem, w->files.mem_align, w->buf_size * depth)) {
+	buf = io_buffers(w->buf_size * depth, w->files.mem_align);
+	if (!buf) {
 		ret = set_cause(cause, "[%s] cannot allocate %zu bytes of I/O buffers", job->name,
 				w->buf_size * depth);
 		goto err;
 	}
-	buf = w->bufmem;
+	w->bufmem = buf;
 	if (job->zero_buffers) {
 		memset(buf, 0, w->buf_size * depth);
 	} else {
