@@ -148,7 +148,7 @@ const struct opt_def opt_table[] = {
 	{ .name = "filesize", .kind = &opt_kind_range, F2(filesize_min, filesize_max), .min = 1,
 	  .help = "size of each file, or a LO-HI range picked per file" },
 	{ .name = "fixedbufs", .kind = &opt_kind_bool, F(fixedbufs), .def = "0", .flags = OPTF_BARE,
-	  .help = "io_uring: register the I/O buffers with the kernel" },
+	  .help = "io_uring: fail if the I/O buffers cannot be registered (they are, when allowed)" },
 	{ .name = "fsync", .kind = &opt_kind_uint, F(fsync), .def = "0",
 	  .help = "fsync every N writes (0: never)" },
 	{ .name = "fsync_on_close", .kind = &opt_kind_bool, F(fsync_on_close), .def = "0",

@@ -177,6 +177,29 @@ if [ -n "${IOGAUGE_NORING:-}" ] && grep -q "^io_uring " "$tmp/engines"; then
 			bad "io_uring refused ($why): rc=$rc $(cat "$tmp/err")"
 		fi
 	done
+	# io_uring registers its buffers unasked; when the locked-memory limit
+	# refuses them it runs without, and only fixedbufs=1 makes that an error.
+	strace -f -e trace=io_uring_register -o "$tmp/st" "$bin" --name=r --filename="$tmp/r.dat" \
+		--size=1m --ioengine=io_uring --iodepth=4 >/dev/null 2>&1 &&
+		grep -q "IORING_REGISTER_BUFFERS, .*4) = 0" "$tmp/st" && ok ||
+		bad "io_uring did not register its 4 buffers: $(cat "$tmp/st")"
+	if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+		chmod 711 "$tmp" && mkdir "$tmp/lim" && chmod 777 "$tmp/lim"
+		for fb in 0 1; do
+			prlimit --memlock=65536 setpriv --reuid=nobody --regid="$(id -g nobody)" \
+				--clear-groups "$bin" --name=m --filename="$tmp/lim/m.dat" --size=4m --bs=64k --ioengine=io_uring \
+				--rw=randread --iodepth=8 --direct=1 --fixedbufs=$fb >"$tmp/out2" 2>"$tmp/err"
+			rc=$?
+			if [ $fb -eq 0 ]; then
+				[ $rc -eq 0 ] && grep -q '^  IOs/sec: [1-9]' "$tmp/out2" && ok ||
+					bad "64 KiB memlock, no fixedbufs: rc=$rc $(cat "$tmp/err")"
+			else
+				[ $rc -eq 1 ] && grep -qF "fixedbufs: registering 8 buffers of 65536 bytes: Cannot allocate memory (the locked-memory limit" "$tmp/err" && ok ||
+					bad "64 KiB memlock, fixedbufs=1: rc=$rc $(cat "$tmp/err")"
+			fi
+		done
+		chmod 700 "$tmp"
+	fi
 	# Ctrl-C at depth 32: what is in flight drains, the report shows what ran.
 	(cd "$tmp" && exec "$bin" --name=q --filename=q.dat --size=4m --ioengine=io_uring \
 		--iodepth=32 --direct=1 --runtime=60 --time_based >"$tmp/out2" 2>"$tmp/err") &
