@@ -5,8 +5,8 @@ For each case, PAIRS pairs of runs (who goes first alternates), each tool at
 its defaults, each writing fio's JSON to a file.  Per run it takes, from the
 tool's own JSON, IOPS (read + write + trim) and the total I/O count, and
 from wait4()'s rusage of the tool's process (with every child it waited for,
-so fio's job processes are included), usr+sys CPU seconds and the peak
-resident set (ru_maxrss: the largest process, as /usr/bin/time reports it).
+so fio's job processes are included), usr+sys CPU seconds; and the peak
+resident set: the largest VmHWM among the tool's processes, polled.
 Device-bound cases also compare the clat p50 and p99.
 
 It prints, per case, the median and range of the per-pair ratios
@@ -94,15 +94,57 @@ def disk_counts(disk):
     return (0, 0, 0)
 
 
+def children(pid):
+    """The PIDs whose parent is pid (this kernel may lack /proc/PID/task/*/children)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open("/proc/%s/stat" % name) as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(name))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+def hwm(pid):
+    """VmHWM of pid in KiB, or 0 once it is gone."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def run(argv, out, env, disk):
     """One run: (json document, cpu seconds, peak RSS in KiB, KiB per
-    device request, us the device took per request; 0 without a device)."""
+    device request, us the device took per request; 0 without a device).
+
+    CPU is wait4's rusage (fio's job processes included: fio waits for
+    them).  Peak RSS is the largest VmHWM among the tool's processes,
+    read every 10 ms: wait4's ru_maxrss cannot be used, because a process
+    started from this one keeps this Python's resident size as a floor
+    through exec (about 16 MiB, above iogauge's own peak)."""
     if os.path.exists(out):
         os.unlink(out)
     d0 = disk_counts(disk)
     p = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak, procs, tick = {}, [p.pid], 0
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if tick % 20 == 0:
+            procs = [p.pid] + children(p.pid)
+        for q in procs:
+            peak[q] = max(peak.get(q, 0), hwm(q))
+        tick += 1
+        time.sleep(0.01)
     err = p.stderr.read()
-    _, status, ru = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         sys.exit("%s: exit %d\n%s" % (" ".join(argv), p.returncode, err.decode(errors="replace")))
@@ -112,7 +154,7 @@ def run(argv, out, env, disk):
     reqs = d1[0] - d0[0]
     kib = (d1[1] - d0[1]) / 2 / reqs if reqs else 0
     dev = (d1[2] - d0[2]) * 1e3 / reqs if reqs else 0
-    return doc, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, kib, dev
+    return doc, ru.ru_utime + ru.ru_stime, max(peak.values()), kib, dev
 
 
 def figures(doc, lat, cpu, rss, kib, dev):
@@ -201,8 +243,10 @@ def bench(a, want, made):
                 out = os.path.join(a.dir, "%s.%s.json" % (name, t))
                 if out not in made:
                     made.append(out)
+                # The device figures only where the device sets the pace.
                 r = run(tools[t] + ["--output-format=json", "--output=" + out, job], out, env,
-                        disk if data else None)
+                        disk if targets is not None and any(x[0] == "p50" for x in targets)
+                        else None)
                 got[t].append(figures(r[0], lat, *r[1:]))
             f, g = got["fio"][-1], got["iogauge"][-1]
             print("%-30s pair %d: IOPS fio %.0f iogauge %.0f; CPU s/MIO fio %.3f iogauge %.3f; "
