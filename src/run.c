@@ -224,15 +224,8 @@ static void join_all(struct slot *slots, unsigned n)
  * time.  A job that sets one is refused rather than run as if it had not.
  */
 static const char *const not_run_yet[] = {
-	"buffer_compress_percentage",
-	"continue_on_error",
-	"create_on_open",
-	"random_distribution",
-	"rate",
-	"rate_iops",
-	"refill_buffers",
-	"thinktime",
-	"verify",
+	"continue_on_error", "create_on_open", "random_distribution", "rate", "rate_iops",
+	"thinktime",	     "verify",
 };
 
 static int check_runnable(const struct job *job, char **cause)

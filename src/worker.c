@@ -62,6 +62,90 @@ static void *io_buffers(size_t len, size_t align)
 }
 
 /*
+ * Buffer contents, as fio makes them: random bytes (not dedupable, not
+ * compressible); zeros with zero_buffers; with
+ * buffer_compress_percentage=P, each buffer_compress_chunk bytes are
+ * (100 - P)% random then P% zeros, so that the data compresses to about
+ * (100 - P)% of its size.
+ */
+static void fill_contents(struct worker *w, char *p, size_t len)
+{
+	const struct job *job = w->job;
+	size_t chunk = job->buffer_compress_percentage ? job->buffer_compress_chunk : len;
+	size_t done, l, r;
+
+	if (job->zero_buffers) {
+		memset(p, 0, len);
+		return;
+	}
+	for (done = 0; done < len; done += chunk) {
+		size_t n = len - done < chunk ? len - done : chunk;
+
+		r = n - n * job->buffer_compress_percentage / 100;
+		for (l = 0; l < r; l += 8) {
+			uint64_t v = rng_next(&w->data_rng);
+
+			memcpy(p + done + l, &v, r - l < 8 ? r - l : 8);
+		}
+		memset(p + done + r, 0, n - r);
+	}
+}
+
+/* splitmix64's finalizer: a bijection that makes counters look random. */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* scramble_buffers (fio's default): 16 bytes of each 512-byte block of a
+ * write become its file offset and the write's sequence number, so that no
+ * two blocks written are the same.  Both go through a keyed bijection, and
+ * the place is the worker's own (16-byte aligned, drawn at set-up), so the
+ * stamps look like the random data around them (no compressor finds them)
+ * and do not pile up. */
+static void scramble(struct worker *w, char *p, size_t len, uint64_t off)
+{
+	/* Mixed once per write; the blocks of one write step by an odd
+	 * constant, so they differ from each other, and seq sets the write
+	 * apart from every other one. */
+	uint64_t seq = mix64(w->writes ^ w->scramble_key[1]);
+	uint64_t o = mix64(off ^ w->scramble_key[0]);
+	size_t l;
+
+	for (l = 0; l + 512 <= len; l += 512, o += 0x9e3779b97f4a7c15ull) {
+		memcpy(p + l + w->scramble_at, &o, 8);
+		memcpy(p + l + w->scramble_at + 8, &seq, 8);
+	}
+}
+
+/* A write's contents, before it is queued: refilled or scrambled, in
+ * the buffer or in the sub-block pieces that the engine will write. */
+static void write_contents(struct worker *w, const struct io_req *req)
+{
+	const struct iovec *v;
+	uint64_t off = req->off;
+	unsigned k;
+
+	w->writes++;
+	if (!w->iov) {
+		if (w->refill)
+			fill_contents(w, req->buf, req->len);
+		else
+			scramble(w, req->buf, req->len, off);
+		return;
+	}
+	/* sub_blocks: the pieces hold the data (copy mode gathers them after). */
+	v = &w->iov[(size_t)req->idx * w->job->sub_blocks];
+	for (k = 0; k < w->job->sub_blocks; off += v[k].iov_len, k++)
+		if (w->refill)
+			fill_contents(w, v[k].iov_base, v[k].iov_len);
+		else
+			scramble(w, v[k].iov_base, v[k].iov_len, off);
+}
+
+/*
  * sub_blocks=N (SQLIO's -m): each slot's buffer as N pieces of bs/N bytes,
  * each allocated on its own so that they are apart in memory, filled as
  * the buffers are.  scatter hands the engine their iovecs; copy keeps the
@@ -71,7 +155,7 @@ static int sub_blocks_setup(struct worker *w, unsigned depth, uint64_t bs, char 
 {
 	const struct job *job = w->job;
 	unsigned n = job->sub_blocks, i, k;
-	size_t piece = (size_t)(bs / n), l;
+	size_t piece = (size_t)(bs / n);
 
 	w->subs = xcalloc((size_t)depth * n, sizeof(*w->subs));
 	w->iov = xcalloc((size_t)depth * n, sizeof(*w->iov));
@@ -80,11 +164,7 @@ static int sub_blocks_setup(struct worker *w, unsigned depth, uint64_t bs, char 
 		if (posix_memalign(&w->subs[i], w->files.mem_align, piece))
 			return set_cause(cause, "[%s] cannot allocate %u sub-blocks of %zu bytes",
 					 job->name, depth * n, piece);
-		for (l = 0; l + 8 <= piece; l += 8) {
-			uint64_t v = job->zero_buffers ? 0 : rng_next(&w->rng);
-
-			memcpy((char *)w->subs[i] + l, &v, 8);
-		}
+		fill_contents(w, w->subs[i], piece);
 		w->iov[i].iov_base = w->subs[i];
 		w->iov[i].iov_len = piece;
 	}
@@ -146,6 +226,13 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		return ret;
 	seed = seed_for(job, clone);
 	rng_seed(&w->rng, seed);
+	rng_seed(&w->data_rng, seed ^ 0x64617461u); /* "data": apart from the mix draws */
+	/* As fio: compressible contents are made anew for every write. */
+	w->refill = !job->zero_buffers && (job->refill_buffers || job->buffer_compress_percentage);
+	w->scramble = !job->zero_buffers && !w->refill && job->scramble_buffers;
+	w->scramble_at = (size_t)rng_below(&w->data_rng, 512 / 16) * 16;
+	w->scramble_key[0] = rng_next(&w->data_rng);
+	w->scramble_key[1] = rng_next(&w->data_rng);
 	w->offgen = xcalloc(w->files.n, sizeof(*w->offgen));
 	w->cursor = xcalloc(w->files.n, sizeof(*w->cursor));
 	for (i = 0; i < w->files.n; i++) {
@@ -192,15 +279,8 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		goto err;
 	}
 	w->bufmem = buf;
-	if (job->zero_buffers) {
-		memset(buf, 0, w->buf_size * depth);
-	} else {
-		for (l = 0; l + 8 <= w->buf_size * depth; l += 8) {
-			uint64_t v = rng_next(&w->rng);
-
-			memcpy(buf + l, &v, 8);
-		}
-	}
+	for (i = 0; i < depth; i++)
+		fill_contents(w, buf + (size_t)i * w->buf_size, w->buf_size);
 	w->reqs = xcalloc(depth, sizeof(*w->reqs));
 	w->free_reqs = xcalloc(depth, sizeof(*w->free_reqs));
 	w->done = xcalloc(depth, sizeof(*w->done));
@@ -662,8 +742,12 @@ static void fill(struct worker *w, struct loop *lp)
 				break;
 			req = w->free_reqs[--w->nr_free];
 			next_io(w, req);
-			if (w->sub_copy && req->op == IO_OP_WRITE)
-				sub_copy(w, req, true);
+			if (req->op == IO_OP_WRITE) {
+				if (w->refill || w->scramble)
+					write_contents(w, req);
+				if (w->sub_copy)
+					sub_copy(w, req, true);
+			}
 			lp->issued += req->len;
 			req->t_start = run_now();
 		}

@@ -79,13 +79,15 @@ static void test_write_then_read_back(void **state)
 	for (i = 0; i < len; i += 8)
 		assert_true(memcmp(before + i, "\0\0\0\0\0\0\0\0", 8));
 
-	run_text(&r, NULL, "[w]\nfilename=%s/wr\nsize=1m\nrw=write\nbs=4k\n", testrun_dir);
+	run_text(&r, NULL, "[w]\nfilename=%s/wr\nsize=1m\nrw=write\nbs=4k\nscramble_buffers=0\n",
+		 testrun_dir);
 	assert_int_equal(r.ret, 0);
 	assert_null(r.run.results[0].error);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_WRITE].ios, 256);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_WRITE].bytes, 1 << 20);
 	ran_free(&r);
-	/* One buffer slot at depth 1: every block holds the same 4 KiB. */
+	/* One buffer slot at depth 1, not scrambled: every block holds the
+	 * same 4 KiB. */
 	data = slurp("wr", &len);
 	assert_int_equal(len, 1 << 20);
 	for (i = 4096; i < len; i += 4096)
@@ -105,6 +107,36 @@ static void test_write_then_read_back(void **state)
 
 /* Random offsets stay multiples of the block size when the region is not
  * a multiple of it, and cover every block once per pass. */
+
+static int cmp_block(const void *a, const void *b)
+{
+	return memcmp(*(char *const *)a, *(char *const *)b, 512);
+}
+
+/* scramble_buffers, fio's default: no two 512-byte blocks written are the
+ * same, though one buffer slot serves every write. */
+static void test_scrambled_writes_differ(void **state)
+{
+	struct ran r;
+	size_t len, i, n;
+	char *data, **blk;
+
+	(void)state;
+	run_text(&r, NULL, "[w]\nfilename=%s/sc\nsize=1m\nrw=write\nbs=4k\n", testrun_dir);
+	assert_int_equal(r.ret, 0);
+	ran_free(&r);
+	data = slurp("sc", &len);
+	assert_int_equal(len, 1 << 20);
+	n = len / 512;
+	blk = malloc(n * sizeof(*blk));
+	for (i = 0; i < n; i++)
+		blk[i] = data + i * 512;
+	qsort(blk, n, sizeof(*blk), cmp_block);
+	for (i = 1; i < n; i++)
+		assert_memory_not_equal(blk[i - 1], blk[i], 512);
+	free(blk);
+	free(data);
+}
 static void test_random_offsets_aligned(void **state)
 {
 	struct ran r;
@@ -348,6 +380,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_then_read_back),
+		cmocka_unit_test(test_scrambled_writes_differ),
 		cmocka_unit_test(test_random_offsets_aligned),
 		cmocka_unit_test(test_offsets_and_backwards),
 		cmocka_unit_test(test_time_bound),

@@ -180,6 +180,8 @@ struct job {
 	bool norandommap;
 	bool zero_buffers;
 	bool refill_buffers;
+	bool scramble_buffers; /* fio's default: each write's 512-byte blocks made unique */
+	unsigned buffer_compress_chunk; /* bytes of random-then-zero in compressible buffers */
 	unsigned buffer_compress_percentage;
 
 	enum verify_kind verify;

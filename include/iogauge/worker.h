@@ -49,6 +49,12 @@ struct worker {
 				* the I/O's index in the clone's columns) */
 	uint64_t col0, cols;   /* stride: the clone's first column and how many */
 	struct rng rng;	       /* read/write mix and block size choice */
+	struct rng data_rng;   /* buffer contents */
+	bool refill;	       /* new contents for every write (refill_buffers, compression) */
+	bool scramble;	       /* scramble_buffers: offset and sequence into each 512 bytes */
+	uint64_t writes;       /* writes issued: the scramble's sequence number */
+	size_t scramble_at;    /* where in each 512 bytes the stamp goes */
+	uint64_t scramble_key[2];
 	void *bufmem;
 	size_t buf_size;	   /* bytes per slot */
 	void **subs;		   /* sub_blocks: depth x N pieces, each its own allocation */
