@@ -268,6 +268,12 @@ static int check_job(struct job *job, char **cause)
 					"on (%d CPUs: 0-%d)",
 					i, CPU_COUNT(&avail), CPU_COUNT(&avail) - 1);
 	}
+	if (job->thinktime_spin > job->thinktime)
+		return fail_at(job, later(job, "thinktime", "thinktime_spin"), cause,
+			       "thinktime_spin=%lluus is longer than thinktime=%lluus (the spin is "
+			       "part of the think)",
+			       (unsigned long long)job->thinktime_spin / 1000,
+			       (unsigned long long)job->thinktime / 1000);
 	if (job->sub_blocks > 1) {
 		const char *why = NULL;
 
@@ -421,7 +427,7 @@ bool job_option_is_default(const struct job *job, const char *name)
 
 void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 {
-	unsigned i;
+	unsigned i, d;
 
 	for (i = 0; i < nr; i++) {
 		const struct job *job = &jobs[i];
@@ -437,6 +443,12 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 			str_list_push(out, xasprintf("[%s] ioengine=mmap always goes through the "
 						     "page cache: direct=1 does not bypass it",
 						     job->name));
+		for (d = DDIR_READ; d <= DDIR_WRITE; d++)
+			if (job->rate[d] && job->rate_iops[d])
+				str_list_push(out, xasprintf("[%s] rate and rate_iops both cap the "
+							     "%s: rate is used, as in fio",
+							     job->name,
+							     d == DDIR_READ ? "reads" : "writes"));
 		if (ops && (ops->flags & ENGINE_F_SYNC) && job->iodepth > 1)
 			str_list_push(out, xasprintf("[%s] ioengine=%s does one I/O at a time: "
 						     "iodepth=%u has no effect",

@@ -47,6 +47,20 @@ void report_entries_free(struct report_entries *e)
 	e->n = 0;
 }
 
+bool report_rate(const struct job *job, unsigned d, unsigned threads, const struct dir_stats *ds,
+		 uint64_t elapsed, struct report_rate *out)
+{
+	double secs = elapsed / 1e9;
+
+	if (d > STAT_WRITE || (!job->rate_iops[d] && !job->rate[d]))
+		return false;
+	out->iops = !job->rate[d]; /* both given: rate wins, as in fio */
+	out->target = (double)(out->iops ? job->rate_iops[d] : job->rate[d]) * threads;
+	out->achieved = secs > 0 ? (double)(out->iops ? ds->ios : ds->bytes) / secs : 0;
+	out->kept = out->achieved >= 0.99 * out->target;
+	return true;
+}
+
 double report_group_bw(const struct run *run, unsigned group, unsigned d)
 {
 	uint64_t bytes = 0, elapsed = 0;

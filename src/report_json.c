@@ -169,11 +169,13 @@ static void iodepths(struct json *j, const struct run_stats *st)
 	dist(j, "iodepth_complete", st->complete, batch);
 }
 
-/* What only iogauge measures: SQLIO's 1 ms histogram and the clock. */
+/* What only iogauge measures: SQLIO's 1 ms histogram, the clock, and the
+ * rate's response times. */
 static void extras(struct json *j, const struct report_entry *e, const struct run *run)
 {
 	static const char *const dirs[STAT_NR] = { "read", "write", "sync" };
 	const struct run_stats *st = e->st;
+	bool opened = false;
 	unsigned d, i;
 
 	json_open(j, "iogauge", '{');
@@ -198,6 +200,30 @@ static void extras(struct json *j, const struct report_entry *e, const struct ru
 		json_close(j, ']');
 	}
 	json_close(j, '}');
+	/* rate, rate_iops: the target, what was kept, and latency from each
+	 * I/O's intended start (resp_ns) and the lag behind the schedule. */
+	for (d = STAT_READ; d <= STAT_WRITE; d++) {
+		const struct job *job = e->r->job;
+		struct report_rate rr;
+
+		if (!report_rate(job, d, e->threads, &st->dir[d], st->elapsed, &rr))
+			continue;
+		if (!opened) {
+			json_open(j, "rate", '{');
+			opened = true;
+		}
+		json_open(j, dirs[d], '{');
+		json_str(j, "unit", rr.iops ? "iops" : "bytes/s");
+		json_str(j, "process", job->rate_process == RATE_POISSON ? "poisson" : "linear");
+		json_dbl(j, "target", rr.target);
+		json_dbl(j, "achieved", rr.achieved);
+		json_i64(j, "kept", rr.kept);
+		lat_object(j, "resp_ns", &st->dir[d].resp, job, true, false);
+		lat_object(j, "lag_ns", &st->dir[d].lag, job, true, false);
+		json_close(j, '}');
+	}
+	if (opened)
+		json_close(j, '}');
 	json_close(j, '}');
 }
 

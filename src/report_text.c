@@ -55,9 +55,35 @@ static void depths(const struct run_stats *st, struct strbuf *sb)
 	strbuf_addc(sb, '\n');
 }
 
-static void direction(const struct job *job, const struct dir_stats *d, const char *name,
-		      uint64_t elapsed, struct strbuf *sb)
+/* A rate-limited direction: the target and what was kept, and latency
+ * from each I/O's intended start (response) beside the service latency
+ * above, with the generator's lag behind the schedule. */
+static void rate_lines(const struct job *job, const struct dir_stats *d, unsigned dd,
+		       unsigned threads, uint64_t elapsed, struct strbuf *sb)
 {
+	struct report_rate rr;
+
+	if (!report_rate(job, dd, threads, d, elapsed, &rr) || !d->resp.count)
+		return;
+	strbuf_addf(sb, "  rate (%s): ", job->rate_process == RATE_POISSON ? "poisson" : "linear");
+	if (rr.iops)
+		strbuf_addf(sb, "target %.0f IOPS, achieved %.2f", rr.target, rr.achieved);
+	else
+		strbuf_addf(sb, "target %.2f MBs/sec, achieved %.2f", rr.target / 1048576.0,
+			    rr.achieved / 1048576.0);
+	strbuf_addf(sb, ": %s\n", rr.kept ? "kept" : "NOT KEPT (the job fell behind its schedule)");
+	min_avg_max("resp", &d->resp, sb);
+	strbuf_addf(sb, "  resp percentiles(us): p50=%.2f p90=%.2f p99=%.2f p99.9=%.2f\n",
+		    hist_percentile(&d->resp, 50) / 1e3, hist_percentile(&d->resp, 90) / 1e3,
+		    hist_percentile(&d->resp, 99) / 1e3, hist_percentile(&d->resp, 99.9) / 1e3);
+	strbuf_addf(sb, "  lag(us): avg=%.2f p99=%.2f max=%.2f\n", hist_mean(&d->lag) / 1e3,
+		    hist_percentile(&d->lag, 99) / 1e3, d->lag.max / 1e3);
+}
+
+static void direction(const struct job *job, const struct dir_stats *d, unsigned dd,
+		      unsigned threads, uint64_t elapsed, struct strbuf *sb)
+{
+	const char *name = dir_names[dd];
 	double secs = elapsed / 1e9;
 	unsigned i;
 
@@ -75,6 +101,7 @@ static void direction(const struct job *job, const struct dir_stats *d, const ch
 	}
 	if (job->clat_percentiles || job->lat_percentiles)
 		percentiles(job, &d->lat, sb);
+	rate_lines(job, d, dd, threads, elapsed, sb);
 	strbuf_addf(sb, "  histogram:\n  ms:");
 	for (i = 0; i < STATS_MS_BUCKETS; i++)
 		strbuf_addf(sb, i + 1 < STATS_MS_BUCKETS ? " %u" : " %u+", i);
@@ -114,7 +141,7 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 		    (unsigned long long)st->ru.minf);
 	for (d = 0; d < STAT_NR; d++)
 		if (st->dir[d].ios)
-			direction(job, &st->dir[d], dir_names[d], st->elapsed, sb);
+			direction(job, &st->dir[d], d, threads, st->elapsed, sb);
 	if (r->error)
 		strbuf_addf(sb, "error: %s\n", r->error);
 }

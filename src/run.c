@@ -224,8 +224,10 @@ static void join_all(struct slot *slots, unsigned n)
  * time.  A job that sets one is refused rather than run as if it had not.
  */
 static const char *const not_run_yet[] = {
-	"continue_on_error", "create_on_open", "random_distribution", "rate", "rate_iops",
-	"thinktime",	     "verify",
+	"continue_on_error",
+	"create_on_open",
+	"random_distribution",
+	"verify",
 };
 
 static int check_runnable(const struct job *job, char **cause)

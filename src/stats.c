@@ -40,6 +40,8 @@ void stats_init(struct run_stats *s)
 	for (d = 0; d < STAT_NR; d++) {
 		hist_init(&s->dir[d].slat);
 		hist_init(&s->dir[d].clat);
+		hist_init(&s->dir[d].resp);
+		hist_init(&s->dir[d].lag);
 		hist_init(&s->dir[d].lat);
 	}
 }
@@ -102,6 +104,8 @@ void stats_merge(struct run_stats *dst, const struct run_stats *src)
 			a->lat_bins[i] += b->lat_bins[i];
 		hist_merge(&a->slat, &b->slat);
 		hist_merge(&a->clat, &b->clat);
+		hist_merge(&a->resp, &b->resp);
+		hist_merge(&a->lag, &b->lag);
 		hist_merge(&a->lat, &b->lat);
 		sample_merge(&a->bw, &b->bw);
 		sample_merge(&a->iops, &b->iops);

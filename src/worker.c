@@ -11,7 +11,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -227,6 +229,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	seed = seed_for(job, clone);
 	rng_seed(&w->rng, seed);
 	rng_seed(&w->data_rng, seed ^ 0x64617461u); /* "data": apart from the mix draws */
+	rng_seed(&w->rate_rng, seed ^ 0x72617465u); /* "rate" */
 	/* As fio: compressible contents are made anew for every write. */
 	w->refill = !job->zero_buffers && (job->refill_buffers || job->buffer_compress_percentage);
 	w->scramble = !job->zero_buffers && !w->refill && job->scramble_buffers;
@@ -371,6 +374,15 @@ struct loop {
 	bool has_slat;	     /* async engine not polled by a kernel thread */
 	enum io_op sync_op;
 	uint64_t now; /* ns: the latest completion time, for the deadline */
+	/* rate, rate_iops: each direction's schedule.  due is when its next
+	 * I/O should start; gap_ns the time one I/O of ns_per_byte bytes (rate)
+	 * or one I/O (rate_iops) takes at the rate; 0: no cap. */
+	uint64_t due[2];
+	double ns_per_byte[2], ns_per_io[2];
+	bool rated;
+	/* thinktime: I/Os issued since the last think, and a think owed. */
+	unsigned since_think;
+	bool think;
 };
 
 static uint64_t pick_bs(struct worker *w, unsigned d)
@@ -475,6 +487,28 @@ static void next_io(struct worker *w, struct io_req *req)
 	req->file = fi;
 	req->off = off;
 	req->len = (size_t)len;
+}
+
+/*
+ * The rate's schedule (rate, rate_iops, rate_process): the I/O's intended
+ * start, from the arrival process alone, as fio's usec_for_io: linear
+ * steps of one I/O's time at the rate, or, with poisson, exponential gaps
+ * of that mean.  A late I/O keeps its place: the schedule does not wait
+ * for the generator, so its lag and response time show a stall.
+ */
+static void schedule(struct worker *w, struct loop *lp, struct io_req *req)
+{
+	unsigned d = req->op == IO_OP_READ ? 0 : 1;
+	double gap = lp->ns_per_io[d] ? lp->ns_per_io[d] : lp->ns_per_byte[d] * (double)req->len;
+
+	if (gap == 0) {
+		req->t_intended = 0;
+		return;
+	}
+	if (w->job->rate_process == RATE_POISSON)
+		gap *= -log(1.0 - rng_unit(&w->rate_rng));
+	req->t_intended = lp->due[d];
+	lp->due[d] += (uint64_t)gap;
 }
 
 static void fail_io(struct worker *w, const struct io_req *req)
@@ -681,6 +715,10 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 
 		stats_record(&w->stats.dir[sd], slat, now - req->t_issue, now - req->t_start,
 			     rw ? req->len : 0);
+		if (req->t_intended) {
+			hist_record(&w->stats.dir[sd].resp, now - req->t_intended);
+			hist_record(&w->stats.dir[sd].lag, req->t_start - req->t_intended);
+		}
 		if (w->log_each && rw)
 			log_io(w, req, now, slat);
 	}
@@ -692,6 +730,7 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 		req->op = lp->sync_op;
 		req->len = 0;
 		req->t_start = now;
+		req->t_intended = 0;
 		w->held = req;
 		return;
 	}
@@ -749,7 +788,20 @@ static void fill(struct worker *w, struct loop *lp)
 					sub_copy(w, req, true);
 			}
 			lp->issued += req->len;
-			req->t_start = run_now();
+			req->t_start = 0;
+			req->t_intended = 0;
+			if (lp->rated)
+				schedule(w, lp, req);
+		}
+		if (!req->t_start) {
+			uint64_t now = run_now();
+
+			/* Not due yet: held, and the loop waits for it. */
+			if (req->t_intended > now) {
+				w->held = req;
+				break;
+			}
+			req->t_start = now;
 		}
 		req->t_issue = req->t_start;
 		req->queued = false;
@@ -765,13 +817,18 @@ static void fill(struct worker *w, struct loop *lp)
 			w->stats.complete[1]++;
 			note_depth(w, lp, req, lp->inflight + 1);
 			complete(w, lp, req, run_now());
-			continue;
+		} else {
+			req->queued = true;
+			w->pending[lp->queued++] = req;
+			note_depth(w, lp, req, ++lp->inflight);
+			if (lp->queued >= lp->batch)
+				commit(w, lp);
 		}
-		req->queued = true;
-		w->pending[lp->queued++] = req;
-		note_depth(w, lp, req, ++lp->inflight);
-		if (lp->queued >= lp->batch)
-			commit(w, lp);
+		if (w->job->thinktime && ++lp->since_think >= w->job->thinktime_blocks) {
+			lp->since_think = 0;
+			lp->think = true;
+			break;
+		}
 	}
 }
 
@@ -797,6 +854,53 @@ static int reap(struct worker *w, struct loop *lp, unsigned min)
 		complete(w, lp, w->done[i], run_now());
 	}
 	return n;
+}
+
+/* Until @until: sleep, then spin the last stretch (a sleep overshoots by
+ * tens of us), polling completions meanwhile so that they are stamped
+ * when they come.  Stops early at the deadline or on a stop. */
+static void wait_until(struct worker *w, struct loop *lp, uint64_t until)
+{
+	uint64_t now = run_now();
+
+	while (now < until && now < lp->deadline && !*w->stop && !w->error) {
+		uint64_t left = until - now;
+
+		if (lp->inflight)
+			reap(w, lp, 0);
+		if (left > 60000) {
+			/* Asleep for at most 20 us with I/Os in flight: their
+			 * completions wait that long at most to be stamped. */
+			uint64_t nap = lp->inflight ? 20000 : left - 50000;
+			struct timespec ts = { (time_t)(nap / 1000000000u),
+					       (long)(nap % 1000000000u) };
+
+			nanosleep(&ts, NULL);
+		}
+		now = run_now();
+	}
+	lp->now = now;
+}
+
+/* thinktime: what is in flight completes (as fio's io_u_quiesce), then
+ * thinktime_spin of spinning and the rest asleep; not part of any I/O's
+ * latency. */
+static void think(struct worker *w, struct loop *lp)
+{
+	const struct job *job = w->job;
+	uint64_t t0, spin_end, end;
+
+	lp->think = false;
+	if (lp->queued)
+		commit(w, lp);
+	while (lp->inflight && !w->error && reap(w, lp, lp->inflight) > 0)
+		;
+	t0 = run_now();
+	spin_end = t0 + job->thinktime_spin;
+	end = t0 + job->thinktime;
+	while (run_now() < spin_end && !*w->stop)
+		;
+	wait_until(w, lp, end);
 }
 
 static void loop_init(struct worker *w, struct loop *lp)
@@ -827,6 +931,15 @@ static void loop_init(struct worker *w, struct loop *lp)
 	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
 	/* As fio: no submission latency with a kernel thread submitting. */
 	lp->has_slat = !(w->eng.ops->flags & ENGINE_F_SYNC) && !job->sqthread_poll;
+	for (i = 0; i < 2; i++) {
+		/* Both given: rate wins, as in fio (job_warnings says so). */
+		if (job->rate[i])
+			lp->ns_per_byte[i] = 1e9 / (double)job->rate[i];
+		else if (job->rate_iops[i])
+			lp->ns_per_io[i] = 1e9 / (double)job->rate_iops[i];
+		lp->due[i] = now;
+		lp->rated |= job->rate_iops[i] || job->rate[i];
+	}
 }
 
 /* The windows open when the measured part starts (after ramp_time);
@@ -893,6 +1006,9 @@ void worker_run(struct worker *w)
 			posix_fadvise(w->files.v[i].fd, (off_t)w->files.v[i].start,
 				      (off_t)w->files.v[i].len, POSIX_FADV_DONTNEED);
 	loop_init(w, &lp);
+	/* Pacing sleeps: wake when asked, not up to 50 us later. */
+	if (lp.rated || job->thinktime)
+		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	windows_init(w, &lp);
 	getrusage(RUSAGE_THREAD, &ru0);
 	for (;;) {
@@ -904,6 +1020,14 @@ void worker_run(struct worker *w)
 		fill(w, &lp);
 		if (lp.queued && !w->error)
 			commit(w, &lp);
+		if (lp.think && !w->error) {
+			think(w, &lp);
+			continue;
+		}
+		if (w->held && !w->held->t_start && !w->error) {
+			wait_until(w, &lp, w->held->t_intended);
+			continue;
+		}
 		if (lp.inflight && !w->error) {
 			min = job->iodepth_batch_complete_min;
 			/* 0 (iodepth_batch_complete_min=0) polls without waiting. */

@@ -31,14 +31,15 @@ struct io_req {
 	enum io_op op;
 	int fd;
 	void *buf;
-	size_t len;	  /* bytes */
-	uint64_t off;	  /* bytes */
-	uint64_t t_start; /* ns */
-	uint64_t t_issue; /* ns */
-	int64_t res;	  /* bytes moved, or -errno; set by the engine */
-	unsigned idx;	  /* stable slot 0..depth-1: buffer and engine-private arrays */
-	unsigned file;	  /* index into the worker's files */
-	bool queued;	  /* went through ->commit(): it has a submission latency */
+	size_t len;	     /* bytes */
+	uint64_t off;	     /* bytes */
+	uint64_t t_start;    /* ns */
+	uint64_t t_issue;    /* ns */
+	uint64_t t_intended; /* ns: when the rate's schedule wanted it; 0: no rate */
+	int64_t res;	     /* bytes moved, or -errno; set by the engine */
+	unsigned idx;	     /* stable slot 0..depth-1: buffer and engine-private arrays */
+	unsigned file;	     /* index into the worker's files */
+	bool queued;	     /* went through ->commit(): it has a submission latency */
 	/* sub_blocks with sub_block_io=scatter: the I/O is one vectored read
 	 * or write of these nr_iov pieces (len bytes in all), and buf is not
 	 * used.  NULL and 0 otherwise.  Set once per slot at set-up. */

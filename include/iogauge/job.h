@@ -170,6 +170,8 @@ struct job {
 	bool new_group;
 	bool group_reporting;
 	uint64_t thinktime;	   /* ns */
+	unsigned thinktime_blocks; /* I/Os between thinks */
+	uint64_t thinktime_spin;   /* ns of the think spent spinning */
 	uint64_t rate[DDIR_COUNT]; /* bytes/s; 0: no cap */
 	uint64_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;

@@ -37,6 +37,15 @@ double report_group_bw(const struct run *run, unsigned group, unsigned d);
  * group moved no bytes. */
 double report_bw_share(const struct run *run, const struct report_entry *e, unsigned d,
 		       double if_no_agg);
+/* A rate-limited direction (rate, rate_iops): the target of @threads
+ * clones and what they achieved, in IOPS (rate_iops) or bytes/s (rate).
+ * Kept: achieved at least 99% of the target.  False when @d has no cap. */
+struct report_rate {
+	double target, achieved;
+	bool iops, kept;
+};
+bool report_rate(const struct job *job, unsigned d, unsigned threads, const struct dir_stats *ds,
+		 uint64_t elapsed, struct report_rate *out);
 /* User and system CPU time of @st as percentages of its measured time. */
 void report_cpu(const struct run_stats *st, double *usr_pct, double *sys_pct);
 /* Reads and writes together by fio's latency_ns/us/ms buckets, and their total. */

@@ -33,6 +33,10 @@ struct dir_stats {
 	struct hist slat;	       /* ns, built to submitted: async engines only */
 	struct hist clat;	       /* ns, submitted to completed */
 	struct hist lat;	       /* ns, built to completed: the total */
+	/* Rate-limited jobs only: from each I/O's intended start (its place in
+	 * the rate's schedule) to completed, and to built (the lag). */
+	struct hist resp;
+	struct hist lag;
 	/* I/Os by completion latency in fio's latency_ns/us/ms buckets. */
 	uint64_t lat_bins[STATS_LAT_BINS];
 	struct sample_agg bw;	/* KiB/s per stats window (500 ms, as fio) */

@@ -50,6 +50,7 @@ struct worker {
 	uint64_t col0, cols;   /* stride: the clone's first column and how many */
 	struct rng rng;	       /* read/write mix and block size choice */
 	struct rng data_rng;   /* buffer contents */
+	struct rng rate_rng;   /* rate_process=poisson's gaps */
 	bool refill;	       /* new contents for every write (refill_buffers, compression) */
 	bool scramble;	       /* scramble_buffers: offset and sequence into each 512 bytes */
 	uint64_t writes;       /* writes issued: the scramble's sequence number */

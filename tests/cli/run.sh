@@ -127,9 +127,9 @@ rc=$?
 	ok || bad "SIGINT: rc=$rc $(cat "$tmp/out" "$tmp/err")"
 
 # An option the run does not act on yet stops it before any I/O (exit 1).
-(cd "$tmp" && "$bin" --name=x --filename=x.dat --size=1m --rate=1m >"$tmp/out" 2>"$tmp/err")
+(cd "$tmp" && "$bin" --name=x --filename=x.dat --size=1m --verify=crc32c >"$tmp/out" 2>"$tmp/err")
 rc=$?
-[ $rc -eq 1 ] && grep -q "rate is read and checked" "$tmp/err" && [ ! -e "$tmp/x.dat" ] && ok ||
+[ $rc -eq 1 ] && grep -q "verify is read and checked" "$tmp/err" && [ ! -e "$tmp/x.dat" ] && ok ||
 	bad "not-run-yet option: rc=$rc $(cat "$tmp/err")"
 
 # Engines: the list, one engine's help, a typo, a warning that runs anyway.

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 # Workload options, each checked by its effect on a real file, not only by
-# being parsed: what the writes put on disk (buffer contents).  fio runs the
-# same job files where the comparison says something.  One line per
+# being parsed: what the writes put on disk (buffer contents), and the
+# pace of the I/O (rate, rate_iops, rate_process, thinktime), with the
+# latency from each I/O's intended start when the device is made to stall.
+# fio runs the same job files where the comparison says something.  One line per
 # failure, then "workload: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_SRC.
+import json
+import math
 import os
 import shutil
 import subprocess
@@ -104,10 +108,130 @@ def buffers(tmp):
               "%s: exit %d %s" % (opt, rc, out[-200:]))
 
 
+def jrun(tmp, opts, runtime=3, path="r.dat", extra_argv=()):
+    """A time-based random-read job's JSON: (job entry, rate object of reads)."""
+    job = ("[r]\nfilename=%s\nsize=16m\nrw=randread\nbs=4k\ntime_based\nruntime=%d\n%s" %
+           (os.path.join(tmp, path), runtime, opts))
+    with open(os.path.join(tmp, "rate.fio"), "w") as f:
+        f.write(job)
+    p = subprocess.run(list(extra_argv) + [BIN, "--output-format=json", "rate.fio"], cwd=tmp,
+                       capture_output=True, text=True, timeout=120)
+    if not check(p.returncode == 0, "%r: exit %d %s" % (opts, p.returncode, p.stderr[-300:])):
+        return None, None
+    j = json.loads(p.stdout)["jobs"][0]
+    return j, j["iogauge"].get("rate", {}).get("read")
+
+
+def iops_log_gaps(tmp):
+    """Gaps in ms between the I/Os of a per-I/O iops log (time column)."""
+    with open(os.path.join(tmp, "g_iops.1.log")) as f:
+        t = [int(line.split(",")[0]) for line in f if line.strip()]
+    return [b - a for a, b in zip(t, t[1:])]
+
+
+def whole_disk(path):
+    st = os.stat(path)
+    real = os.path.realpath("/sys/dev/block/%d:%d" % (os.major(st.st_dev), os.minor(st.st_dev)))
+    if os.path.exists(os.path.join(real, "partition")):
+        real = os.path.dirname(real)
+    with open(os.path.join(real, "dev")) as f:
+        return f.read().strip()
+
+
+def rates(tmp):
+    # rate_iops and rate: within 2% over 3 s, on a cached file and on the device.
+    for opts, want, what in (("rate_iops=500\n", 500, "iops"),
+                             ("rate=2m\n", 2 << 20, "bytes/s"),
+                             ("rate_iops=2000\nioengine=io_uring\niodepth=8\ndirect=1\n", 2000,
+                              "iops")):
+        j, r = jrun(tmp, opts)
+        if not j:
+            continue
+        got = j["read"]["iops"] if what == "iops" else j["read"]["bw_bytes"]
+        check(abs(got - want) <= 0.02 * want, "%r: %.1f, want %d" % (opts, got, want))
+        check(r and r["unit"] == what and r["kept"] == 1 and r["target"] == want and
+              r["resp_ns"]["N"] == j["read"]["total_ios"],
+              "%r: rate object %r" % (opts, r and {k: r[k] for k in ("unit", "kept", "target")}))
+        # Response time counts from the intended start: never below service.
+        check(r and r["resp_ns"]["max"] >= j["read"]["lat_ns"]["min"] and
+              r["resp_ns"]["mean"] >= j["read"]["lat_ns"]["mean"] * 0.99,
+              "%r: resp mean %.0f below lat mean %.0f" %
+              (opts, r["resp_ns"]["mean"] if r else 0, j["read"]["lat_ns"]["mean"]))
+    # rate_process: linear gaps are regular, poisson's exponential (CV ~ 1),
+    # both at the rate on average (poisson within 3 sigma of 300 arrivals).
+    cvs = {}
+    for proc in ("linear", "poisson"):
+        j, r = jrun(tmp, "rate_iops=100\nrate_process=%s\nwrite_iops_log=g\n" % proc)
+        if not j:
+            continue
+        g = iops_log_gaps(tmp)
+        mean = sum(g) / len(g)
+        cvs[proc] = math.sqrt(sum((x - mean) ** 2 for x in g) / len(g)) / mean
+        tol = 0.02 if proc == "linear" else 3 / math.sqrt(300)
+        check(abs(j["read"]["iops"] - 100) <= tol * 100, "%s: %.1f IOPS" % (proc,
+                                                                           j["read"]["iops"]))
+        check(r and r["process"] == proc, "%s: process %r" % (proc, r and r["process"]))
+    check(cvs.get("linear", 1) < 0.2 and 0.75 < cvs.get("poisson", 0) < 1.25,
+          "inter-arrival CV: %r (want linear < 0.2, poisson ~1)" % cvs)
+    # thinktime: 1 ms after every 4 I/Os (page-cached, so the think is the
+    # time): about 4 / 1.0x ms.
+    j, r = jrun(tmp, "thinktime=1000\nthinktime_blocks=4\ninvalidate=0\n", runtime=2)
+    if j:
+        check(3000 < j["read"]["iops"] < 4000 and r is None, "thinktime 1ms/4: %.0f IOPS" %
+              j["read"]["iops"])
+    j, _ = jrun(tmp, "thinktime=2000\nthinktime_spin=2000\ninvalidate=0\n", runtime=2)
+    if j:
+        usr = j["usr_cpu"] + j["sys_cpu"]
+        check(400 < j["read"]["iops"] < 520 and usr > 80, "thinktime_spin=2ms: %.0f IOPS, "
+              "%.0f%% CPU (a spin is busy)" % (j["read"]["iops"], usr))
+    # A stalled device: the disk throttled to 100 reads/s (cgroup v1 blkio)
+    # under a 400 IOPS schedule.  Service latency stays that of one throttled
+    # read; the response time grows with the backlog; the rate is not kept.
+    cg = "/sys/fs/cgroup/blkio/iogauge-test-%d" % os.getpid()
+    if os.path.isdir("/sys/fs/cgroup/blkio") and os.geteuid() == 0:
+        os.mkdir(cg)
+        try:
+            with open(os.path.join(cg, "blkio.throttle.read_iops_device"), "w") as f:
+                f.write("%s 100\n" % whole_disk(tmp))
+            j, r = jrun(tmp, "rate_iops=400\ndirect=1\n", runtime=3, extra_argv=(
+                "sh", "-c", 'echo $$ > %s/cgroup.procs && exec "$@"' % cg, "sh"))
+            if j and check(r is not None, "stall: no rate object"):
+                lat, resp = j["read"]["clat_ns"], r["resp_ns"]
+                check(r["kept"] == 0 and j["read"]["iops"] < 150,
+                      "stall: kept=%r at %.0f IOPS" % (r["kept"], j["read"]["iops"]))
+                check(resp["percentile"]["50.000000"] > 5 * lat["percentile"]["50.000000"] and
+                      r["lag_ns"]["max"] > 1e9,
+                      "stall: resp p50 %d not far above service p50 %d, lag max %d" %
+                      (resp["percentile"]["50.000000"], lat["percentile"]["50.000000"],
+                       r["lag_ns"]["max"]))
+                p = subprocess.run(["sh", "-c", 'echo $$ > %s/cgroup.procs && exec "$@"' % cg,
+                                    "sh", BIN, "rate.fio"], cwd=tmp, capture_output=True,
+                                   text=True, timeout=60)
+                check("NOT KEPT" in p.stdout and "resp percentiles(us):" in p.stdout,
+                      "stall: the normal report does not flag it: %s" % p.stdout[-600:])
+        finally:
+            os.rmdir(cg)
+    else:
+        print("skip: no cgroup v1 blkio here (or not root): the stalled-device check")
+    # Bad combinations: exit 2, named.
+    # Both caps: rate wins, as in fio, with a warning.
+    j, r = jrun(tmp, "rate=1m\nrate_iops=100\n", runtime=2)
+    check(j and r and r["unit"] == "bytes/s" and abs(j["read"]["iops"] - 256) <= 6,
+          "rate=1m with rate_iops=100: %r" % (r and r["unit"]))
+    for opts, msg in (("thinktime=10\nthinktime_spin=20\n", "thinktime_spin=20us is longer"),
+                      ("rate_process=burst\n", "rate_process")):
+        with open(os.path.join(tmp, "bad.fio"), "w") as f:
+            f.write("[b]\nfilename=%s/b.dat\nsize=1m\n%s" % (tmp, opts))
+        p = subprocess.run([BIN, "bad.fio"], cwd=tmp, capture_output=True, text=True)
+        check(p.returncode == 2 and msg in p.stderr and not os.path.exists(
+            os.path.join(tmp, "b.dat")), "%r: exit %d %s" % (opts, p.returncode, p.stderr))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-workload-")
     try:
         buffers(tmp)
+        rates(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("workload")
