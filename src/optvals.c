@@ -767,6 +767,7 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 	memset(rd->nr_zones, 0, sizeof(rd->nr_zones));
 	rd->kind = rdist_names[i].kind;
 	rd->param = rd->center = 0;
+	rd->has_center = false;
 	if (rd->kind == RDIST_RANDOM)
 		return colon ? set_cause(cause, "'%s': random takes no parameters", val) : 0;
 	if (!colon || !colon[1])
@@ -793,8 +794,10 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 		goto out;
 	}
 	ret = units_parse_double(params[0], &rd->param, cause);
-	if (!ret && n == 2)
+	if (!ret && n == 2) {
 		ret = units_parse_double(params[1], &rd->center, cause);
+		rd->has_center = true;
+	}
 	if (ret)
 		goto out;
 	if (rd->center < 0 || rd->center > 1)

@@ -226,7 +226,6 @@ static void join_all(struct slot *slots, unsigned n)
 static const char *const not_run_yet[] = {
 	"continue_on_error",
 	"create_on_open",
-	"random_distribution",
 	"verify",
 };
 

@@ -255,6 +255,14 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		f->len -= f->len % w->unit;
 		offgen_init(&w->offgen[i], job->norandommap ? OFFGEN_RANDOM_NOMAP : OFFGEN_RANDOM,
 			    f->len / w->unit, seed + i);
+		/* A skewed distribution draws with replacement (fio drops its
+		 * random map for one too). */
+		if (job->random_distribution.kind != RDIST_RANDOM) {
+			if (!w->rdist)
+				w->rdist = xcalloc(w->files.n, sizeof(*w->rdist));
+			randdist_init(&w->rdist[i], &job->random_distribution, f->len / w->unit,
+				      w->unit, seed ^ (0x64697374u + i));
+		}
 		w->cursor[i] = job->stride ? 0 : f->start;
 		if (job->stride && f->len / w->unit < job->stride) {
 			ret = set_cause(cause,
@@ -333,6 +341,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	w->eng_ready = false;
 	files_close(&w->files, remove_created);
 	free(w->offgen);
+	free(w->rdist);
 	free(w->cursor);
 	free(w->bufmem);
 	for (i = 0; w->subs && i < w->eng.depth * w->job->sub_blocks; i++)
@@ -352,6 +361,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	w->hist_before[0] = w->hist_before[1] = NULL;
 	w->pending = NULL;
 	w->offgen = NULL;
+	w->rdist = NULL;
 	w->cursor = NULL;
 	w->bufmem = NULL;
 	w->reqs = NULL;
@@ -460,7 +470,9 @@ static void next_io(struct worker *w, struct io_req *req)
 		d = job_does(job, DDIR_READ) ? DDIR_READ : DDIR_WRITE;
 	len = pick_bs(w, d);
 	if (job_is_random(job->rw)) {
-		off = f->start + offgen_next(&w->offgen[fi]) * w->unit;
+		off = f->start +
+		      (w->rdist ? randdist_next(&w->rdist[fi], d) : offgen_next(&w->offgen[fi])) *
+			      w->unit;
 	} else if (job->stride) {
 		/* A run goes down one column of the rows of stride blocks; the
 		 * next run takes the next column (SQLIO's -f with -i rows). */

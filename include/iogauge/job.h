@@ -105,6 +105,7 @@ struct rand_dist {
 	enum rand_dist_kind kind;
 	double param;		       /* zipf theta, pareto h, normal sigma (%) */
 	double center;		       /* 0..1; 0 when not given */
+	bool has_center;	       /* center given: zipf/pareto put the hottest block there */
 	unsigned nr_zones[DDIR_COUNT]; /* zoned, zoned_abs: per direction, as bssplit */
 	struct rand_zone zones[DDIR_COUNT][JOB_MAX_ZONES];
 };

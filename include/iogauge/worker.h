@@ -16,6 +16,7 @@
 #include "iogauge/files.h"
 #include "iogauge/iolog.h"
 #include "iogauge/rand.h"
+#include "iogauge/randdist.h"
 #include "iogauge/run.h"
 
 /* A running worker's progress, published every stats window for the live
@@ -43,18 +44,19 @@ struct worker {
 	volatile sig_atomic_t *stop;
 	struct engine eng;
 	struct run_files files;
-	struct offgen *offgen; /* one per file (random patterns) */
-	uint64_t unit;	       /* bytes: random offsets are multiples of it */
-	uint64_t *cursor;      /* bytes: next sequential offset, per file (with stride:
+	struct offgen *offgen;	/* one per file (random patterns) */
+	struct randdist *rdist; /* one per file: random_distribution other than random */
+	uint64_t unit;		/* bytes: random offsets are multiples of it */
+	uint64_t *cursor;	/* bytes: next sequential offset, per file (with stride:
 				* the I/O's index in the clone's columns) */
-	uint64_t col0, cols;   /* stride: the clone's first column and how many */
-	struct rng rng;	       /* read/write mix and block size choice */
-	struct rng data_rng;   /* buffer contents */
-	struct rng rate_rng;   /* rate_process=poisson's gaps */
-	bool refill;	       /* new contents for every write (refill_buffers, compression) */
-	bool scramble;	       /* scramble_buffers: offset and sequence into each 512 bytes */
-	uint64_t writes;       /* writes issued: the scramble's sequence number */
-	size_t scramble_at;    /* where in each 512 bytes the stamp goes */
+	uint64_t col0, cols;	/* stride: the clone's first column and how many */
+	struct rng rng;		/* read/write mix and block size choice */
+	struct rng data_rng;	/* buffer contents */
+	struct rng rate_rng;	/* rate_process=poisson's gaps */
+	bool refill;		/* new contents for every write (refill_buffers, compression) */
+	bool scramble;		/* scramble_buffers: offset and sequence into each 512 bytes */
+	uint64_t writes;	/* writes issued: the scramble's sequence number */
+	size_t scramble_at;	/* where in each 512 bytes the stamp goes */
 	uint64_t scramble_key[2];
 	void *bufmem;
 	size_t buf_size;	   /* bytes per slot */

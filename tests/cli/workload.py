@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # Workload options, each checked by its effect on a real file, not only by
-# being parsed: what the writes put on disk (buffer contents), and the
+# being parsed: what the writes put on disk (buffer contents), where
+# random I/O goes (random_distribution, against fio 3.33's choices), and the
 # pace of the I/O (rate, rate_iops, rate_process, thinktime), with the
 # latency from each I/O's intended start when the device is made to stall.
 # fio runs the same job files where the comparison says something.  One line per
@@ -227,11 +228,88 @@ def rates(tmp):
             os.path.join(tmp, "b.dat")), "%r: exit %d %s" % (opts, p.returncode, p.stderr))
 
 
+def offsets(tool, tmp, dist, extra=""):
+    """Block numbers (4 KiB) of 102400 null-engine random reads over 16 MiB."""
+    log = os.path.join(tmp, "d_iops.1.log")
+    if os.path.exists(log):
+        os.unlink(log)
+    rc, out = run(tool, "[d]\nioengine=null\nsize=16m\nbs=4k\nrw=randread\nloops=25\n"
+                  "random_distribution=%s\nwrite_iops_log=d\nlog_offset=1\n%s" % (dist, extra),
+                  tmp)
+    if not check(rc == 0, "%s %s: exit %d %s" % (os.path.basename(tool), dist, rc, out[-300:])):
+        return []
+    with open(log) as f:
+        return [int(line.split(",")[4]) // 4096 for line in f if line.strip()]
+
+
+def shares(offs):
+    """(share of the hottest 1% of blocks, of the hottest 10%, hottest block)."""
+    c = {}
+    for o in offs:
+        c[o] = c.get(o, 0) + 1
+    top = sorted(c.values(), reverse=True)
+    hot = max(c, key=c.get) if c else None
+    return sum(top[:41]) / len(offs), sum(top[:410]) / len(offs), hot
+
+
+def distributions(tmp):
+    # Skew, as fio draws it: the hottest 1% and 10% of 4096 blocks get the
+    # same share of 102400 I/Os (within 2 points).
+    for dist in ("zipf:1.2", "zipf:0.8", "pareto:0.9", "pareto:0.5", "normal:10", "normal:50",
+                 "zoned:60/10:30/20:10/70", "zoned_abs:60/1m:40/15m"):
+        g = offsets(BIN, tmp, dist)
+        if not g:
+            continue
+        gs = shares(g)
+        check(len(g) == 102400, "%s: %d I/Os" % (dist, len(g)))
+        if FIO:
+            fs = shares(offsets(FIO, tmp, dist))
+            check(abs(gs[0] - fs[0]) <= 0.02 and abs(gs[1] - fs[1]) <= 0.02,
+                  "%s: hottest 1%%/10%% get %.3f/%.3f, fio's %.3f/%.3f" %
+                  (dist, gs[0], gs[1], fs[0], fs[1]))
+        if dist.startswith("zoned"):
+            lo, mid = (410, 410 + 819) if dist.startswith("zoned:") else (256, 4096)
+            a = sum(1 for o in g if o < lo) / len(g)
+            b = sum(1 for o in g if lo <= o < mid) / len(g)
+            check(abs(a - 0.6) <= 0.015 and abs(b - (0.3 if dist.startswith("zoned:") else 0.4))
+                  <= 0.015, "%s: zone shares %.3f %.3f" % (dist, a, b))
+    # zipf's theory: with theta 1.2 the top 1% of 4096 ranks hold
+    # sum(1/i^1.2, i<=41) / sum(1/i^1.2, i<=4096) of the accesses.
+    h = [1 / i ** 1.2 for i in range(1, 4097)]
+    want = sum(h[:41]) / sum(h)
+    got = shares(offsets(BIN, tmp, "zipf:1.2"))[0]
+    check(abs(got - want) <= 0.02, "zipf:1.2: top 1%% %.3f, theory %.3f" % (got, want))
+    # A center puts zipf's hottest block there (block 2048 of 4096 for 0.5).
+    check(shares(offsets(BIN, tmp, "zipf:1.2:0.5"))[2] == 2048, "zipf:1.2:0.5: hottest not 2048")
+    # Uniform stays a permutation per pass: every block exactly 25 times.
+    g = offsets(BIN, tmp, "random")
+    check(g and min(g.count(b) for b in (0, 1, 4095)) == 25 and len(set(g)) == 4096,
+          "random: not 25 visits per block")
+    # Per direction: 90% of the reads to the first 10%, 10% of the writes.
+    log = os.path.join(tmp, "d_iops.1.log")
+    os.unlink(log)
+    rc, out = run(BIN, "[d]\nioengine=null\nsize=16m\nbs=4k\nrw=randrw\nloops=10\n"
+                  "random_distribution=zoned:90/10:10/90,10/10:90/90\nwrite_iops_log=d\n"
+                  "log_offset=1\n", tmp)
+    rows = []
+    if check(rc == 0, "zoned per direction: exit %d %s" % (rc, out[-300:])):
+        with open(log) as f:
+            rows = [line.split(",") for line in f if line.strip()]
+    share = {}
+    for ddir in ("0", "1"):
+        offs = [int(r[4]) // 4096 for r in rows if r[2].strip() == ddir]
+        share[ddir] = sum(1 for o in offs if o < 410) / len(offs) if offs else -1
+    check(abs(share["0"] - 0.9) <= 0.015 and abs(share["1"] - 0.1) <= 0.015,
+          "zoned per direction: first 10%% takes %.3f of reads, %.3f of writes" %
+          (share["0"], share["1"]))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-workload-")
     try:
         buffers(tmp)
         rates(tmp)
+        distributions(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("workload")
