@@ -188,6 +188,11 @@ static void extras(struct json *j, const struct report_entry *e, const struct ru
 	json_i64(j, "interrupted", run->interrupted);
 	if (e->err)
 		json_str(j, "error", e->err->error);
+	/* continue_on_error: fio's total_err and first_error, and the text. */
+	json_u64(j, "total_err", st->errors);
+	json_i64(j, "first_error", e->r->first_error_no);
+	if (e->r->first_error)
+		json_str(j, "first_error_text", e->r->first_error);
 	json_open(j, "histogram_ms", '{');
 	for (d = 0; d < STAT_NR; d++) {
 		const struct dir_stats *ds = &st->dir[d];

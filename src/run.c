@@ -224,7 +224,6 @@ static void join_all(struct slot *slots, unsigned n)
  * time.  A job that sets one is refused rather than run as if it had not.
  */
 static const char *const not_run_yet[] = {
-	"continue_on_error",
 	"create_on_open",
 	"verify",
 };
@@ -336,6 +335,9 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 		out->results[i].stats = slots[i].w.stats;
 		out->results[i].error = slots[i].w.error;
 		out->results[i].error_no = slots[i].w.error_no;
+		out->results[i].first_error = slots[i].w.first_error;
+		out->results[i].first_error_no = slots[i].w.first_error_no;
+		slots[i].w.first_error = NULL;
 		out->results[i].logs = slots[i].w.logs;
 		out->results[i].t_start = slots[i].w.t0;
 		slots[i].w.error = NULL;
@@ -358,6 +360,7 @@ void run_free(struct run *r)
 
 	for (i = 0; i < r->nr; i++) {
 		free(r->results[i].error);
+		free(r->results[i].first_error);
 		run_logs_free(r->results[i].logs);
 	}
 	free(r->results);

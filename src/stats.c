@@ -117,6 +117,7 @@ void stats_merge(struct run_stats *dst, const struct run_stats *src)
 	}
 	if (src->elapsed > dst->elapsed)
 		dst->elapsed = src->elapsed;
+	dst->errors += src->errors;
 	if (src->depth_max > dst->depth_max)
 		dst->depth_max = src->depth_max;
 	dst->ru.usr += src->ru.usr;

@@ -336,6 +336,8 @@ void worker_cleanup(struct worker *w, bool remove_created)
 {
 	unsigned i;
 
+	free(w->first_error); /* NULL once the run has taken it */
+	w->first_error = NULL;
 	if (w->eng_ready && w->eng.ops->cleanup)
 		w->eng.ops->cleanup(&w->eng);
 	w->eng_ready = false;
@@ -523,21 +525,45 @@ static void schedule(struct worker *w, struct loop *lp, struct io_req *req)
 	lp->due[d] += (uint64_t)gap;
 }
 
+/* continue_on_error: whether an I/O error of this kind is counted and
+ * passed over (a sync's counts as a write's), as fio's. */
+static bool continues(const struct job *job, enum io_op op)
+{
+	switch (job->continue_on_error) {
+	case COE_ALL:
+	case COE_IO:
+		return true;
+	case COE_READ:
+		return op == IO_OP_READ;
+	case COE_WRITE:
+		return op != IO_OP_READ;
+	default:
+		return false;
+	}
+}
+
 static void fail_io(struct worker *w, const struct io_req *req)
 {
 	static const char *const ops[] = { "read", "write", "fsync", "fdatasync" };
 	const char *why = req->res < 0 ? strerror((int)-req->res) : "short transfer (end of file)";
+	bool go_on = continues(w->job, req->op);
+	char *msg;
 
-	if (w->error)
-		return;
-	w->error_no = req->res < 0 ? (int)-req->res : EIO;
+	if (w->error || (go_on && w->stats.errors++))
+		return; /* stopped already, or passed over after the first */
 	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC)
 		/* A sync covers every write before it: no offset of its own. */
-		w->error = xasprintf("%s: %s: %s", w->files.v[req->file].path, ops[req->op], why);
+		msg = xasprintf("%s: %s: %s", w->files.v[req->file].path, ops[req->op], why);
 	else
-		w->error =
-			xasprintf("%s: %s at offset %llu, size %zu: %s", w->files.v[req->file].path,
-				  ops[req->op], (unsigned long long)req->off, req->len, why);
+		msg = xasprintf("%s: %s at offset %llu, size %zu: %s", w->files.v[req->file].path,
+				ops[req->op], (unsigned long long)req->off, req->len, why);
+	if (go_on) {
+		w->first_error = msg;
+		w->first_error_no = req->res < 0 ? (int)-req->res : EIO;
+	} else {
+		w->error = msg;
+		w->error_no = req->res < 0 ? (int)-req->res : EIO;
+	}
 }
 
 static void engine_failed(struct worker *w, const char *what, int err)

@@ -346,6 +346,61 @@ static void test_io_error_named(void **state)
 	ran_free(&r);
 }
 
+/* continue_on_error: the failing read is counted and passed over, the
+ * rest of the job runs; the first error keeps its file, offset and errno.
+ * A kind it does not cover still stops the job. */
+static void test_continue_on_error(void **state)
+{
+	static const char *const go_on[] = { "io", "read", "all", "1" };
+	struct ran r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(go_on); i++) {
+		eio_at = 12288;
+		run_text(&r, NULL,
+			 "[e]\nfilename=%s/coe\nsize=64k\nrw=read\nbs=4k\nloops=2\n"
+			 "continue_on_error=%s\n",
+			 testrun_dir, go_on[i]);
+		eio_at = -1;
+		assert_int_equal(r.ret, 0);
+		assert_null(r.run.results[0].error);
+		assert_int_equal(r.run.results[0].stats.errors, 2); /* once per loop */
+		assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 2 * 16 - 2);
+		assert_int_equal(r.run.results[0].first_error_no, EIO);
+		if (!r.run.results[0].first_error ||
+		    !strstr(r.run.results[0].first_error,
+			    "/coe: read at offset 12288, size 4096: Input/output error"))
+			fail_msg("first error: %s", r.run.results[0].first_error);
+		if (i == 0) {
+			struct strbuf sb = { 0 };
+
+			report_text(&r.run, &sb);
+			if (!strstr(sb.buf, "errors: 2 I/Os failed and passed over "
+					    "(continue_on_error); the first: ") ||
+			    !strstr(sb.buf, "/coe: read at offset 12288"))
+				fail_msg("report: %s", sb.buf);
+			strbuf_free(&sb);
+			sb = (struct strbuf){ 0 };
+			report_json(&r.run, &r.js, false, &sb);
+			if (!strstr(sb.buf, "\"total_err\" : 2") &&
+			    !strstr(sb.buf, "\"total_err\": 2"))
+				fail_msg("json: no total_err 2");
+			strbuf_free(&sb);
+		}
+		ran_free(&r);
+	}
+	eio_at = 12288;
+	run_text(&r, NULL,
+		 "[e]\nfilename=%s/coe\nsize=64k\nrw=read\nbs=4k\ncontinue_on_error=write\n",
+		 testrun_dir);
+	eio_at = -1;
+	assert_non_null(r.run.results[0].error);
+	assert_int_equal(r.run.results[0].stats.errors, 0);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 3);
+	ran_free(&r);
+}
+
 static volatile sig_atomic_t stop_flag;
 
 static void *stop_later(void *arg)
@@ -390,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_refused_before_io),
 		cmocka_unit_test(test_stop_reports_what_ran),
 		cmocka_unit_test(test_io_error_named),
+		cmocka_unit_test(test_continue_on_error),
 	};
 
 	return cmocka_run_group_tests(tests, testrun_setup, testrun_teardown);

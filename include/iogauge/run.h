@@ -34,8 +34,10 @@ struct run_result {
 	const char *engine;
 	unsigned depth; /* I/Os the engine could keep in flight */
 	struct run_stats stats;
-	char *error;	       /* NULL, or "file: offset N, size N: errno text" */
-	int error_no;	       /* its errno; 0 without an error */
+	char *error;	   /* NULL, or "file: offset N, size N: errno text" */
+	int error_no;	   /* its errno; 0 without an error */
+	char *first_error; /* continue_on_error: the first error passed over, or NULL */
+	int first_error_no;
 	struct run_logs *logs; /* windows and the write_*_log entries */
 	uint64_t t_start;      /* ns, CLOCK_MONOTONIC: when the clone's I/O began; 0: never */
 };

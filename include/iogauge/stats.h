@@ -57,6 +57,7 @@ struct run_stats {
 	uint64_t complete[STATS_DEPTHS]; /* reaps by I/Os reaped at once */
 	uint64_t elapsed;		 /* ns, measured part of the run */
 	uint64_t depth_max;		 /* most I/Os in flight at once */
+	uint64_t errors; /* I/O errors passed over (continue_on_error), as fio's total_err */
 	struct run_rusage ru;
 };
 

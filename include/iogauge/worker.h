@@ -74,6 +74,8 @@ struct worker {
 	uint64_t writes_since_sync;
 	struct run_stats stats;
 	char *error;
+	char *first_error;	   /* continue_on_error: the first error passed over */
+	int first_error_no;	   /* ... and its errno, as fio's first_error */
 	int error_no;		   /* errno of the error, as fio's "error" */
 	struct run_logs *logs;	   /* handed to the result after the run */
 	bool log_each;		   /* a write_*_log without log_avg_msec: an entry per I/O */
