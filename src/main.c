@@ -276,13 +276,12 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 	for (i = 0; i < run.nr; i++) {
 		/* Passed over, still failed: the report has them, the status too. */
 		if (run.results[i].stats.errors) {
-			fprintf(stderr,
-				"iogauge: [%s] %llu I/O error%s passed over (continue_on_error)%s%s\n",
-				run.results[i].job->name,
-				(unsigned long long)run.results[i].stats.errors,
-				run.results[i].stats.errors == 1 ? "" : "s",
-				run.results[i].first_error ? "; the first: " : "",
-				run.results[i].first_error ? run.results[i].first_error : "");
+			struct strbuf line = { 0 };
+
+			report_passed_over(&run.results[i].stats, run.results[i].first_error,
+					   &line);
+			fprintf(stderr, "iogauge: [%s] %s\n", run.results[i].job->name, line.buf);
+			strbuf_free(&line);
 			status = 1;
 		}
 		if (run.results[i].error) {

@@ -18,14 +18,17 @@ static inline uint64_t rotl(uint64_t x, unsigned k)
 	return (x << k) | (x >> (64 - k));
 }
 
-/* splitmix64: steps *@x by the golden gamma and returns the mixed value. */
-static uint64_t splitmix64(uint64_t *x)
+uint64_t rng_mix(uint64_t z)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+/* splitmix64: steps *@x by the golden gamma and returns the mixed value. */
+static uint64_t splitmix64(uint64_t *x)
+{
+	return rng_mix(*x += 0x9e3779b97f4a7c15ull);
 }
 
 /*

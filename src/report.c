@@ -54,11 +54,18 @@ bool report_rate(const struct job *job, unsigned d, unsigned threads, const stru
 
 	if (d > STAT_WRITE || (!job->rate_iops[d] && !job->rate[d]))
 		return false;
-	out->iops = !job->rate[d]; /* both given: rate wins, as in fio */
+	out->iops = job_rate_in_iops(job, d);
 	out->target = (double)(out->iops ? job->rate_iops[d] : job->rate[d]) * threads;
 	out->achieved = secs > 0 ? (double)(out->iops ? ds->ios : ds->bytes) / secs : 0;
 	out->kept = out->achieved >= 0.99 * out->target;
 	return true;
+}
+
+void report_passed_over(const struct run_stats *st, const char *first, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%llu I/O%s failed and passed over (continue_on_error)%s%s",
+		    (unsigned long long)st->errors, st->errors == 1 ? "" : "s",
+		    first ? "; the first: " : "", first ? first : "");
 }
 
 double report_group_bw(const struct run *run, unsigned group, unsigned d)

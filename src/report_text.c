@@ -142,12 +142,11 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 	for (d = 0; d < STAT_NR; d++)
 		if (st->dir[d].ios)
 			direction(job, &st->dir[d], d, threads, st->elapsed, sb);
-	if (st->errors)
-		strbuf_addf(sb,
-			    "errors: %llu I/O%s failed and passed over (continue_on_error)%s%s\n",
-			    (unsigned long long)st->errors, st->errors == 1 ? "" : "s",
-			    r->first_error ? "; the first: " : "",
-			    r->first_error ? r->first_error : "");
+	if (st->errors) {
+		strbuf_addf(sb, "errors: ");
+		report_passed_over(st, r->first_error, sb);
+		strbuf_addc(sb, '\n');
+	}
 	if (r->error)
 		strbuf_addf(sb, "error: %s\n", r->error);
 }

@@ -93,14 +93,6 @@ static void fill_contents(struct worker *w, char *p, size_t len)
 	}
 }
 
-/* splitmix64's finalizer: a bijection that makes counters look random. */
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* scramble_buffers (fio's default): 16 bytes of each 512-byte block of a
  * write become its file offset and the write's sequence number, so that no
  * two blocks written are the same.  Both go through a keyed bijection, and
@@ -112,8 +104,8 @@ static void scramble(struct worker *w, char *p, size_t len, uint64_t off)
 	/* Mixed once per write; the blocks of one write step by an odd
 	 * constant, so they differ from each other, and seq sets the write
 	 * apart from every other one. */
-	uint64_t seq = mix64(w->writes ^ w->scramble_key[1]);
-	uint64_t o = mix64(off ^ w->scramble_key[0]);
+	uint64_t seq = rng_mix(w->writes ^ w->scramble_key[1]);
+	uint64_t o = rng_mix(off ^ w->scramble_key[0]);
 	size_t l;
 
 	for (l = 0; l + 512 <= len; l += 512, o += 0x9e3779b97f4a7c15ull) {
@@ -387,8 +379,8 @@ struct loop {
 	enum io_op sync_op;
 	uint64_t now; /* ns: the latest completion time, for the deadline */
 	/* rate, rate_iops: each direction's schedule.  due is when its next
-	 * I/O should start; gap_ns the time one I/O of ns_per_byte bytes (rate)
-	 * or one I/O (rate_iops) takes at the rate; 0: no cap. */
+	 * I/O should start; ns_per_byte (rate) or ns_per_io (rate_iops) is
+	 * the time at the rate; both 0: no cap. */
 	uint64_t due[2];
 	double ns_per_byte[2], ns_per_io[2];
 	bool rated;
@@ -515,10 +507,8 @@ static void schedule(struct worker *w, struct loop *lp, struct io_req *req)
 	unsigned d = req->op == IO_OP_READ ? 0 : 1;
 	double gap = lp->ns_per_io[d] ? lp->ns_per_io[d] : lp->ns_per_byte[d] * (double)req->len;
 
-	if (gap == 0) {
-		req->t_intended = 0;
-		return;
-	}
+	if (gap == 0)
+		return; /* this direction has no cap (t_intended stays 0) */
 	if (w->job->rate_process == RATE_POISSON)
 		gap *= -log(1.0 - rng_unit(&w->rate_rng));
 	req->t_intended = lp->due[d];
@@ -547,6 +537,7 @@ static void fail_io(struct worker *w, const struct io_req *req)
 	static const char *const ops[] = { "read", "write", "fsync", "fdatasync" };
 	const char *why = req->res < 0 ? strerror((int)-req->res) : "short transfer (end of file)";
 	bool go_on = continues(w->job, req->op);
+	int err = req->res < 0 ? (int)-req->res : EIO;
 	char *msg;
 
 	if (w->error || (go_on && w->stats.errors++))
@@ -559,10 +550,10 @@ static void fail_io(struct worker *w, const struct io_req *req)
 				ops[req->op], (unsigned long long)req->off, req->len, why);
 	if (go_on) {
 		w->first_error = msg;
-		w->first_error_no = req->res < 0 ? (int)-req->res : EIO;
+		w->first_error_no = err;
 	} else {
 		w->error = msg;
-		w->error_no = req->res < 0 ? (int)-req->res : EIO;
+		w->error_no = err;
 	}
 }
 
@@ -894,6 +885,17 @@ static int reap(struct worker *w, struct loop *lp, unsigned min)
 	return n;
 }
 
+/* What is queued goes out, and what is in flight completes and is counted
+ * (after an error too, so that no I/O still lands in a buffer about to be
+ * freed).  An engine that returns nothing (its submit failed) ends it. */
+static void quiesce(struct worker *w, struct loop *lp)
+{
+	if (lp->queued)
+		commit(w, lp);
+	while (lp->inflight && reap(w, lp, lp->inflight) > 0)
+		;
+}
+
 /* Until @until: sleep, then spin the last stretch (a sleep overshoots by
  * tens of us), polling completions meanwhile so that they are stamped
  * when they come.  Stops early at the deadline or on a stop. */
@@ -929,10 +931,7 @@ static void think(struct worker *w, struct loop *lp)
 	uint64_t t0, spin_end, end;
 
 	lp->think = false;
-	if (lp->queued)
-		commit(w, lp);
-	while (lp->inflight && !w->error && reap(w, lp, lp->inflight) > 0)
-		;
+	quiesce(w, lp);
 	t0 = run_now();
 	spin_end = t0 + job->thinktime_spin;
 	end = t0 + job->thinktime;
@@ -970,11 +969,10 @@ static void loop_init(struct worker *w, struct loop *lp)
 	/* As fio: no submission latency with a kernel thread submitting. */
 	lp->has_slat = !(w->eng.ops->flags & ENGINE_F_SYNC) && !job->sqthread_poll;
 	for (i = 0; i < 2; i++) {
-		/* Both given: rate wins, as in fio (job_warnings says so). */
-		if (job->rate[i])
-			lp->ns_per_byte[i] = 1e9 / (double)job->rate[i];
-		else if (job->rate_iops[i])
+		if (job_rate_in_iops(job, i))
 			lp->ns_per_io[i] = 1e9 / (double)job->rate_iops[i];
+		else if (job->rate[i])
+			lp->ns_per_byte[i] = 1e9 / (double)job->rate[i];
 		lp->due[i] = now;
 		lp->rated |= job->rate_iops[i] || job->rate[i];
 	}
@@ -1072,15 +1070,7 @@ void worker_run(struct worker *w)
 			reap(w, &lp, (unsigned)(min < lp.inflight ? min : lp.inflight));
 		}
 	}
-	/*
-	 * Drain: what is in flight completes and is counted (Ctrl-C too), and
-	 * after an error too, so that no I/O still lands in a buffer freed at
-	 * cleanup.  An engine that returns nothing (its submit failed) ends it.
-	 */
-	if (lp.queued)
-		commit(w, &lp);
-	while (lp.inflight && reap(w, &lp, lp.inflight) > 0)
-		;
+	quiesce(w, &lp); /* after Ctrl-C and errors too */
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
 	windows_end(w, &lp, now);

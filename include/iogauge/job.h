@@ -260,6 +260,12 @@ void job_free_all(struct job *jobs, unsigned nr);
  * reader may think (buffered libaio, mmap with direct=1, iodepth on a sync
  * engine). */
 void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out);
+/* Whether direction @d's cap is rate_iops: when rate is given too, rate
+ * wins, as in fio (job_warnings says so). */
+static inline bool job_rate_in_iops(const struct job *job, unsigned d)
+{
+	return !job->rate[d] && job->rate_iops[d];
+}
 
 /* Whether option @name of @job has its default value (or was never set). */
 bool job_option_is_default(const struct job *job, const char *name);

@@ -24,6 +24,9 @@ uint64_t rng_next(struct rng *r);
 uint64_t rng_below(struct rng *r, uint64_t n);
 /* Uniform in [0, 1). */
 double rng_unit(struct rng *r);
+/* splitmix64's mixer: a bijection of 64-bit values that makes counters
+ * look random. */
+uint64_t rng_mix(uint64_t z);
 
 enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDOM, OFFGEN_RANDOM_NOMAP };
 

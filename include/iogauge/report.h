@@ -46,6 +46,10 @@ struct report_rate {
 };
 bool report_rate(const struct job *job, unsigned d, unsigned threads, const struct dir_stats *ds,
 		 uint64_t elapsed, struct report_rate *out);
+/* continue_on_error: "N I/Os failed and passed over (continue_on_error);
+ * the first: ..." for @st's errors, @first the first one (or NULL), with
+ * no newline; the report's and standard error's words. */
+void report_passed_over(const struct run_stats *st, const char *first, struct strbuf *sb);
 /* User and system CPU time of @st as percentages of its measured time. */
 void report_cpu(const struct run_stats *st, double *usr_pct, double *sys_pct);
 /* Reads and writes together by fio's latency_ns/us/ms buckets, and their total. */

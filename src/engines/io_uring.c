@@ -2,9 +2,10 @@
 /*
  * io_uring through liburing, up to iodepth I/Os in flight, with fio's
  * knobs: fixedbufs (the buffers are registered, READ_FIXED/WRITE_FIXED,
- * even unasked; fixedbufs=1 makes a refusal an error), registerfiles, sqthread_poll (IORING_SETUP_SQPOLL), hipri
- * (IORING_SETUP_IOPOLL).  fsync and fdatasync are IORING_OP_FSYNC.  When
- * the kernel refuses io_uring, init says why and what to use instead.
+ * even unasked; fixedbufs=1 makes a refusal an error), registerfiles,
+ * sqthread_poll (IORING_SETUP_SQPOLL), hipri (IORING_SETUP_IOPOLL).  fsync
+ * and fdatasync are IORING_OP_FSYNC.  When the kernel refuses io_uring,
+ * init says why and what to use instead.
  */
 #include <errno.h>
 #include <liburing.h>
@@ -221,9 +222,9 @@ const struct engine_ops io_uring_engine_ops = {
 	.help = "Submits through an io_uring of iodepth entries and reaps its completion\n"
 		"queue.  The I/O buffers are registered whenever the kernel allows\n"
 		"(with fixedbufs=1 a refusal fails the job); registerfiles registers\n"
-		"the files, sqthread_poll lets a kernel thread poll the submission queue, hipri polls\n"
-		"for completions (direct=1, and a device with poll queues).  fsync and\n"
-		"fdatasync are IORING_OP_FSYNC.",
+		"the files, sqthread_poll lets a kernel thread poll the submission\n"
+		"queue, hipri polls for completions (direct=1, and a device with poll\n"
+		"queues).  fsync and fdatasync are IORING_OP_FSYNC.",
 	.options = uring_options,
 	.init = uring_init,
 	.queue = uring_queue,
