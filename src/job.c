@@ -15,6 +15,7 @@
 #include "iogauge/job.h"
 #include "iogauge/jobfile.h"
 #include "iogauge/options.h"
+#include "iogauge/verify.h"
 
 static const struct origin default_origin = { .kind = ORIGIN_DEFAULT };
 
@@ -180,6 +181,53 @@ static const char *bs_option(const struct job *job)
 	return "bs";
 }
 
+/* verify=: what this version computes, and what it needs of the job.
+ * verify_pattern alone means verify=pattern, as in fio. */
+static int check_verify(struct job *job, const struct engine_ops *ops, char **cause)
+{
+	const char *kind;
+	uint64_t lo, hi;
+	unsigned d;
+
+	if (is_set(job, "verify_pattern") && !is_set(job, "verify")) {
+		job->verify = VERIFY_PATTERN;
+		*origin_of(job, "verify") = *origin_of(job, "verify_pattern");
+		origin_of(job, "verify")->via = "verify_pattern";
+	}
+	if (job->verify == VERIFY_NONE)
+		return 0;
+	kind = opt_enum_name("verify", (int)job->verify);
+	if (!verify_kind_runs(job->verify))
+		return fail_at(job, "verify", cause,
+			       "verify=%s is a fio checksum this version of iogauge does not "
+			       "compute; it has md5, crc64, crc32c, crc32c-intel, crc32, crc16, "
+			       "meta, pattern, pattern_hdr and null",
+			       kind);
+	if ((job->verify == VERIFY_PATTERN || job->verify == VERIFY_PATTERN_HDR) &&
+	    !job->verify_pattern.len)
+		return fail_at(job, "verify", cause, "verify=%s needs verify_pattern=", kind);
+	if (ops && (ops->flags & ENGINE_F_NOFILES))
+		return fail_at(job, later(job, "verify", "ioengine"), cause,
+			       "ioengine=%s stores nothing, so verify=%s has nothing to read back",
+			       ops->name, kind);
+	if (job->sub_blocks > 1)
+		return fail_at(job, later(job, "verify", "sub_blocks"), cause,
+			       "verify=%s checks whole blocks: it cannot be used with sub_blocks",
+			       kind);
+	for (d = DDIR_READ; d <= DDIR_WRITE && verify_has_header(job->verify); d++) {
+		if (!job_does(job, d))
+			continue;
+		job_bs_bounds(job, d, &lo, &hi);
+		if (lo < sizeof(struct verify_hdr))
+			return fail_at(job, is_set(job, bs_option(job)) ? bs_option(job) : "verify",
+				       cause,
+				       "verify=%s starts each block with a %zu-byte header: the "
+				       "block size %llu is smaller",
+				       kind, sizeof(struct verify_hdr), (unsigned long long)lo);
+	}
+	return 0;
+}
+
 static int check_job(struct job *job, char **cause)
 {
 	static const char *const engine_only[] = { "hipri", "fixedbufs", "registerfiles",
@@ -309,7 +357,7 @@ static int check_job(struct job *job, char **cause)
 	if (job->hipri && !job->direct)
 		return fail_at(job, later(job, "hipri", "direct"), cause,
 			       "hipri (polled completions) needs direct=1");
-	return 0;
+	return check_verify(job, ops, cause);
 }
 
 int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause)
@@ -449,6 +497,15 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 							     "%s: rate is used, as in fio",
 							     job->name,
 							     d == DDIR_READ ? "reads" : "writes"));
+		if (job->verify != VERIFY_NONE && job->do_verify && job->time_based &&
+		    !job->verify_backlog && job_does(job, DDIR_WRITE))
+			str_list_push(out,
+				      xasprintf("[%s] verify=%s: the write phase is time_based "
+						"and takes all of the runtime, so the "
+						"read-back never starts (as in fio); "
+						"verify_backlog=N reads back as it goes",
+						job->name,
+						opt_enum_name("verify", (int)job->verify)));
 		if (ops && (ops->flags & ENGINE_F_SYNC) && job->iodepth > 1)
 			str_list_push(out, xasprintf("[%s] ioengine=%s does one I/O at a time: "
 						     "iodepth=%u has no effect",

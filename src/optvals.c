@@ -12,6 +12,7 @@
 
 #include "iogauge/options.h"
 #include "iogauge/units.h"
+#include "iogauge/verify.h"
 
 #define FIELD(o, job, type)   ((type *)((char *)(job) + (o)->off))
 #define FIELD2(o, job, type)  ((type *)((char *)(job) + (o)->off2))
@@ -974,3 +975,33 @@ static void cpus_format(const struct opt_def *o, const struct job *job, struct s
 }
 
 const struct opt_kind opt_kind_cpus = { "cpu-list", cpus_parse, cpus_format };
+
+/* ---- verify_pattern=0x..."str"%o... ---- */
+
+static int pattern_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
+{
+	return verify_pattern_parse(val, FIELD(o, job, struct verify_pattern), cause);
+}
+
+/* Back as hex, with the %o places: the same bytes whatever was written. */
+static void pattern_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
+{
+	const struct verify_pattern *vp = CFIELD(o, job, struct verify_pattern);
+	unsigned i = 0, k = 0;
+
+	while (i < vp->len) {
+		unsigned end = k < vp->nr_off ? vp->off_at[k] : vp->len;
+
+		if (i == end) {
+			strbuf_addf(sb, "%%o");
+			i += 8;
+			k++;
+			continue;
+		}
+		strbuf_addf(sb, "0x");
+		for (; i < end; i++)
+			strbuf_addf(sb, "%02x", vp->bytes[i]);
+	}
+}
+
+const struct opt_kind opt_kind_pattern = { "pattern", pattern_parse, pattern_format };

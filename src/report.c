@@ -68,6 +68,35 @@ void report_passed_over(const struct run_stats *st, const char *first, struct st
 		    first ? "; the first: " : "", first ? first : "");
 }
 
+void report_verify(const struct job *job, const struct run_stats *st, struct strbuf *sb)
+{
+	const char *kind = opt_enum_name("verify", (int)job->verify);
+
+	if (st->verify_cut) {
+		strbuf_addf(sb,
+			    "verify=%s: not run: the runtime ended the write phase before the "
+			    "read-back could start (as in fio)",
+			    kind);
+		return;
+	}
+	if (job->time_based && job_does(job, DDIR_WRITE) && !job->verify_backlog) {
+		strbuf_addf(sb,
+			    "verify=%s: not run: a time_based write phase takes all of the "
+			    "runtime (as in fio)",
+			    kind);
+		return;
+	}
+	strbuf_addf(sb, "verify=%s: %llu block%s (%.2f MiB) %s and checked, %llu mismatched", kind,
+		    (unsigned long long)(st->verified + st->verify_bad),
+		    st->verified + st->verify_bad == 1 ? "" : "s",
+		    (double)st->verify_bytes / 1048576.0,
+		    job_does(job, DDIR_WRITE) ? "read back" : "read",
+		    (unsigned long long)st->verify_bad);
+	if (st->verify_skipped)
+		strbuf_addf(sb, ", %llu partly overwritten by later blocks and not checkable",
+			    (unsigned long long)st->verify_skipped);
+}
+
 double report_group_bw(const struct run *run, unsigned group, unsigned d)
 {
 	uint64_t bytes = 0, elapsed = 0;

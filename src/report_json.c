@@ -193,6 +193,16 @@ static void extras(struct json *j, const struct report_entry *e, const struct ru
 	json_i64(j, "first_error", e->r->first_error_no);
 	if (e->r->first_error)
 		json_str(j, "first_error_text", e->r->first_error);
+	if (e->r->job->verify != VERIFY_NONE) {
+		json_open(j, "verify", '{');
+		json_str(j, "kind", opt_enum_name("verify", (int)e->r->job->verify));
+		json_u64(j, "blocks_checked", st->verified + st->verify_bad);
+		json_u64(j, "bytes_ok", st->verify_bytes);
+		json_u64(j, "mismatched", st->verify_bad);
+		json_u64(j, "not_checkable", st->verify_skipped);
+		json_i64(j, "cut_by_runtime", (int64_t)st->verify_cut);
+		json_close(j, '}');
+	}
 	json_open(j, "histogram_ms", '{');
 	for (d = 0; d < STAT_NR; d++) {
 		const struct dir_stats *ds = &st->dir[d];

@@ -142,6 +142,10 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 	for (d = 0; d < STAT_NR; d++)
 		if (st->dir[d].ios)
 			direction(job, &st->dir[d], d, threads, st->elapsed, sb);
+	if (job->verify != VERIFY_NONE) {
+		report_verify(job, st, sb);
+		strbuf_addc(sb, '\n');
+	}
 	if (st->errors) {
 		strbuf_addf(sb, "errors: ");
 		report_passed_over(st, r->first_error, sb);

@@ -225,7 +225,6 @@ static void join_all(struct slot *slots, unsigned n)
  */
 static const char *const not_run_yet[] = {
 	"create_on_open",
-	"verify",
 };
 
 static int check_runnable(const struct job *job, char **cause)

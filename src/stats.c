@@ -118,6 +118,11 @@ void stats_merge(struct run_stats *dst, const struct run_stats *src)
 	if (src->elapsed > dst->elapsed)
 		dst->elapsed = src->elapsed;
 	dst->errors += src->errors;
+	dst->verified += src->verified;
+	dst->verify_bytes += src->verify_bytes;
+	dst->verify_bad += src->verify_bad;
+	dst->verify_skipped += src->verify_skipped;
+	dst->verify_cut |= src->verify_cut;
 	if (src->depth_max > dst->depth_max)
 		dst->depth_max = src->depth_max;
 	dst->ru.usr += src->ru.usr;

@@ -122,7 +122,6 @@ static void write_contents(struct worker *w, const struct io_req *req)
 	uint64_t off = req->off;
 	unsigned k;
 
-	w->writes++;
 	if (!w->iov) {
 		if (w->refill)
 			fill_contents(w, req->buf, req->len);
@@ -298,6 +297,9 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		if (ret)
 			goto err;
 	}
+	ret = worker_verify_setup(w, hi, cause);
+	if (ret)
+		goto err;
 	if (w->eng.ops->init) {
 		struct engine_setup es = { job, &w->files, w->bufmem, w->buf_size };
 		char *why = NULL;
@@ -330,6 +332,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 
 	free(w->first_error); /* NULL once the run has taken it */
 	w->first_error = NULL;
+	worker_verify_cleanup(w);
 	if (w->eng_ready && w->eng.ops->cleanup)
 		w->eng.ops->cleanup(&w->eng);
 	w->eng_ready = false;
@@ -387,6 +390,8 @@ struct loop {
 	/* thinktime: I/Os issued since the last think, and a think owed. */
 	unsigned since_think;
 	bool think;
+	bool verifying; /* a read-back pass: worker_verify_next gives the I/Os */
+	bool backlog;	/* verify_backlog writes issued: a read-back pass is owed */
 };
 
 static uint64_t pick_bs(struct worker *w, unsigned d)
@@ -733,11 +738,14 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 
 	if (req->res < 0 || (rw && (uint64_t)req->res != req->len)) {
 		fail_io(w, req);
+		worker_verify_unwritten(w, req);
 		w->free_reqs[w->nr_free++] = req;
 		return;
 	}
 	if (w->sub_copy && req->op == IO_OP_READ)
 		sub_copy(w, req, false);
+	if (req->op == IO_OP_READ && (lp->verifying || w->v.check_reads))
+		worker_verify_read(w, req);
 	if (now >= lp->ramp_end) {
 		uint64_t slat =
 			req->queued && lp->has_slat ? req->t_issue - req->t_start : UINT64_MAX;
@@ -805,14 +813,23 @@ static void fill(struct worker *w, struct loop *lp)
 		struct io_req *req = w->held;
 		enum engine_q q;
 
-		if (!req) {
+		if (!req && lp->verifying) {
+			if (!w->nr_free || !worker_verify_next(w, w->free_reqs[w->nr_free - 1]))
+				break;
+			req = w->free_reqs[--w->nr_free];
+			req->t_start = 0;
+			req->t_intended = 0;
+		} else if (!req) {
 			if (!w->nr_free || lp->issued >= lp->limit)
 				break;
 			req = w->free_reqs[--w->nr_free];
 			next_io(w, req);
 			if (req->op == IO_OP_WRITE) {
+				w->writes++;
 				if (w->refill || w->scramble)
 					write_contents(w, req);
+				if (w->v.stamp && worker_verify_written(w, req))
+					lp->backlog = true;
 				if (w->sub_copy)
 					sub_copy(w, req, true);
 			}
@@ -853,7 +870,10 @@ static void fill(struct worker *w, struct loop *lp)
 			if (lp->queued >= lp->batch)
 				commit(w, lp);
 		}
-		if (w->job->thinktime && ++lp->since_think >= w->job->thinktime_blocks) {
+		if (lp->backlog)
+			break;
+		if (w->job->thinktime && !lp->verifying &&
+		    ++lp->since_think >= w->job->thinktime_blocks) {
 			lp->since_think = 0;
 			lp->think = true;
 			break;
@@ -938,6 +958,37 @@ static void think(struct worker *w, struct loop *lp)
 	while (run_now() < spin_end && !*w->stop)
 		;
 	wait_until(w, lp, end);
+}
+
+/* A read-back pass (verify=): what is in flight completes, then the blocks
+ * worker_verify_next hands out are read and checked, at the job's depth,
+ * until there are none.  A stop or an error ends it early. */
+static void verify_pass(struct worker *w, struct loop *lp, enum verify_pass pass)
+{
+	/* A write the engine refused goes out first (fill stops after it while
+	 * the backlog is owed): no block is read while its write is pending. */
+	while (w->held && !w->error && !*w->stop) {
+		fill(w, lp);
+		if (lp->queued && !w->error)
+			commit(w, lp);
+		if (w->held && lp->inflight && !w->error)
+			reap(w, lp, 1);
+	}
+	lp->backlog = false;
+	quiesce(w, lp);
+	worker_verify_begin(w, pass);
+	lp->verifying = true;
+	while (!*w->stop && !w->error) {
+		fill(w, lp);
+		if (lp->queued && !w->error)
+			commit(w, lp);
+		if (lp->inflight && !w->error)
+			reap(w, lp, 1);
+		else if (!w->held && w->v.pass == VERIFY_PASS_NONE)
+			break;
+	}
+	quiesce(w, lp);
+	lp->verifying = false;
 }
 
 static void loop_init(struct worker *w, struct loop *lp)
@@ -1060,6 +1111,10 @@ void worker_run(struct worker *w)
 			think(w, &lp);
 			continue;
 		}
+		if (lp.backlog && !w->error) {
+			verify_pass(w, &lp, VERIFY_PASS_RING);
+			continue;
+		}
 		if (w->held && !w->held->t_start && !w->error) {
 			wait_until(w, &lp, w->held->t_intended);
 			continue;
@@ -1071,6 +1126,15 @@ void worker_run(struct worker *w)
 		}
 	}
 	quiesce(w, &lp); /* after Ctrl-C and errors too */
+	/* As fio: the read-back of what was written, once the write phase
+	 * has run to its end; not when time_based or the runtime ended it. */
+	if (w->v.stamp && job->do_verify && !job->time_based && !*w->stop && !w->error) {
+		if (lp.issued < lp.limit)
+			w->stats.verify_cut = 1;
+		else
+			verify_pass(w, &lp, w->v.ring ? VERIFY_PASS_RING : VERIFY_PASS_MAP);
+	}
+	worker_verify_finish(w);
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
 	windows_end(w, &lp, now);

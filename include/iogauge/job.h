@@ -115,6 +115,15 @@ struct bssplit_entry {
 	double pct;  /* share of I/Os in this direction */
 };
 
+/* verify_pattern: up to 512 bytes, repeated over each block; %o places
+ * the block's offset (8 bytes, little-endian) at off_at. */
+struct verify_pattern {
+	uint8_t bytes[512];
+	uint16_t len; /* bytes; 0: none */
+	uint8_t nr_off;
+	uint16_t off_at[8];
+};
+
 struct size_or_pct {
 	uint64_t val; /* bytes, or a percentage when pct */
 	bool pct;
@@ -190,6 +199,8 @@ struct job {
 	enum verify_kind verify;
 	bool do_verify;
 	bool verify_fatal;
+	unsigned verify_backlog; /* writes between read-backs; 0: all at the end */
+	struct verify_pattern verify_pattern;
 	bool invalidate;
 	bool pre_read;
 	bool unlink;

@@ -94,7 +94,8 @@ void opt_format(const struct opt_def *o, const struct job *job, struct strbuf *s
 extern const struct opt_kind opt_kind_str, opt_kind_str_list, opt_kind_bool, opt_kind_uint,
 	opt_kind_u64, opt_kind_pct, opt_kind_size_pct, opt_kind_size_ddir, opt_kind_range,
 	opt_kind_range_ddir, opt_kind_time, opt_kind_time_range, opt_kind_enum, opt_kind_u64_ddir,
-	opt_kind_rw, opt_kind_bssplit, opt_kind_rand_dist, opt_kind_percentiles, opt_kind_cpus;
+	opt_kind_rw, opt_kind_bssplit, opt_kind_rand_dist, opt_kind_percentiles, opt_kind_cpus,
+	opt_kind_pattern;
 
 /*
  * Options fio knows that iogauge does not implement.  FIO_OPT_UNSUPPORTED

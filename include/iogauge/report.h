@@ -50,6 +50,9 @@ bool report_rate(const struct job *job, unsigned d, unsigned threads, const stru
  * the first: ..." for @st's errors, @first the first one (or NULL), with
  * no newline; the report's and standard error's words. */
 void report_passed_over(const struct run_stats *st, const char *first, struct strbuf *sb);
+/* "verify=crc32c: 2048 blocks (8.00 MiB) read back and checked, 0
+ * mismatched", or why the read-back did not run; for a job with verify. */
+void report_verify(const struct job *job, const struct run_stats *st, struct strbuf *sb);
 /* User and system CPU time of @st as percentages of its measured time. */
 void report_cpu(const struct run_stats *st, double *usr_pct, double *sys_pct);
 /* Reads and writes together by fio's latency_ns/us/ms buckets, and their total. */

@@ -58,6 +58,11 @@ struct run_stats {
 	uint64_t elapsed;		 /* ns, measured part of the run */
 	uint64_t depth_max;		 /* most I/Os in flight at once */
 	uint64_t errors; /* I/O errors passed over (continue_on_error), as fio's total_err */
+	/* verify=: blocks read back and found right, their bytes, blocks
+	 * found wrong, blocks partly overwritten by a later block (not
+	 * checkable), and whether the runtime ended the write phase before
+	 * the read-back could start (1; 0 otherwise). */
+	uint64_t verified, verify_bytes, verify_bad, verify_skipped, verify_cut;
 	struct run_rusage ru;
 };
 

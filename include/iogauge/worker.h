@@ -38,6 +38,24 @@ struct worker_window {
 	uint64_t sum[3][2], cnt[3][2]; /* lat, clat, slat sums and counts at the opening */
 };
 
+enum verify_pass { VERIFY_PASS_NONE, VERIFY_PASS_MAP, VERIFY_PASS_RING };
+
+/* verify=: see worker_verify.c. */
+struct worker_verify {
+	bool stamp;	  /* writes carry verify_stamp, and are mapped */
+	bool check_reads; /* a read job: every read is checked (no generations known) */
+	uint64_t unit;	  /* bytes per map entry */
+	uint64_t *map;	  /* per unit of the regions: the generation written there */
+	uint64_t *base;	  /* per file: its first map entry; [files.n]: the count */
+	uint64_t n;	  /* map entries */
+	uint64_t *ring;	  /* verify_backlog: map entries of the writes not yet read back */
+	unsigned ring_n;
+	enum verify_pass pass; /* the read-back pass under way */
+	uint64_t pos;	       /* its next map entry, or ring slot */
+	char *first;	       /* the first mismatch, formatted */
+	uint64_t bad_off[10];  /* bytes: where the first mismatches were */
+};
+
 struct worker {
 	const struct job *job;
 	unsigned clone;
@@ -86,6 +104,7 @@ struct worker {
 	uint64_t hist_next;	   /* ns: next histogram-log line; UINT64_MAX: none */
 	uint64_t *hist_before[2];  /* clat buckets at the last histogram-log line */
 	struct worker_progress prog;
+	struct worker_verify v;
 };
 
 /* 0, or -errno with *cause set; on error nothing is left open. */
@@ -96,6 +115,22 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 int worker_pin(struct worker *w);
 /* Runs the job's I/O; an I/O error stops it and is left in w->error. */
 void worker_run(struct worker *w);
+/* verify= (worker_verify.c).  Set-up: 0, or -errno with *cause set. */
+int worker_verify_setup(struct worker *w, uint64_t max_bs, char **cause);
+void worker_verify_cleanup(struct worker *w);
+/* A write is about to be queued: stamped and mapped.  True when the
+ * verify_backlog is full: time to read back. */
+bool worker_verify_written(struct worker *w, struct io_req *req);
+/* A write failed and was passed over: its block is unknown now. */
+void worker_verify_unwritten(struct worker *w, const struct io_req *req);
+void worker_verify_begin(struct worker *w, enum verify_pass pass);
+/* The next block of the pass as a read in @req; false when there is none. */
+bool worker_verify_next(struct worker *w, struct io_req *req);
+/* A read back (or, in a read job, any read) has completed: checked. */
+void worker_verify_read(struct worker *w, const struct io_req *req);
+/* After the run: the mismatches become the job's error (or, with
+ * continue_on_error=verify, its errors passed over). */
+void worker_verify_finish(struct worker *w);
 /* Releases everything; with @remove_created, removes the files this run
  * created (unlink=1, or a run that never started). */
 void worker_cleanup(struct worker *w, bool remove_created);

@@ -73,8 +73,8 @@ same cmdline -- --parse-only --bs=8k --ioengine=libaio --name=a --rw=randread --
 	--time_based --runtime=30 --name=b --rw=write --bs 64k
 expect 2 "--bs=4q: '4q': unknown size suffix 'q'" -- --parse-only --bs=4q --name=a
 expect 2 "--direct=2: '2' is not a boolean" -- --parse-only --name=a --direct=2
-expect 2 "--verify_pattern=1: 'verify_pattern' is a fio option that iogauge does not implement" \
-	-- --parse-only --name=a --verify_pattern=1
+expect 2 "--verify_interval=1: 'verify_interval' is a fio option that iogauge does not implement" \
+	-- --parse-only --name=a --verify_interval=1
 expect 2 "--rwmixwrite: [a] rwmixread=70 and rwmixwrite=50 add up to 120%" \
 	-- --parse-only --name=a --rwmixread=70 --rwmixwrite=50
 expect 0 "warning: 'random_generator' is ignored" -- --parse-only --name=a \
@@ -127,9 +127,9 @@ rc=$?
 	ok || bad "SIGINT: rc=$rc $(cat "$tmp/out" "$tmp/err")"
 
 # An option the run does not act on yet stops it before any I/O (exit 1).
-(cd "$tmp" && "$bin" --name=x --filename=x.dat --size=1m --verify=crc32c >"$tmp/out" 2>"$tmp/err")
+(cd "$tmp" && "$bin" --name=x --filename=x.dat --size=1m --create_on_open=1 >"$tmp/out" 2>"$tmp/err")
 rc=$?
-[ $rc -eq 1 ] && grep -q "verify is read and checked" "$tmp/err" && [ ! -e "$tmp/x.dat" ] && ok ||
+[ $rc -eq 1 ] && grep -q "create_on_open is read and checked" "$tmp/err" && [ ! -e "$tmp/x.dat" ] && ok ||
 	bad "not-run-yet option: rc=$rc $(cat "$tmp/err")"
 
 # Engines: the list, one engine's help, a typo, a warning that runs anyway.

@@ -3,7 +3,8 @@
 # being parsed: what the writes put on disk (buffer contents), where
 # random I/O goes (random_distribution, against fio 3.33's choices), and the
 # pace of the I/O (rate, rate_iops, rate_process, thinktime), with the
-# latency from each I/O's intended start when the device is made to stall.
+# latency from each I/O's intended start when the device is made to stall,
+# and verify= through every engine, finding a flipped byte.
 # fio runs the same job files where the comparison says something.  One line per
 # failure, then "workload: N passed, M failed".
 #
@@ -352,6 +353,53 @@ def durability(tmp):
           "durability: the log files were left behind")
 
 
+def verification(tmp):
+    # Every engine writes, reads back and checks each block, as fio does
+    # (read bytes == write bytes), and the report and JSON say so.
+    path = os.path.join(tmp, "v.dat")
+    job = ("[v]\nfilename=%s\nsize=4m\nbs=4k\nrw=randwrite\nverify=crc32c\niodepth=8\n"
+           "ioengine=%%s\n" % path)
+    for eng in ("psync", "sync", "libaio", "io_uring", "mmap"):
+        rc, out, stdout = run(BIN, job % eng, tmp, ["--output-format=json"])
+        if not check(rc == 0, "verify ioengine=%s: exit %d %s" % (eng, rc, out[-300:])):
+            continue
+        j = json.loads(stdout)["jobs"][0]
+        v = j["iogauge"]["verify"]
+        check(v["blocks_checked"] == 1024 and v["mismatched"] == 0 and v["bytes_ok"] == 4 << 20
+              and j["read"]["io_bytes"] == j["write"]["io_bytes"] == 4 << 20,
+              "verify ioengine=%s: %s, read %d write %d" % (eng, v, j["read"]["io_bytes"],
+                                                          j["write"]["io_bytes"]))
+    if FIO:
+        rc, out, stdout = run(FIO, (job % "psync").replace(path, path + ".fio"), tmp,
+                              ["--output-format=json"])
+        j = json.loads(stdout[stdout.index("{"):])["jobs"][0] if rc == 0 else None
+        check(j and j["read"]["io_bytes"] == j["write"]["io_bytes"] == 4 << 20,
+              "fio on the same verify job: exit %d %s" % (rc, out[-200:]))
+    # A flipped byte: a read job with the same verify= names file and offset
+    # on stderr, counts it in the report, and exits 1.
+    with open(path, "r+b") as f:
+        f.seek((1 << 20) + 77)
+        c = f.read(1)
+        f.seek((1 << 20) + 77)
+        f.write(bytes([c[0] ^ 1]))
+    rc, out, stdout = run(BIN, "[r]\nfilename=%s\nsize=4m\nbs=4k\nrw=randread\nverify=crc32c\n"
+                          % path, tmp)
+    check(rc == 1 and "%s: verify at offset 1048576, size 4096: crc32c mismatch" % path in out
+          and "verify=crc32c: 1024 blocks (4.00 MiB) read and checked, 1 mismatched" in stdout,
+          "corrupted byte: exit %d %s" % (rc, out[-400:]))
+    # time_based writes never reach the read-back (fio's rule, with its warning).
+    rc, out, stdout = run(BIN, "[t]\nfilename=%s\nsize=4m\nbs=4k\nrw=randwrite\nverify=md5\n"
+                          "time_based\nruntime=200ms\n" % path, tmp)
+    check(rc == 0 and "read-back never starts" in out and "not run: a time_based" in stdout,
+          "time_based verify: exit %d %s" % (rc, out[-300:]))
+    refused(tmp, "verify=sha256\n", "verify=sha256 is a fio checksum this version")
+    refused(tmp, "verify=pattern\n", "verify=pattern needs verify_pattern=")
+    refused(tmp, "verify=md5\nioengine=null\n", "stores nothing")
+    refused(tmp, "verify=md5\nbs=32\n", "48-byte header: the block size 32")
+    refused(tmp, "verify_pattern=0xzz\n", "verify_pattern")
+    refused(tmp, "verify=crc32c\nverify_backlog=99999999\n", "verify_backlog")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-workload-")
     try:
@@ -359,6 +407,7 @@ def main():
         rates(tmp)
         distributions(tmp)
         durability(tmp)
+        verification(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("workload")
