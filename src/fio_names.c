@@ -100,7 +100,6 @@ static const struct {
 	{ "ignore_zone_limits", FIO_OPT_UNSUPPORTED, NULL },
 	{ "inplace", FIO_OPT_UNSUPPORTED, "an option of fio's e4defrag engine" },
 	{ "interface", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
-	{ "io_submit_mode", FIO_OPT_UNSUPPORTED, NULL },
 	{ "iodepth_low", FIO_OPT_UNSUPPORTED, NULL },
 	{ "iomem", FIO_OPT_UNSUPPORTED, NULL },
 	{ "iomem_align", FIO_OPT_UNSUPPORTED, NULL },

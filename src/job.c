@@ -506,6 +506,12 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 						"verify_backlog=N reads back as it goes",
 						job->name,
 						opt_enum_name("verify", (int)job->verify)));
+		if (job->io_submit_mode == SUBMIT_OFFLOAD)
+			str_list_push(out, xasprintf("[%s] io_submit_mode=offload: iogauge submits "
+						     "from the job's own thread (inline); the "
+						     "I/Os, their pace and their latencies are "
+						     "the same, the submitting thread is not",
+						     job->name));
 		if (ops && (ops->flags & ENGINE_F_SYNC) && job->iodepth > 1)
 			str_list_push(out, xasprintf("[%s] ioengine=%s does one I/O at a time: "
 						     "iodepth=%u has no effect",

@@ -36,6 +36,12 @@ static const struct opt_enum sync_enums[] = {
 	{ "1", SYNC_SYNC },    { "dsync", SYNC_DSYNC }, { NULL, 0 },
 };
 
+static const struct opt_enum submit_mode_enums[] = {
+	{ "inline", SUBMIT_INLINE },
+	{ "offload", SUBMIT_OFFLOAD },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum rate_process_enums[] = {
 	{ "linear", RATE_LINEAR },
 	{ "poisson", RATE_POISSON },
@@ -164,6 +170,9 @@ const struct opt_def opt_table[] = {
 	  .help = "drop the files' page cache before I/O" },
 	{ .name = "io_size", .alias = "io_limit", .kind = &opt_kind_size_pct, F(io_size),
 	  .help = "bytes of I/O to do, apart from the region size" },
+	{ .name = "io_submit_mode", .kind = &opt_kind_enum, F(io_submit_mode),
+	  .enums = submit_mode_enums, .def = "inline",
+	  .help = "who submits: the job's thread (inline); offload warns and runs inline" },
 	{ .name = "iodepth", .kind = &opt_kind_uint, F(iodepth), .min = 1, .max = 65536,
 	  .def = "1", .help = "I/Os kept in flight (async engines)" },
 	{ .name = "iodepth_batch_complete_max", .kind = &opt_kind_uint,

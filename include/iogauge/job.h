@@ -35,6 +35,7 @@ enum ioengine_id {
 };
 
 enum rate_process { RATE_LINEAR, RATE_POISSON };
+enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
 
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 
@@ -185,6 +186,7 @@ struct job {
 	uint64_t rate[DDIR_COUNT]; /* bytes/s; 0: no cap */
 	uint64_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;
+	enum submit_mode io_submit_mode; /* offload: read, warned about, run inline */
 
 	struct rand_dist random_distribution;
 	bool randrepeat;
