@@ -5,9 +5,12 @@
  * synchronous read, write and sync calls that several engines share.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+#include <linux/fs.h>
 
 #include "iogauge/engine.h"
 #include "iogauge/util.h"
@@ -116,10 +119,26 @@ int64_t engine_rw_now(const struct io_req *req, bool at)
 	return (int64_t)done;
 }
 
+int64_t engine_trim_now(const struct io_req *req)
+{
+	if (req->discard) {
+		uint64_t range[2] = { req->off, req->len };
+
+		if (ioctl(req->fd, BLKDISCARD, range) < 0)
+			return -errno;
+	} else if (fallocate(req->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)req->off,
+			     (off_t)req->len) < 0) {
+		return -errno;
+	}
+	return (int64_t)req->len;
+}
+
 int64_t engine_io_now(const struct io_req *req, bool at)
 {
 	if (req->op == IO_OP_READ || req->op == IO_OP_WRITE)
 		return engine_rw_now(req, at);
+	if (req->op == IO_OP_TRIM)
+		return engine_trim_now(req);
 	return engine_sync_now(req);
 }
 

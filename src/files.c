@@ -270,7 +270,7 @@ int files_open(const struct job *job, unsigned clone, unsigned engine_flags, str
 	       char **cause)
 {
 	unsigned i, n = job->filename.n ? job->filename.n : job->nrfiles;
-	int flags = O_CLOEXEC | (job_does(job, DDIR_WRITE) ? O_RDWR : O_RDONLY);
+	int flags = O_CLOEXEC | (job_modifies(job) ? O_RDWR : O_RDONLY);
 	int ret = 0;
 
 	if (job->direct)
@@ -354,6 +354,11 @@ int files_open(const struct job *job, unsigned clone, unsigned engine_flags, str
 			else
 				*cause = xasprintf("%s: %s", f->path, strerror(errno));
 			break;
+		}
+		{
+			struct stat st;
+
+			f->blkdev = fstat(f->fd, &st) == 0 && S_ISBLK(st.st_mode);
 		}
 		if (job->direct)
 			ret = check_direct(job, f, &fs->mem_align, cause);

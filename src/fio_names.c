@@ -284,7 +284,7 @@ static const char *const fio_engines[] = {
 	"libzbc",    "libcufile",    "dfs",	 "gpudirect",
 };
 
-static const char *const fio_trim_modes[] = { "trim", "randtrim", "trimwrite", "randtrimwrite" };
+static const char *const fio_trim_modes[] = { "trimwrite", "randtrimwrite" };
 
 const char *fio_value_unsupported(const char *name, const char *val)
 {
@@ -297,7 +297,7 @@ const char *fio_value_unsupported(const char *name, const char *val)
 	} else if (!strcmp(name, "rw")) {
 		for (i = 0; i < ARRAY_SIZE(fio_trim_modes); i++)
 			if (!strcmp(val, fio_trim_modes[i]))
-				return "a fio trim mode";
+				return "a fio trim-then-write mode";
 	}
 	return NULL;
 }

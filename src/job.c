@@ -206,6 +206,10 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 	if ((job->verify == VERIFY_PATTERN || job->verify == VERIFY_PATTERN_HDR) &&
 	    !job->verify_pattern.len)
 		return fail_at(job, "verify", cause, "verify=%s needs verify_pattern=", kind);
+	if (job_does(job, DDIR_TRIM))
+		return fail_at(job, later(job, "verify", "rw"), cause,
+			       "verify=%s checks written blocks: rw=%s writes none", kind,
+			       opt_enum_name("rw", (int)job->rw));
 	if (ops && (ops->flags & ENGINE_F_NOFILES))
 		return fail_at(job, later(job, "verify", "ioengine"), cause,
 			       "ioengine=%s stores nothing, so verify=%s has nothing to read back",
@@ -254,7 +258,7 @@ static int check_job(struct job *job, char **cause)
 	}
 	job->rwmix_write = 100 - job->rwmix_read;
 
-	for (i = DDIR_READ; i <= DDIR_WRITE; i++) {
+	for (i = DDIR_READ; i <= DDIR_TRIM; i++) {
 		if (!job_does(job, i))
 			continue;
 		job_bs_bounds(job, i, &lo, &hi);

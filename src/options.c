@@ -18,7 +18,8 @@ static const struct opt_enum rw_enums[] = {
 	{ "read", RW_READ },	     { "write", RW_WRITE },
 	{ "randread", RW_RANDREAD }, { "randwrite", RW_RANDWRITE },
 	{ "rw", RW_READWRITE },	     { "readwrite", RW_READWRITE },
-	{ "randrw", RW_RANDRW },     { NULL, 0 },
+	{ "randrw", RW_RANDRW },     { "trim", RW_TRIM },
+	{ "randtrim", RW_RANDTRIM }, { NULL, 0 },
 };
 
 static const struct opt_enum ioengine_enums[] = {

@@ -52,7 +52,7 @@ bool report_rate(const struct job *job, unsigned d, unsigned threads, const stru
 {
 	double secs = elapsed / 1e9;
 
-	if (d > STAT_WRITE || (!job->rate_iops[d] && !job->rate[d]))
+	if (d > STAT_TRIM || (!job->rate_iops[d] && !job->rate[d]))
 		return false;
 	out->iops = job_rate_in_iops(job, d);
 	out->target = (double)(out->iops ? job->rate_iops[d] : job->rate[d]) * threads;
@@ -128,7 +128,8 @@ uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BIN
 	unsigned i;
 
 	for (i = 0; i < STATS_LAT_BINS; i++) {
-		bins[i] = st->dir[STAT_READ].lat_bins[i] + st->dir[STAT_WRITE].lat_bins[i];
+		bins[i] = st->dir[STAT_READ].lat_bins[i] + st->dir[STAT_WRITE].lat_bins[i] +
+			  st->dir[STAT_TRIM].lat_bins[i];
 		total += bins[i];
 	}
 	return total;

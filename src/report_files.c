@@ -184,7 +184,7 @@ static int plot_entry(const struct report_entry *e, unsigned idx, const char *di
 {
 	const struct job *job = e->r->job;
 	const struct run_stats *st = e->st;
-	static const char *const dnames[STAT_NR] = { "read", "write", "sync" };
+	static const char *const dnames[STAT_NR] = { "read", "write", "trim", "sync" };
 	struct strbuf sb = { 0 };
 	struct plot_point *pts[4];
 	struct plot_series s[2];

@@ -173,7 +173,7 @@ static void iodepths(struct json *j, const struct run_stats *st)
  * rate's response times. */
 static void extras(struct json *j, const struct report_entry *e, const struct run *run)
 {
-	static const char *const dirs[STAT_NR] = { "read", "write", "sync" };
+	static const char *const dirs[STAT_NR] = { "read", "write", "trim", "sync" };
 	const struct run_stats *st = e->st;
 	bool opened = false;
 	unsigned d, i;
@@ -217,7 +217,7 @@ static void extras(struct json *j, const struct report_entry *e, const struct ru
 	json_close(j, '}');
 	/* rate, rate_iops: the target, what was kept, and latency from each
 	 * I/O's intended start (resp_ns) and the lag behind the schedule. */
-	for (d = STAT_READ; d <= STAT_WRITE; d++) {
+	for (d = STAT_READ; d <= STAT_TRIM; d++) {
 		const struct job *job = e->r->job;
 		struct report_rate rr;
 
@@ -261,7 +261,7 @@ static void job_object(struct json *j, const struct report_entry *e, const struc
 		json_str(j, "desc", job->description);
 	direction(j, "read", e, run, STAT_READ, plus);
 	direction(j, "write", e, run, STAT_WRITE, plus);
-	direction(j, "trim", e, run, STAT_NR, plus);
+	direction(j, "trim", e, run, STAT_TRIM, plus);
 	json_open(j, "sync", '{');
 	json_u64(j, "total_ios", st->dir[STAT_SYNC].ios);
 	lat_object(j, "lat_ns", &st->dir[STAT_SYNC].lat, job, true, plus);

@@ -11,7 +11,7 @@
 #include "iogauge/options.h"
 #include "iogauge/report.h"
 
-static const char *const dir_names[STAT_NR] = { "read", "write", "sync" };
+static const char *const dir_names[STAT_NR] = { "read", "write", "trim", "sync" };
 static const double short_pcts[] = { 50, 90, 99, 99.9, 99.99, 100 };
 
 static void percentiles(const struct job *job, const struct hist *h, struct strbuf *sb)

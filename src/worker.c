@@ -207,7 +207,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	}
 	depth = (w->eng.ops->flags & ENGINE_F_SYNC) ? 1 : job->iodepth;
 	w->eng.depth = depth;
-	for (d = 0; d < DDIR_TRIM; d++) {
+	for (d = 0; d < DDIR_COUNT; d++) {
 		if (!job_does(job, d))
 			continue;
 		job_bs_bounds(job, d, &l, &h);
@@ -318,7 +318,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	w->log_each = !job->log_avg_msec &&
 		      (job->write_bw_log || job->write_iops_log || job->write_lat_log);
 	if (job->write_hist_log && job->log_hist_msec)
-		for (d = 0; d < 2; d++)
+		for (d = 0; d < DDIR_COUNT; d++)
 			w->hist_before[d] = xcalloc(HIST_NR, sizeof(uint64_t));
 	return 0;
 err:
@@ -351,11 +351,11 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->free_reqs);
 	free(w->done);
 	free(w->pending);
-	free(w->hist_before[0]);
-	free(w->hist_before[1]);
+	for (i = 0; i < DDIR_COUNT; i++)
+		free(w->hist_before[i]);
 	run_logs_free(w->logs);
 	w->logs = NULL;
-	w->hist_before[0] = w->hist_before[1] = NULL;
+	w->hist_before[0] = w->hist_before[1] = w->hist_before[2] = NULL;
 	w->pending = NULL;
 	w->offgen = NULL;
 	w->rdist = NULL;
@@ -384,8 +384,8 @@ struct loop {
 	/* rate, rate_iops: each direction's schedule.  due is when its next
 	 * I/O should start; ns_per_byte (rate) or ns_per_io (rate_iops) is
 	 * the time at the rate; both 0: no cap. */
-	uint64_t due[2];
-	double ns_per_byte[2], ns_per_io[2];
+	uint64_t due[DDIR_COUNT];
+	double ns_per_byte[DDIR_COUNT], ns_per_io[DDIR_COUNT];
 	bool rated;
 	/* thinktime: I/Os issued since the last think, and a think owed. */
 	unsigned since_think;
@@ -393,6 +393,21 @@ struct loop {
 	bool verifying; /* a read-back pass: worker_verify_next gives the I/Os */
 	bool backlog;	/* verify_backlog writes issued: a read-back pass is owed */
 };
+
+/* The stats direction of an op: read, write, trim (as fio's ddir), sync. */
+static unsigned op_dir(enum io_op op)
+{
+	switch (op) {
+	case IO_OP_READ:
+		return STAT_READ;
+	case IO_OP_WRITE:
+		return STAT_WRITE;
+	case IO_OP_TRIM:
+		return STAT_TRIM;
+	default:
+		return STAT_SYNC;
+	}
+}
 
 static uint64_t pick_bs(struct worker *w, unsigned d)
 {
@@ -466,7 +481,9 @@ static void next_io(struct worker *w, struct io_req *req)
 	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW)
 		d = rng_below(&w->rng, 100) < job->rwmix_read ? DDIR_READ : DDIR_WRITE;
 	else
-		d = job_does(job, DDIR_READ) ? DDIR_READ : DDIR_WRITE;
+		d = job_does(job, DDIR_READ)	? DDIR_READ
+		    : job_does(job, DDIR_WRITE) ? DDIR_WRITE
+						: DDIR_TRIM;
 	len = pick_bs(w, d);
 	if (job_is_random(job->rw)) {
 		off = f->start +
@@ -493,7 +510,8 @@ static void next_io(struct worker *w, struct io_req *req)
 	}
 	if (off + len > end)
 		len = end - off;
-	req->op = d == DDIR_READ ? IO_OP_READ : IO_OP_WRITE;
+	req->op = d == DDIR_READ ? IO_OP_READ : d == DDIR_WRITE ? IO_OP_WRITE : IO_OP_TRIM;
+	req->discard = d == DDIR_TRIM && f->blkdev;
 	req->fd = f->fd;
 	req->file = fi;
 	req->off = off;
@@ -509,7 +527,7 @@ static void next_io(struct worker *w, struct io_req *req)
  */
 static void schedule(struct worker *w, struct loop *lp, struct io_req *req)
 {
-	unsigned d = req->op == IO_OP_READ ? 0 : 1;
+	unsigned d = op_dir(req->op);
 	double gap = lp->ns_per_io[d] ? lp->ns_per_io[d] : lp->ns_per_byte[d] * (double)req->len;
 
 	if (gap == 0)
@@ -581,7 +599,7 @@ static void log_io(struct worker *w, const struct io_req *req, uint64_t now, uin
 	const struct job *job = w->job;
 	struct iolog *lg = w->logs->log;
 	uint64_t t = (now - w->t0) / 1000000, clat = now - req->t_issue;
-	unsigned d = req->op == IO_OP_WRITE;
+	unsigned d = op_dir(req->op);
 	uint32_t bs = (uint32_t)req->len;
 
 	if (job->write_bw_log)
@@ -616,7 +634,7 @@ static void window_open(struct worker *w, struct worker_window *win, uint64_t no
 	unsigned d, k;
 
 	win->t = now;
-	for (d = 0; d < 2; d++) {
+	for (d = 0; d < DDIR_COUNT; d++) {
 		const struct dir_stats *ds = &w->stats.dir[d];
 
 		win->ios[d] = ds->ios;
@@ -640,7 +658,7 @@ static void stats_window(struct worker *w, const struct loop *lp, uint64_t now)
 	unsigned d;
 
 	publish(w, lp);
-	for (d = 0; d < 2; d++) {
+	for (d = 0; d < DDIR_COUNT; d++) {
 		if (!job_does(w->job, (enum ddir)d))
 			continue;
 		iw.bw[d] = (double)(w->stats.dir[d].bytes - w->win.bytes[d]) / 1024 / secs;
@@ -663,7 +681,7 @@ static void log_window(struct worker *w, uint64_t now, uint64_t t_ms)
 	double secs = (double)(now - w->lwin.t) / 1e9;
 	unsigned d, k;
 
-	for (d = 0; d < 2 && secs > 0; d++) {
+	for (d = 0; d < DDIR_COUNT && secs > 0; d++) {
 		const struct dir_stats *ds = &w->stats.dir[d];
 		const struct hist *h[3] = { &ds->lat, &ds->clat, &ds->slat };
 		uint64_t ios = ds->ios - w->lwin.ios[d];
@@ -692,7 +710,7 @@ static void hist_window(struct worker *w, uint64_t now)
 	uint64_t lo, hi;
 	unsigned d;
 
-	for (d = 0; d < 2; d++) {
+	for (d = 0; d < DDIR_COUNT; d++) {
 		if (!job_does(w->job, (enum ddir)d))
 			continue;
 		job_bs_bounds(w->job, (enum ddir)d, &lo, &hi);
@@ -730,11 +748,10 @@ static void tick(struct worker *w, const struct loop *lp, uint64_t now)
 
 static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)
 {
-	bool rw = req->op == IO_OP_READ || req->op == IO_OP_WRITE;
-	unsigned sd;
+	bool rw = req->op == IO_OP_READ || req->op == IO_OP_WRITE || req->op == IO_OP_TRIM;
+	unsigned sd = op_dir(req->op);
 
 	lp->now = now;
-	sd = req->op == IO_OP_READ ? STAT_READ : req->op == IO_OP_WRITE ? STAT_WRITE : STAT_SYNC;
 
 	if (req->res < 0 || (rw && (uint64_t)req->res != req->len)) {
 		fail_io(w, req);
@@ -1019,7 +1036,7 @@ static void loop_init(struct worker *w, struct loop *lp)
 	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
 	/* As fio: no submission latency with a kernel thread submitting. */
 	lp->has_slat = !(w->eng.ops->flags & ENGINE_F_SYNC) && !job->sqthread_poll;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < DDIR_COUNT; i++) {
 		if (job_rate_in_iops(job, i))
 			lp->ns_per_io[i] = 1e9 / (double)job->rate_iops[i];
 		else if (job->rate[i])

@@ -666,6 +666,101 @@ static void test_device_errors_named(void **state)
 	device_undo();
 }
 
+/* Where the data starts at or after @from in @path (SEEK_DATA), or the
+ * size when only a hole is left. */
+static off_t data_from(const char *path, off_t from)
+{
+	int fd = open(path, O_RDONLY);
+	off_t at;
+
+	assert_true(fd >= 0);
+	at = lseek(fd, from, SEEK_DATA);
+	if (at < 0)
+		at = lseek(fd, 0, SEEK_END);
+	close(fd);
+	return at;
+}
+
+/* rw=trim and randtrim through every engine: on a file, the trimmed
+ * region becomes a hole, the size and the bytes around it stay; on a loop
+ * device, the trims are discards, which punch the backing file. */
+static void test_trims(void **state)
+{
+	char *p = xasprintf("%s/trim", testrun_dir), back[160];
+	char *before, *after;
+	size_t e;
+	struct ran r;
+	struct stat st;
+
+	(void)state;
+	for (e = 0; e < ARRAY_SIZE(all_engines); e++) {
+		const char *eng = all_engines[e];
+		bool moves = strcmp(eng, "null") != 0;
+		int fd;
+
+		unlink(p);
+		run_text(&r, NULL, "[lay]\nfilename=%s\nsize=1m\nrw=read\nbs=64k\n", p);
+		assert_null(r.run.results[0].error);
+		ran_free(&r);
+		before = malloc(1 << 20);
+		fd = open(p, O_RDONLY);
+		assert_int_equal(read(fd, before, 1 << 20), 1 << 20);
+		close(fd);
+		run_text(&r, NULL,
+			 "[t]\nfilename=%s\nioengine=%s\niodepth=4\nrw=%s\nbs=64k\noffset=256k\n"
+			 "size=512k\n",
+			 p, eng, e % 2 ? "randtrim" : "trim");
+		assert_null(r.run.results[0].error);
+		assert_int_equal(r.run.results[0].stats.dir[STAT_TRIM].ios, 8);
+		assert_int_equal(r.run.results[0].stats.dir[STAT_TRIM].bytes, 512 << 10);
+		assert_int_equal(r.run.results[0].stats.dir[STAT_WRITE].ios, 0);
+		ran_free(&r);
+		assert_int_equal(stat(p, &st), 0);
+		assert_int_equal(st.st_size, 1 << 20);
+		after = malloc(1 << 20);
+		fd = open(p, O_RDONLY);
+		assert_int_equal(read(fd, after, 1 << 20), 1 << 20);
+		close(fd);
+		assert_memory_equal(before, after, 256 << 10);
+		assert_memory_equal(before + (768 << 10), after + (768 << 10), 256 << 10);
+		if (moves) {
+			static const char zero[512 << 10];
+
+			assert_memory_equal(after + (256 << 10), zero, sizeof(zero));
+			assert_int_equal(data_from(p, 256 << 10), 768 << 10);
+		} else {
+			assert_memory_equal(before, after, 1 << 20);
+		}
+		free(before);
+		free(after);
+	}
+	free(p);
+	if (geteuid())
+		return;
+	snprintf(back, sizeof(back), "%s/trimback", testrun_dir);
+	{
+		int fd = open(back, O_CREAT | O_WRONLY, 0644);
+		char b[65536];
+
+		memset(b, 0x5a, sizeof(b));
+		for (e = 0; e < 64; e++)
+			assert_int_equal(write(fd, b, sizeof(b)), (ssize_t)sizeof(b));
+		close(fd);
+	}
+	if (!testloop_attach(back, false, loopdev, sizeof(loopdev)))
+		return;
+	run_text(&r, NULL,
+		 "[d]\nfilename=%s\nioengine=libaio\ndirect=1\niodepth=4\nrw=randtrim\nbs=64k\n"
+		 "size=1m\n",
+		 loopdev);
+	testloop_detach(loopdev);
+	assert_null(r.run.results[0].error);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_TRIM].ios, 16);
+	ran_free(&r);
+	/* The loop driver turns a discard into a hole in its backing file. */
+	assert_int_equal(data_from(back, 0), 1 << 20);
+}
+
 static int teardown(void **state)
 {
 	device_undo();
@@ -684,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_io_uring_knobs_move_bytes),
 		cmocka_unit_test(test_mmap_never_extends),
 		cmocka_unit_test(test_device_errors_named),
+		cmocka_unit_test(test_trims),
 	};
 
 	return cmocka_run_group_tests(tests, testrun_setup, teardown);

@@ -322,8 +322,7 @@ static void test_fatal_and_continue(void **state)
 	run_text(&r, NULL, "[r]\nfilename=%s/vf\nsize=64k\nrw=read\nbs=4k\nverify=crc32\n",
 		 testrun_dir);
 	assert_int_equal(r.run.results[0].stats.verify_bad, 4);
-	if (!strstr(r.run.results[0].error,
-		    "4 of 16 blocks read failed verify; the first: ") ||
+	if (!strstr(r.run.results[0].error, "4 of 16 blocks read failed verify; the first: ") ||
 	    !strstr(r.run.results[0].error, "; the next at offsets 20480, 32768, 45056"))
 		fail_msg("%s", r.run.results[0].error);
 	ran_free(&r);

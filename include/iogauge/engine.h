@@ -18,7 +18,7 @@
 
 #include "iogauge/job.h"
 
-enum io_op { IO_OP_READ, IO_OP_WRITE, IO_OP_FSYNC, IO_OP_FDATASYNC };
+enum io_op { IO_OP_READ, IO_OP_WRITE, IO_OP_FSYNC, IO_OP_FDATASYNC, IO_OP_TRIM };
 
 /*
  * One I/O.  The worker stamps the times (CLOCK_MONOTONIC, ns): t_start when
@@ -40,6 +40,7 @@ struct io_req {
 	unsigned idx;	     /* stable slot 0..depth-1: buffer and engine-private arrays */
 	unsigned file;	     /* index into the worker's files */
 	bool queued;	     /* went through ->commit(): it has a submission latency */
+	bool discard;	     /* a trim on a block device: BLKDISCARD, not a punched hole */
 	/* sub_blocks with sub_block_io=scatter: the I/O is one vectored read
 	 * or write of these nr_iov pieces (len bytes in all), and buf is not
 	 * used.  NULL and 0 otherwise.  Set once per slot at set-up. */
@@ -113,7 +114,11 @@ bool engine_takes(const struct engine_ops *ops, const char *name);
 int64_t engine_rw_now(const struct io_req *req, bool at);
 /* For engines: fsync or fdatasync, done now.  0 or -errno. */
 int64_t engine_sync_now(const struct io_req *req);
-/* For engines: whichever of the two @req is, done now (@at as above). */
+/* For engines: a trim, done now: a hole punched in a file (the size kept),
+ * or BLKDISCARD on a block device (req->discard), as fio's.  The length
+ * trimmed, or -errno. */
+int64_t engine_trim_now(const struct io_req *req);
+/* For engines: whichever of these @req is, done now (@at as above). */
 int64_t engine_io_now(const struct io_req *req, bool at);
 
 extern const struct engine_ops psync_engine_ops;

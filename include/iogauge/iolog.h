@@ -49,8 +49,8 @@ struct iolog_hist {
 /* One stats window (500 ms, as fio's bwavgtime and iopsavgtime). */
 struct iolog_window {
 	double t;	/* s since the job started, at the window's end */
-	double bw[2];	/* KiB/s, read and write */
-	double iops[2]; /* I/Os per second */
+	double bw[3];	/* KiB/s, read, write and trim */
+	double iops[3]; /* I/Os per second */
 };
 
 enum iolog_kind { IOLOG_BW, IOLOG_IOPS, IOLOG_LAT, IOLOG_CLAT, IOLOG_SLAT, IOLOG_NR };

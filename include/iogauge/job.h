@@ -21,6 +21,8 @@ enum rw_mode {
 	RW_RANDWRITE,
 	RW_READWRITE, /* fio's rw / readwrite: sequential mixed */
 	RW_RANDRW,
+	RW_TRIM, /* sequential trims: holes punched (files), discards (devices) */
+	RW_RANDTRIM,
 };
 
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
@@ -236,17 +238,33 @@ struct job {
 	struct origin *origin;
 };
 
-/* Whether the job's rw pattern issues I/O in direction @d (read or write). */
+/* Whether the job's rw pattern issues I/O in direction @d. */
 static inline bool job_does(const struct job *job, enum ddir d)
 {
-	if (d == DDIR_READ)
-		return job->rw != RW_WRITE && job->rw != RW_RANDWRITE;
-	return job->rw != RW_READ && job->rw != RW_RANDREAD;
+	switch (job->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return d == DDIR_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return d == DDIR_WRITE;
+	case RW_TRIM:
+	case RW_RANDTRIM:
+		return d == DDIR_TRIM;
+	default:
+		return d != DDIR_TRIM;
+	}
+}
+
+/* Whether the job changes what is stored: writes or trims. */
+static inline bool job_modifies(const struct job *job)
+{
+	return job_does(job, DDIR_WRITE) || job_does(job, DDIR_TRIM);
 }
 
 static inline bool job_is_random(enum rw_mode rw)
 {
-	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW || rw == RW_RANDTRIM;
 }
 
 /* The smallest and largest block sizes direction @d can use, from bs,

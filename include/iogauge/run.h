@@ -23,6 +23,7 @@ struct run_file {
 	uint64_t start; /* bytes: first byte of the I/O region (offset) */
 	uint64_t len;	/* bytes: length of the I/O region */
 	bool created;	/* this run created it: unlink may remove it */
+	bool blkdev;	/* a block device: trims are discards */
 };
 
 /* One job clone's outcome. */

@@ -11,7 +11,7 @@
 
 #include "iogauge/hist.h"
 
-enum stat_dir { STAT_READ, STAT_WRITE, STAT_SYNC, STAT_NR };
+enum stat_dir { STAT_READ, STAT_WRITE, STAT_TRIM, STAT_SYNC, STAT_NR };
 
 #define STATS_MS_BUCKETS 25 /* SQLIO: 0..23 ms, then 24+ */
 #define STATS_DEPTHS	 7  /* fio's "IO depths": 1, 2, 4, 8, 16, 32, >=64 */

@@ -34,8 +34,8 @@ struct worker_progress {
 struct worker_window {
 	uint64_t next;		       /* ns: when it closes */
 	uint64_t t;		       /* ns: when it opened */
-	uint64_t ios[2], bytes[2];     /* at the opening */
-	uint64_t sum[3][2], cnt[3][2]; /* lat, clat, slat sums and counts at the opening */
+	uint64_t ios[3], bytes[3];     /* read, write, trim: at the opening */
+	uint64_t sum[3][3], cnt[3][3]; /* lat, clat, slat sums and counts at the opening */
 };
 
 enum verify_pass { VERIFY_PASS_NONE, VERIFY_PASS_MAP, VERIFY_PASS_RING };
@@ -102,7 +102,7 @@ struct worker {
 	struct worker_window win;  /* stats samples, 500 ms */
 	struct worker_window lwin; /* averaged logs, log_avg_msec */
 	uint64_t hist_next;	   /* ns: next histogram-log line; UINT64_MAX: none */
-	uint64_t *hist_before[2];  /* clat buckets at the last histogram-log line */
+	uint64_t *hist_before[3];  /* clat buckets at the last histogram-log line */
 	struct worker_progress prog;
 	struct worker_verify v;
 };

@@ -133,6 +133,12 @@ static enum engine_q uring_queue(struct engine *e, struct io_req *req)
 	struct uring_priv *p = e->priv;
 	struct io_uring_sqe *sqe;
 
+	if (req->op == IO_OP_TRIM) {
+		/* As fio's io_uring: a trim is done at once (the ring's fallocate
+		 * would punch holes but cannot discard a device). */
+		req->res = engine_trim_now(req);
+		return ENGINE_Q_DONE;
+	}
 	if (p->nr_pending + p->inflight >= e->depth)
 		return ENGINE_Q_BUSY;
 	sqe = io_uring_get_sqe(&p->ring);

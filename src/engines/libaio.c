@@ -92,6 +92,11 @@ static enum engine_q aio_queue(struct engine *e, struct io_req *req)
 		req->res = engine_sync_now(req);
 		return ENGINE_Q_DONE;
 	}
+	if (req->op == IO_OP_TRIM) {
+		/* As fio's libaio (ASYNCIO_SYNC_TRIM): the AIO ABI has no trim. */
+		req->res = engine_trim_now(req);
+		return ENGINE_Q_DONE;
+	}
 	if (p->nr_pending + p->inflight + p->nr_failed >= e->depth)
 		return ENGINE_Q_BUSY;
 	if (req->nr_iov > 1 && req->op == IO_OP_READ)

@@ -104,6 +104,9 @@ static enum engine_q mmap_queue(struct engine *e, struct io_req *req)
 	case IO_OP_FDATASYNC:
 		req->res = msync(m->base, m->len, MS_SYNC) < 0 ? -errno : 0;
 		break;
+	case IO_OP_TRIM:
+		req->res = engine_trim_now(req); /* the mapping sees the hole */
+		break;
 	}
 	return ENGINE_Q_DONE;
 }

@@ -35,7 +35,9 @@ static enum engine_q null_queue(struct engine *e, struct io_req *req)
 
 	if (n >= e->depth)
 		return ENGINE_Q_BUSY;
-	req->res = req->op == IO_OP_READ || req->op == IO_OP_WRITE ? (int64_t)req->len : 0;
+	req->res = req->op == IO_OP_READ || req->op == IO_OP_WRITE || req->op == IO_OP_TRIM
+			   ? (int64_t)req->len
+			   : 0;
 	p->ring[(p->head + n) % e->depth] = req;
 	p->nr_pending++;
 	return ENGINE_Q_QUEUED;
