@@ -310,9 +310,11 @@ static void size_pct_format(const struct opt_def *o, const struct job *job, stru
 const struct opt_kind opt_kind_size_pct = { "size|N%", size_pct_parse, size_pct_format };
 
 /*
- * Per-direction lists, fio style: "r,w,t".  A value applies to its own
- * direction and the ones after it, so one value sets all three and with
- * two, trim takes the write value; an empty piece changes nothing.
+ * Per-direction lists, fio style: "r,w,t".  The last value given applies
+ * to its own direction and the ones after it, so one value sets all three
+ * and with two, trim takes the write value; a value followed by a comma
+ * applies to its direction only ("500k," caps reads alone); an empty
+ * piece changes nothing.
  */
 typedef int (*ddir_fn)(const struct opt_def *o, struct job *job, const char *piece, enum ddir d,
 		       char **cause);
@@ -328,7 +330,7 @@ static int per_ddir(const struct opt_def *o, struct job *job, const char *val, d
 		ret = set_cause(cause, "'%s': at most %d comma-separated values (read,write,trim)",
 				val, DDIR_COUNT);
 	for (i = 0; i < n && !ret; i++)
-		for (d = i; d < DDIR_COUNT && !ret && *pieces[i]; d++)
+		for (d = i; d < (i + 1 == n ? DDIR_COUNT : i + 1u) && !ret && *pieces[i]; d++)
 			ret = one(o, job, pieces[i], (enum ddir)d, cause);
 	free_split(pieces);
 	return ret;

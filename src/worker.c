@@ -468,8 +468,26 @@ int worker_pin(struct worker *w)
 	return 0;
 }
 
+/* As fio's rate_ddir: a mixed job under a cap takes a direction that is
+ * due.  The one drawn if it is; else the other if that one is due (an
+ * uncapped direction always is) and has a share of the mix; else the one
+ * due sooner, which the loop then waits for. */
+static unsigned due_dir(const struct worker *w, const struct loop *lp, unsigned d)
+{
+	unsigned o = d ^ 1;
+	uint64_t now = run_now();
+	uint64_t due_d = lp->ns_per_io[d] || lp->ns_per_byte[d] ? lp->due[d] : 0;
+	uint64_t due_o = lp->ns_per_io[o] || lp->ns_per_byte[o] ? lp->due[o] : 0;
+
+	if (due_d <= now || !(o == DDIR_READ ? w->job->rwmix_read : w->job->rwmix_write))
+		return d;
+	if (due_o <= now)
+		return o;
+	return due_d <= due_o ? d : o;
+}
+
 /* Fills @req with the next I/O: file, direction, length and offset. */
-static void next_io(struct worker *w, struct io_req *req)
+static void next_io(struct worker *w, const struct loop *lp, struct io_req *req)
 {
 	const struct job *job = w->job;
 	unsigned fi = w->next_file;
@@ -478,9 +496,11 @@ static void next_io(struct worker *w, struct io_req *req)
 	unsigned d;
 
 	w->next_file = (fi + 1) % w->files.n;
-	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW)
+	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW) {
 		d = rng_below(&w->rng, 100) < job->rwmix_read ? DDIR_READ : DDIR_WRITE;
-	else
+		if (lp->rated)
+			d = due_dir(w, lp, d);
+	} else
 		d = job_does(job, DDIR_READ)	? DDIR_READ
 		    : job_does(job, DDIR_WRITE) ? DDIR_WRITE
 						: DDIR_TRIM;
@@ -840,7 +860,7 @@ static void fill(struct worker *w, struct loop *lp)
 			if (!w->nr_free || lp->issued >= lp->limit)
 				break;
 			req = w->free_reqs[--w->nr_free];
-			next_io(w, req);
+			next_io(w, lp, req);
 			if (req->op == IO_OP_WRITE) {
 				w->writes++;
 				if (w->refill || w->scramble)

@@ -285,6 +285,16 @@ static void test_lists(void **state)
 	assert_int_equal(job->rate[1], 512000);
 	must_set(job, "rate_iops", "100,200");
 	assert_int_equal(job->rate_iops[1], 200);
+	assert_int_equal(job->rate_iops[2], 200); /* the last value goes on to trim */
+	/* fio's "500k,": reads only; the rest keep what they had. */
+	job->rate[1] = job->rate[2] = 0;
+	must_set(job, "rate", "500k,");
+	assert_int_equal(job->rate[0], 512000);
+	assert_int_equal(job->rate[1], 0);
+	assert_int_equal(job->rate[2], 0);
+	must_set(job, "bs", "8k,32k,");
+	assert_int_equal(job->bs[1], 32768);
+	assert_int_equal(job->bs[2], 4096);
 	must_set(job, "buffered", "0");
 	assert_true(job->direct);
 	must_fail(job, "direct", "2", "not a boolean");

@@ -245,6 +245,16 @@ def rates(tmp):
             os.rmdir(cg)
     else:
         print("skip: no cgroup v1 blkio here (or not root): the stalled-device check")
+    # A mix with one direction capped (fio's rate_ddir): the capped reads run
+    # at their rate, the uncapped writes fill the rest; "200," caps reads only.
+    # With both capped, each keeps its own rate whatever rwmixread says.
+    for opts, want_w in (("rate_iops=200,\n", None), ("rate_iops=200,100\n", 100)):
+        j, _ = jrun(tmp, "rw=randrw\nrwmixread=50\ninvalidate=0\n" + opts, runtime=2)
+        if not j:
+            continue
+        r, w = j["read"]["iops"], j["write"]["iops"]
+        check(abs(r - 200) <= 4 and (w > 20 * r if want_w is None else abs(w - want_w) <= 2),
+              "randrw %r: read %.1f write %.1f IOPS" % (opts, r, w))
     # Bad combinations: exit 2, named.
     # Both caps: rate wins, as in fio, with a warning.
     j, r = jrun(tmp, "rate=1m\nrate_iops=100\n", runtime=2)
