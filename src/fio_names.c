@@ -76,8 +76,6 @@ static const struct {
 	{ "exec_prerun", FIO_OPT_UNSUPPORTED, NULL },
 	{ "exit_on_io_done", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
 	{ "exit_what", FIO_OPT_UNSUPPORTED, NULL },
-	{ "exitall", FIO_OPT_UNSUPPORTED, NULL },
-	{ "exitall_on_error", FIO_OPT_UNSUPPORTED, NULL },
 	{ "experimental_verify", FIO_OPT_UNSUPPORTED, NULL },
 	{ "fadvise_hint", FIO_OPT_UNSUPPORTED, NULL },
 	{ "file_append", FIO_OPT_UNSUPPORTED, NULL },

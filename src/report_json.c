@@ -185,6 +185,9 @@ static void extras(struct json *j, const struct report_entry *e, const struct ru
 	json_u64(j, "threads", e->threads);
 	json_str(j, "clock", "CLOCK_MONOTONIC");
 	json_u64(j, "runtime_ns", st->elapsed);
+	/* When the (first) clone's I/O began, from the run's start: startdelay,
+	 * wait_for and stonewall show here (fio 3.33 has no job_start). */
+	json_u64(j, "start_ns", e->r->t_start > run->t_start ? e->r->t_start - run->t_start : 0);
 	json_i64(j, "interrupted", run->interrupted);
 	if (e->err)
 		json_str(j, "error", e->err->error);

@@ -20,6 +20,9 @@ struct ctl {
 	pthread_cond_t cond;
 	bool open;	/* the gate of the current batch */
 	unsigned *left; /* per job: clones not yet finished */
+	/* per reporting group: set when a clone of an exitall job ends (or
+	 * of an exitall_on_error job fails), which ends the group's others */
+	volatile sig_atomic_t *halt;
 };
 
 struct slot {
@@ -40,13 +43,13 @@ uint64_t run_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Sleeps @ns, waking early when *stop is set. */
-static void nap(uint64_t ns, volatile sig_atomic_t *stop)
+/* Sleeps @ns, waking early when the worker is to stop. */
+static void nap(uint64_t ns, const struct worker *w)
 {
 	uint64_t end = run_now() + ns;
 	struct timespec step = { 0, 10000000 };
 
-	while (!*stop && run_now() < end)
+	while (!worker_stopped(w) && run_now() < end)
 		nanosleep(&step, NULL);
 }
 
@@ -59,7 +62,7 @@ static void *slot_main(void *arg)
 	pthread_mutex_lock(&c->lock);
 	while (!c->open)
 		pthread_cond_wait(&c->cond, &c->lock);
-	while (s->wait_job != ~0u && c->left[s->wait_job] && !*s->w.stop)
+	while (s->wait_job != ~0u && c->left[s->wait_job] && !worker_stopped(&s->w))
 		pthread_cond_wait(&c->cond, &c->lock);
 	pthread_mutex_unlock(&c->lock);
 	if (job->startdelay_max) {
@@ -68,13 +71,16 @@ static void *slot_main(void *arg)
 		rng_seed(&r, job->randseed + s->w.clone);
 		nap(job->startdelay_min +
 			    rng_below(&r, job->startdelay_max - job->startdelay_min + 1),
-		    s->w.stop);
+		    &s->w);
 	}
 	atomic_store_explicit(&s->w.prog.state, 1, memory_order_relaxed);
-	if (!*s->w.stop && !worker_pin(&s->w))
+	if (!worker_stopped(&s->w) && !worker_pin(&s->w))
 		worker_run(&s->w);
 	atomic_store_explicit(&s->w.prog.state, 2, memory_order_relaxed);
 	pthread_mutex_lock(&c->lock);
+	/* As fio: exitall ends the group's other jobs when this one ends. */
+	if (job->exitall || (job->exitall_on_error && s->w.error))
+		*s->w.halt = 1;
 	c->left[s->job]--;
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
@@ -263,6 +269,7 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 		n += jobs[i].numjobs;
 	slots = xcalloc(n, sizeof(*slots));
 	c.left = xcalloc(nr, sizeof(*c.left));
+	c.halt = xcalloc(nr, sizeof(*c.halt)); /* groups never outnumber jobs */
 	out->results = xcalloc(n, sizeof(*out->results));
 	out->nr = n;
 	for (i = 0; i < nr && !ret; i++)
@@ -280,8 +287,10 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 			slots[n].wait_job =
 				jobs[i].wait_for ? find_job(jobs, i, jobs[i].wait_for) : ~0u;
 			ret = worker_setup(&slots[n].w, &jobs[i], k, stop, cause);
-			if (!ret)
+			if (!ret) {
 				ready++;
+				slots[n].w.halt = &c.halt[group];
+			}
 			r->job = &jobs[i];
 			r->job_index = i;
 			r->clone = k;
@@ -350,6 +359,7 @@ out:
 		run_free(out);
 	free(slots);
 	free(c.left);
+	free((void *)c.halt);
 	return ret;
 }
 

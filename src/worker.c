@@ -32,6 +32,8 @@ static char *engine_list(void)
 	return strbuf_detach(&sb);
 }
 
+static volatile sig_atomic_t never_halted;
+
 static uint64_t seed_for(const struct job *job, unsigned clone)
 {
 	struct timespec ts;
@@ -195,6 +197,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	w->job = job;
 	w->clone = clone;
 	w->stop = stop;
+	w->halt = &never_halted;
 	w->eng.ops = job_engine(job);
 	if (!w->eng.ops) {
 		char *have = engine_list();
@@ -486,8 +489,26 @@ static unsigned due_dir(const struct worker *w, const struct loop *lp, unsigned 
 	return due_d <= due_o ? d : o;
 }
 
+/* A block that would cross the end of the region: as fio's
+ * get_next_buflen, the largest size the job allows that fits; the room
+ * left when none does. */
+static uint64_t fit_bs(const struct job *job, unsigned d, uint64_t room)
+{
+	uint64_t best = 0;
+	unsigned i;
+
+	if (job->nr_bssplit[d]) {
+		for (i = 0; i < job->nr_bssplit[d]; i++)
+			if (job->bssplit[d][i].bs <= room && job->bssplit[d][i].bs > best)
+				best = job->bssplit[d][i].bs;
+	} else if (job->bsrange_max[d] && room >= job->bsrange_min[d]) {
+		best = room / job->bsrange_min[d] * job->bsrange_min[d];
+	}
+	return best ? best : room;
+}
+
 /* Fills @req with the next I/O: file, direction, length and offset. */
-static void next_io(struct worker *w, const struct loop *lp, struct io_req *req)
+static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
 {
 	const struct job *job = w->job;
 	unsigned fi = w->next_file;
@@ -517,19 +538,31 @@ static void next_io(struct worker *w, const struct loop *lp, struct io_req *req)
 		off = f->start + ((p % rows) * job->stride + w->col0 + p / rows) * w->unit;
 		w->cursor[fi] = p + 1 < rows * w->cols ? p + 1 : 0;
 	} else {
+		int64_t add = job->rw_seq_add;
+		uint64_t back = add < 0 ? (uint64_t)-add : 0;
+
 		off = w->cursor[fi];
-		/* Past the end: wrap.  A block that would cross the end is cut
-		 * short below (a whole number of the smallest block size). */
+		/* Past the end: wrap, as fio's get_next_seq_offset: forwards to
+		 * the start; backwards to the end less the gap (fio's size +
+		 * ddir_seq_add), or less the block if that is longer. */
 		if (off >= end || off < f->start)
-			off = job->rw_seq_add < 0 ? end - len : f->start;
+			off = add < 0 ? end - (len > back ? len : back) : f->start;
+		if (off + len > end)
+			len = fit_bs(job, d, end - off);
 		/* A gap that would go below the region's start wraps to its end. */
-		if (job->rw_seq_add < 0 && off + len - f->start < (uint64_t)-job->rw_seq_add)
+		if (add < 0 && off + len - f->start < back)
 			w->cursor[fi] = end;
 		else
-			w->cursor[fi] = off + len + (uint64_t)job->rw_seq_add;
+			w->cursor[fi] = off + len + (uint64_t)add;
+		/* As fio: with holes, a pass ends when a block reaches the end
+		 * (not when the bytes of the region have been moved), and a
+		 * job that is not time_based ends after loops passes. */
+		if (add > 0 && off + len >= end && !job->time_based &&
+		    ++w->seq_passes >= job->loops)
+			lp->limit = lp->issued + len;
 	}
 	if (off + len > end)
-		len = end - off;
+		len = fit_bs(job, d, end - off);
 	req->op = d == DDIR_READ ? IO_OP_READ : d == DDIR_WRITE ? IO_OP_WRITE : IO_OP_TRIM;
 	req->discard = d == DDIR_TRIM && f->blkdev;
 	req->fd = f->fd;
@@ -960,7 +993,7 @@ static void wait_until(struct worker *w, struct loop *lp, uint64_t until)
 {
 	uint64_t now = run_now();
 
-	while (now < until && now < lp->deadline && !*w->stop && !w->error) {
+	while (now < until && now < lp->deadline && !worker_stopped(w) && !w->error) {
 		uint64_t left = until - now;
 
 		if (lp->inflight)
@@ -992,7 +1025,7 @@ static void think(struct worker *w, struct loop *lp)
 	t0 = run_now();
 	spin_end = t0 + job->thinktime_spin;
 	end = t0 + job->thinktime;
-	while (run_now() < spin_end && !*w->stop)
+	while (run_now() < spin_end && !worker_stopped(w))
 		;
 	wait_until(w, lp, end);
 }
@@ -1004,7 +1037,7 @@ static void verify_pass(struct worker *w, struct loop *lp, enum verify_pass pass
 {
 	/* A write the engine refused goes out first (fill stops after it while
 	 * the backlog is owed): no block is read while its write is pending. */
-	while (w->held && !w->error && !*w->stop) {
+	while (w->held && !w->error && !worker_stopped(w)) {
 		fill(w, lp);
 		if (lp->queued && !w->error)
 			commit(w, lp);
@@ -1015,7 +1048,7 @@ static void verify_pass(struct worker *w, struct loop *lp, enum verify_pass pass
 	quiesce(w, lp);
 	worker_verify_begin(w, pass);
 	lp->verifying = true;
-	while (!*w->stop && !w->error) {
+	while (!worker_stopped(w) && !w->error) {
 		fill(w, lp);
 		if (lp->queued && !w->error)
 			commit(w, lp);
@@ -1137,7 +1170,7 @@ void worker_run(struct worker *w)
 	getrusage(RUSAGE_THREAD, &ru0);
 	for (;;) {
 		/* The last completion's clock read serves: no extra read per I/O. */
-		if (*w->stop || w->error || lp.now >= lp.deadline)
+		if (worker_stopped(w) || w->error || lp.now >= lp.deadline)
 			break;
 		if (!w->held && lp.issued >= lp.limit && !lp.inflight)
 			break;
@@ -1165,7 +1198,7 @@ void worker_run(struct worker *w)
 	quiesce(w, &lp); /* after Ctrl-C and errors too */
 	/* As fio: the read-back of what was written, once the write phase
 	 * has run to its end; not when time_based or the runtime ended it. */
-	if (w->v.stamp && job->do_verify && !job->time_based && !*w->stop && !w->error) {
+	if (w->v.stamp && job->do_verify && !job->time_based && !worker_stopped(w) && !w->error) {
 		if (lp.issued < lp.limit)
 			w->stats.verify_cut = 1;
 		else

@@ -188,6 +188,8 @@ struct job {
 	uint64_t rate[DDIR_COUNT]; /* bytes/s; 0: no cap */
 	uint64_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;
+	bool exitall;	       /* when a clone ends, end the rest of its reporting group */
+	bool exitall_on_error; /* ... when a clone ends in error */
 	enum submit_mode io_submit_mode; /* offload: read, warned about, run inline */
 
 	struct rand_dist random_distribution;

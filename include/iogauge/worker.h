@@ -59,7 +59,8 @@ struct worker_verify {
 struct worker {
 	const struct job *job;
 	unsigned clone;
-	volatile sig_atomic_t *stop;
+	volatile sig_atomic_t *stop; /* the run's: Ctrl-C */
+	volatile sig_atomic_t *halt; /* the group's: exitall (never set outside a run) */
 	struct engine eng;
 	struct run_files files;
 	struct offgen *offgen;	/* one per file (random patterns) */
@@ -74,6 +75,7 @@ struct worker {
 	bool refill;		/* new contents for every write (refill_buffers, compression) */
 	bool scramble;		/* scramble_buffers: offset and sequence into each 512 bytes */
 	uint64_t writes;	/* writes issued: the scramble's sequence number */
+	unsigned seq_passes;	/* rw=...:N with a gap: passes done over the region */
 	size_t scramble_at;	/* where in each 512 bytes the stamp goes */
 	uint64_t scramble_key[2];
 	void *bufmem;
@@ -106,6 +108,12 @@ struct worker {
 	struct worker_progress prog;
 	struct worker_verify v;
 };
+
+/* Whether the worker is to stop: the run was stopped, or its group halted. */
+static inline bool worker_stopped(const struct worker *w)
+{
+	return *w->stop || *w->halt;
+}
 
 /* 0, or -errno with *cause set; on error nothing is left open. */
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
