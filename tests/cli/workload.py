@@ -363,6 +363,28 @@ def durability(tmp):
           "durability: the log files were left behind")
 
 
+def mixes(tmp):
+    # rwmixread over a long run: the read share of the I/Os within 1 point
+    # of the target, for random and sequential mixes, on the null engine
+    # (200k I/Os: the share's sigma is 0.1 point) and on a real file (the
+    # page-cached, 2 s: still tens of thousands of I/Os); rwmixwrite is
+    # the same thing from the other side.
+    for engine, opts in (("null", "size=1g\nio_size=800m\n"),
+                         ("psync", "filename=%s/mix.dat\nsize=16m\ntime_based\nruntime=2\n"
+                          "invalidate=0\n" % tmp)):
+        for rw, mix, want in (("randrw", "rwmixread=70", 70), ("rw", "rwmixread=30", 30),
+                              ("randrw", "rwmixwrite=90", 10)):
+            rc, out, stdout = run(BIN, "[m]\nioengine=%s\nbs=4k\nrw=%s\n%s\n%s" %
+                                  (engine, rw, mix, opts), tmp, ["--output-format=json"])
+            if not check(rc == 0, "mix %s %s: exit %d %s" % (engine, rw, rc, out[-200:])):
+                continue
+            j = json.loads(stdout)["jobs"][0]
+            r, w = j["read"]["total_ios"], j["write"]["total_ios"]
+            share = 100.0 * r / (r + w)
+            check(abs(share - want) <= 1 and r + w > 10000,
+                  "mix %s rw=%s %s: %.2f%% reads of %d I/Os" % (engine, rw, mix, share, r + w))
+
+
 def verification(tmp):
     # Every engine writes, reads back and checks each block, as fio does
     # (read bytes == write bytes), and the report and JSON say so.
@@ -417,6 +439,7 @@ def main():
         rates(tmp)
         distributions(tmp)
         durability(tmp)
+        mixes(tmp)
         verification(tmp)
     finally:
         shutil.rmtree(tmp)
