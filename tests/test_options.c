@@ -58,6 +58,14 @@ static void must_set(struct job *job, const char *name, const char *val)
 		fail_msg("%s=%s: %s", name, val, cause);
 }
 
+/* The read, write and trim values of a per-direction option. */
+static void ddir_equal(const uint64_t *v, uint64_t r, uint64_t w, uint64_t t)
+{
+	assert_int_equal(v[DDIR_READ], r);
+	assert_int_equal(v[DDIR_WRITE], w);
+	assert_int_equal(v[DDIR_TRIM], t);
+}
+
 static void must_fail(struct job *job, const char *name, const char *val, const char *msg)
 {
 	char *cause = NULL;
@@ -117,13 +125,9 @@ static void test_bs_per_direction(void **state)
 	(void)state;
 	assert_int_equal(job->bs[DDIR_READ], 4096);
 	must_set(job, "bs", "8k");
-	assert_int_equal(job->bs[0], 8192);
-	assert_int_equal(job->bs[1], 8192);
-	assert_int_equal(job->bs[2], 8192);
+	ddir_equal(job->bs, 8192, 8192, 8192);
 	must_set(job, "bs", "4k,64k");
-	assert_int_equal(job->bs[0], 4096);
-	assert_int_equal(job->bs[1], 65536);
-	assert_int_equal(job->bs[2], 65536);
+	ddir_equal(job->bs, 4096, 65536, 65536);
 	must_set(job, "bs", "1k,2k,3k");
 	assert_int_equal(job->bs[2], 3072);
 	must_set(job, "bs", ",16k");
@@ -284,17 +288,13 @@ static void test_lists(void **state)
 	assert_int_equal(job->rate[0], 1048576);
 	assert_int_equal(job->rate[1], 512000);
 	must_set(job, "rate_iops", "100,200");
-	assert_int_equal(job->rate_iops[1], 200);
-	assert_int_equal(job->rate_iops[2], 200); /* the last value goes on to trim */
+	ddir_equal(job->rate_iops, 100, 200, 200); /* the last value goes on to trim */
 	/* fio's "500k,": reads only; the rest keep what they had. */
 	job->rate[1] = job->rate[2] = 0;
 	must_set(job, "rate", "500k,");
-	assert_int_equal(job->rate[0], 512000);
-	assert_int_equal(job->rate[1], 0);
-	assert_int_equal(job->rate[2], 0);
+	ddir_equal(job->rate, 512000, 0, 0);
 	must_set(job, "bs", "8k,32k,");
-	assert_int_equal(job->bs[1], 32768);
-	assert_int_equal(job->bs[2], 4096);
+	ddir_equal(job->bs, 8192, 32768, 4096);
 	must_set(job, "buffered", "0");
 	assert_true(job->direct);
 	must_fail(job, "direct", "2", "not a boolean");
