@@ -258,6 +258,14 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 				      w->unit, seed ^ (0x64697374u + i));
 		}
 		w->cursor[i] = job->stride ? 0 : f->start;
+		/* Blocks larger than the unit under a random map: fio's covering. */
+		if (job_is_random(job->rw) && !job->norandommap && !w->rdist && hi > w->unit) {
+			if (!w->rmap) {
+				w->rmap = xcalloc(w->files.n, sizeof(*w->rmap));
+				w->rmap_used = xcalloc(w->files.n, sizeof(*w->rmap_used));
+			}
+			w->rmap[i] = xcalloc((f->len / w->unit + 63) / 64, sizeof(uint64_t));
+		}
 		if (job->stride && f->len / w->unit < job->stride) {
 			ret = set_cause(cause,
 					"%s: stride=%u needs a region of at least one row of %u "
@@ -339,6 +347,12 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	if (w->eng_ready && w->eng.ops->cleanup)
 		w->eng.ops->cleanup(&w->eng);
 	w->eng_ready = false;
+	for (i = 0; w->rmap && i < w->files.n; i++)
+		free(w->rmap[i]);
+	free(w->rmap);
+	free(w->rmap_used);
+	w->rmap = NULL;
+	w->rmap_used = NULL;
 	files_close(&w->files, remove_created);
 	free(w->offgen);
 	free(w->rdist);
@@ -507,6 +521,52 @@ static uint64_t fit_bs(const struct job *job, unsigned d, uint64_t room)
 	return best ? best : room;
 }
 
+/* The first unit at or after @blk that @map has clear, wrapping to 0;
+ * the map has one. */
+static uint64_t next_free(const uint64_t *map, uint64_t blk, uint64_t nblocks)
+{
+	uint64_t words = (nblocks + 63) / 64, i = blk / 64, k;
+
+	for (k = 0; k <= words; k++, i = i + 1 < words ? i + 1 : 0) {
+		uint64_t free = ~map[i];
+
+		if (k == 0)
+			free &= ~0ull << (blk % 64); /* from blk on */
+		if (free && i * 64 + (uint64_t)__builtin_ctzll(free) < nblocks)
+			return i * 64 + (uint64_t)__builtin_ctzll(free);
+	}
+	return 0; /* not reached: the caller knows a unit is free */
+}
+
+/*
+ * Random offsets with blocks of several sizes, as fio's random map: a
+ * random unit, or if a block of this pass covered it already the next one
+ * that none did (fio's axmap_next_free), and the block cut back to the
+ * units free from there (fio's axmap_set_nr trims buflen the same way),
+ * so a pass covers every unit once.  When all are covered a new pass
+ * starts.  Bytes from the region's start.
+ */
+static uint64_t map_block(struct worker *w, unsigned fi, uint64_t *len)
+{
+	struct offgen *g = &w->offgen[fi];
+	uint64_t *map = w->rmap[fi], blk, k, n = (*len + w->unit - 1) / w->unit;
+
+	if (w->rmap_used[fi] == g->nblocks) {
+		memset(map, 0, (g->nblocks + 63) / 64 * 8);
+		w->rmap_used[fi] = 0;
+	}
+	blk = offgen_next(g);
+	if (map[blk / 64] >> (blk % 64) & 1)
+		blk = next_free(map, blk, g->nblocks);
+	for (k = 0; k < n && blk + k < g->nblocks && !(map[(blk + k) / 64] >> ((blk + k) % 64) & 1);
+	     k++)
+		map[(blk + k) / 64] |= 1ull << ((blk + k) % 64);
+	w->rmap_used[fi] += k;
+	if (k * w->unit < *len)
+		*len = k * w->unit;
+	return blk * w->unit;
+}
+
 /* Fills @req with the next I/O: file, direction, length and offset. */
 static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
 {
@@ -526,7 +586,9 @@ static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
 		    : job_does(job, DDIR_WRITE) ? DDIR_WRITE
 						: DDIR_TRIM;
 	len = pick_bs(w, d);
-	if (job_is_random(job->rw)) {
+	if (w->rmap) {
+		off = f->start + map_block(w, fi, &len);
+	} else if (job_is_random(job->rw)) {
 		off = f->start +
 		      (w->rdist ? randdist_next(&w->rdist[fi], d) : offgen_next(&w->offgen[fi])) *
 			      w->unit;

@@ -103,6 +103,34 @@ def places(tmp):
     check(len(ours.get(1, [])) == 512 and (fio is None or len(fio.get(1, [])) == 512),
           "io_size=2m: %d I/Os, fio %r" % (len(ours.get(1, [])),
                                           fio and len(fio.get(1, []))))
+    # Several block sizes under the random map: as fio, a pass covers every
+    # 4k unit exactly once (blocks cut back where a unit is taken), and
+    # the I/O count is close to fio's (within 5%).
+    job = "[m]\nfilename=%s/m.dat\nsize=4m\nrw=randread\nbssplit=4k/50:64k/50\n" % tmp
+    ours, fio = both(tmp, job, "randommap")
+    for tool, logs in (("iogauge", ours), ("fio", fio)):
+        if logs is None:
+            continue
+        cover = {}
+        for _, bs, o in logs.get(1, []):
+            for u in range(o // 4096, (o + bs) // 4096):
+                cover[u] = cover.get(u, 0) + 1
+        check(len(cover) == 1024 and set(cover.values()) == {1},
+              "%s random map with bssplit: %d units, covered %r times" %
+              (tool, len(cover), sorted(set(cover.values()))))
+    if FIO:
+        # The count over 256 MiB (tens of thousands of I/Os: the draw's noise
+        # is well under the bound).
+        n = {}
+        for tool in (BIN, FIO):
+            d = fresh(tmp, "count")
+            rc, out, stdout = run(tool, "[c]\nioengine=null\nsize=256m\nrw=randread\n"
+                                  "bssplit=512/10:4k/60:16k/20:64k/10\n", d,
+                                  ["--output-format=json"])
+            n[tool] = json.loads(stdout[stdout.index("{"):])["jobs"][0]["read"]["total_ios"] \
+                if rc == 0 else 0
+        check(n[FIO] and abs(n[BIN] - n[FIO]) <= 0.05 * n[FIO],
+              "random map with bssplit over 256 MiB: %d I/Os, fio %d" % (n[BIN], n[FIO]))
     # bssplit: per direction, the shares of each size within 2 points.
     job = ("[b]\nioengine=null\nsize=64m\nrw=randrw\nbssplit=4k/25:16k/75,64k/10:8k/90\n"
            "norandommap\nio_size=512m\n")
