@@ -549,3 +549,9 @@ int jobfile_parse_mem(struct jobset *js, const char *name, const char *text, siz
 	fclose(fp);
 	return ret;
 }
+
+size_t jobfile_value_max(const char *key)
+{
+	/* As the reader's check: key, '=', value, newline and NUL in a line. */
+	return INI_MAX_LINE - strlen(key) - 3;
+}

@@ -308,11 +308,23 @@ const unsigned opt_count = ARRAY_SIZE(opt_table);
 
 const struct opt_def *opt_find(const char *name)
 {
-	unsigned i;
+	unsigned lo = 0, hi = opt_count, i;
 
+	/* The names are sorted (test_options checks): halve; the aliases
+	 * are not, and few. */
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		int c = strcmp(opt_table[mid].name, name);
+
+		if (!c)
+			return &opt_table[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	for (i = 0; i < opt_count; i++)
-		if (!strcmp(opt_table[i].name, name) ||
-		    (opt_table[i].alias && !strcmp(opt_table[i].alias, name)))
+		if (opt_table[i].alias && !strcmp(opt_table[i].alias, name))
 			return &opt_table[i];
 	return NULL;
 }

@@ -326,7 +326,11 @@ static int per_ddir(const struct opt_def *o, struct job *job, const char *val, d
 	char **pieces = split(val, ',', &n);
 	int ret = 0;
 
-	if (n > DDIR_COUNT)
+	for (i = 0; i < n && !*pieces[i]; i++)
+		;
+	if (i == n)
+		ret = set_cause(cause, "'%s': no value for any direction", val);
+	else if (n > DDIR_COUNT)
 		ret = set_cause(cause, "'%s': at most %d comma-separated values (read,write,trim)",
 				val, DDIR_COUNT);
 	for (i = 0; i < n && !ret; i++)
@@ -453,7 +457,8 @@ static void range_ddir_format(const struct opt_def *o, const struct job *job, st
 	for (d = 0; d < n; d++) {
 		if (d)
 			strbuf_addc(sb, ',');
-		range_print(lo[d], hi[d], sb);
+		if (hi[d]) /* a direction left unset ("4k-8k,") prints empty */
+			range_print(lo[d], hi[d], sb);
 	}
 }
 
@@ -627,12 +632,12 @@ static int bssplit_one(const struct opt_def *o, struct job *job, const char *pie
 	}
 	if (ret)
 		goto out;
-	if (sum > 100.0 + 1e-9) {
+	if (sum > 100.0 + 1e-6) { /* 1e-6: what prints at 10 digits reads back */
 		ret = set_cause(cause, "'%s': the weights add up to %g%%, more than 100%%", piece,
 				sum);
 		goto out;
 	}
-	if (!missing && sum < 100.0 - 1e-9) {
+	if (!missing && sum < 100.0 - 1e-6) {
 		ret = set_cause(cause, "'%s': the weights add up to %g%%, not 100%%", piece, sum);
 		goto out;
 	}
@@ -655,7 +660,7 @@ static void bssplit_print(const struct job *job, unsigned d, struct strbuf *sb)
 	unsigned i;
 
 	for (i = 0; i < job->nr_bssplit[d]; i++)
-		strbuf_addf(sb, "%s%llu/%g", i ? ":" : "",
+		strbuf_addf(sb, "%s%llu/%.10g", i ? ":" : "",
 			    (unsigned long long)job->bssplit[d][i].bs, job->bssplit[d][i].pct);
 }
 
@@ -736,10 +741,10 @@ static int zones_one(const struct opt_def *o, struct job *job, const char *piece
 	}
 	if (ret)
 		goto out;
-	if (access < 100.0 - 1e-9 || access > 100.0 + 1e-9)
+	if (access < 100.0 - 1e-6 || access > 100.0 + 1e-6)
 		ret = set_cause(cause, "'%s': the access percentages add up to %g%%, not 100%%",
 				piece, access);
-	else if (rd->kind == RDIST_ZONED && (size < 100.0 - 1e-9 || size > 100.0 + 1e-9))
+	else if (rd->kind == RDIST_ZONED && (size < 100.0 - 1e-6 || size > 100.0 + 1e-6))
 		ret = set_cause(cause, "'%s': the size percentages add up to %g%%, not 100%%",
 				piece, size);
 	else
@@ -824,9 +829,9 @@ static void zones_print(const struct rand_dist *rd, unsigned d, struct strbuf *s
 		const struct rand_zone *z = &rd->zones[d][i];
 
 		if (rd->kind == RDIST_ZONED)
-			strbuf_addf(sb, "%s%g/%g", i ? ":" : "", z->access_pct, z->size_pct);
+			strbuf_addf(sb, "%s%.10g/%.10g", i ? ":" : "", z->access_pct, z->size_pct);
 		else
-			strbuf_addf(sb, "%s%g/%llu", i ? ":" : "", z->access_pct,
+			strbuf_addf(sb, "%s%.10g/%llu", i ? ":" : "", z->access_pct,
 				    (unsigned long long)z->size);
 	}
 }

@@ -19,6 +19,7 @@
 #include "iogauge/engine.h"
 #include "iogauge/files.h"
 #include "iogauge/job.h"
+#include "iogauge/jobfile.h"
 #include "iogauge/sqlio.h"
 
 #define SQLIO_MAX_THREADS 256 /* SQLIO's maximums */
@@ -103,13 +104,27 @@ static int check_mask(const char *arg, uint64_t mask, char **cause)
 
 static char *path_check(const char *arg, const char *path, char **cause)
 {
+	const char *p;
+	size_t n = 0;
+
 	if (!*path || strlen(path) > PATH_MAX) {
 		bad(cause, arg, "expected a file name");
 		return NULL;
 	}
-	/* A job file would expand $ and split at newlines. */
-	if (strpbrk(path, "$\n")) {
-		bad(cause, arg, "a file name with '$' or a newline cannot go into a job file");
+	/* A job file would expand $, split at newlines, cut at ; and # (its
+	 * comments, as fio's) and trim blanks at the ends. */
+	if (strpbrk(path, "$\n\r;#") || isspace((unsigned char)path[0]) ||
+	    isspace((unsigned char)path[strlen(path) - 1])) {
+		bad(cause, arg,
+		    "a file name with '$', ';', '#', a newline, or blanks at either end "
+		    "cannot go into a job file");
+		return NULL;
+	}
+	for (p = path; *p; p++)
+		n += *p == ':' ? 2 : 1; /* ':' goes in as '\:' */
+	if (n > jobfile_value_max("filename")) {
+		bad(cause, arg, "a file name of %zu bytes cannot go into a job file (at most %zu)",
+		    n, jobfile_value_max("filename"));
 		return NULL;
 	}
 	return xstrdup(path);

@@ -82,6 +82,9 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
  * evaluating + - * / ( ) when a keyword was substituted, as fio does.
  * Returns a fresh string, or NULL with *cause set. */
 char *jobfile_expand(const char *value, char **cause);
+/* The longest value a job file line can give option @key: the system's
+ * libinih reads lines of a fixed length. */
+size_t jobfile_value_max(const char *key);
 
 /* Integer arithmetic: + - * / and parentheses.  0 or -EINVAL. */
 int expr_eval(const char *s, long long *out, char **cause);

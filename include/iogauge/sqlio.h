@@ -62,9 +62,9 @@ struct sqlio {
  * Reads SQLIO's flags from @argv (argv[0] is "sqlio"), with the long flags
  * it does not know handed to @other, which returns 1 when it took argv[*i]
  * (advancing *i past a separate value), 0 when it does not know it, or
- * -EINVAL with *cause set.  0, or -EINVAL
- * (or -errno for a param file that cannot be read) with *cause naming the
- * flag or FILE:LINE.
+ * -EINVAL with *cause set.  0; 1 for -? or --help (nothing else is
+ * read); or -EINVAL (or -errno for a param file that cannot be read) with
+ * *cause naming the flag or FILE:LINE.
  */
 int sqlio_parse(struct sqlio *s, int argc, char **argv,
 		int (*other)(void *arg, int argc, char **argv, int *i, char **cause), void *arg,

@@ -404,6 +404,8 @@ def bad_input(tmp):
         (["--frobnicate"], "unknown option '--frobnicate' for iogauge sqlio"),
         (["-s0"], "-s0: expected a whole number"),
         ([d("a$b.dat")], "a file name with '$'"),
+        ([d("a#b.dat")], "a file name with '$', ';', '#'"),
+        ([d("x" * 200)], "cannot go into a job file (at most 189)"),
         ([tmp], "not a regular file or a block device"),
         (["-t256"] + [d("t%d.dat" % i) for i in range(17)],
          "-t256: with 17 files that is 4352 threads here"),
