@@ -143,15 +143,16 @@ static int enghelp(const char *name)
 
 static volatile sig_atomic_t stop;
 
-/* The first Ctrl-C drains and reports; a second one ends the program,
- * as in SQLIO. */
+/* The first Ctrl-C (or SIGTERM) drains and reports; a second one ends
+ * the program, as in SQLIO.  stop holds the signal: the exit status is
+ * 128 + it, as a shell reports a program the signal killed. */
 static void on_signal(int sig)
 {
 	if (stop) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	stop = 1;
+	stop = sig;
 }
 
 /* The clock every latency is read from, and what one read costs. */
@@ -296,7 +297,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 		status = 1;
 	}
 	if (run.interrupted)
-		status = status ? status : 130;
+		status = 128 + stop; /* 130 for SIGINT, 143 for SIGTERM, errors or not */
 	run_free(&run);
 	return status;
 }

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+# Signals: SIGINT and SIGTERM stop every job of a run within a second
+# (async engines at depth, sync ones, a job still waiting for another),
+# the report of what ran is printed and marked interrupted, and the exit
+# status is 128 + the signal.  With the device throttled so that the I/O
+# in flight takes seconds to drain, the first signal waits for it and a
+# second one ends the program at once.  One line per failure, then
+# "signals: N passed, M failed".
+#
+# Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_SRC.
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+from clitest import check, finish
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+
+
+def start(tmp, job, args=(), prefix=()):
+    path = os.path.join(tmp, "job.fio")
+    with open(path, "w") as f:
+        f.write(job)
+    return subprocess.Popen(list(prefix) + [BIN] + list(args) + [path], cwd=tmp,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def engines():
+    out = subprocess.run([BIN, "--list-engines"], capture_output=True, text=True).stdout
+    return [e for e in ("io_uring", "libaio") if e in out]
+
+
+def stop_all(tmp):
+    async_jobs = "".join(
+        "[%s]\nioengine=%s\niodepth=32\ndirect=1\nrw=randread\nfilename=%s/%s.dat\nnumjobs=2\n" %
+        (e, e, tmp, e) for e in engines())
+    job = ("[global]\nsize=64m\nbs=4k\ntime_based\nruntime=60\n%s"
+           "[sync]\nioengine=psync\nrw=randwrite\nfilename=%s/s.dat\n"
+           "[later]\nioengine=psync\nrw=read\nfilename=%s/l.dat\nwait_for=sync\n" %
+           (async_jobs, tmp, tmp))
+    # Laid out first: a signal during set-up would stop the run before any job.
+    for name in engines() + ["s", "l"]:
+        subprocess.run([BIN, "--name=lay", "--filename=%s/%s.dat" % (tmp, name), "--size=64m",
+                        "--rw=read", "--bs=1m", "--io_size=1m"], capture_output=True)
+    for sig, want in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        for fmt in ("json", "normal"):
+            p = start(tmp, job, ["--output-format=" + fmt])
+            time.sleep(1.5)
+            t0 = time.monotonic()
+            p.send_signal(sig)
+            try:
+                out, err = p.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, err = p.communicate()
+            took = time.monotonic() - t0
+            what = "%s (%s)" % (signal.Signals(sig).name, fmt)
+            check(p.returncode == want and took < 1.0,
+                  "%s: exit %d after %.2f s (want %d within 1 s) %s" %
+                  (what, p.returncode, took, want, err[-300:]))
+            if fmt == "normal":
+                check(out.startswith("iogauge") and "(interrupted: partial results)" in
+                      out.splitlines()[0] and "IOs/sec:" in out, "%s: report %r" % (what, out[:200]))
+                continue
+            try:
+                jobs = {j["jobname"]: j for j in json.loads(out)["jobs"]}
+            except ValueError:
+                check(False, "%s: no JSON: %r" % (what, out[:200]))
+                continue
+            ios = {n: j["read"]["total_ios"] + j["write"]["total_ios"] for n, j in jobs.items()}
+            check(all(j["iogauge"]["interrupted"] == 1 for j in jobs.values()),
+                  "%s: not every entry says interrupted" % what)
+            check(all(ios[n] > 0 for n in ios if n != "later") and ios["later"] == 0,
+                  "%s: I/Os per job %r (the waiting job must not start)" % (what, ios))
+
+
+def whole_disk(path):
+    dev = os.stat(path).st_dev
+    major, minor = os.major(dev), os.minor(dev)
+    part = "/sys/dev/block/%d:%d/partition" % (major, minor)
+    if os.path.exists(part):
+        # A partition: its parent's numbers.
+        parent = os.path.realpath("/sys/dev/block/%d:%d/.." % (major, minor))
+        with open(os.path.join(parent, "dev")) as f:
+            return f.read().strip()
+    return "%d:%d" % (major, minor)
+
+
+def drain_then_second(tmp):
+    # 4 reads/s at the device under 16 in flight: the drain takes seconds.
+    cg = "/sys/fs/cgroup/blkio/iogauge-signals-%d" % os.getpid()
+    if not (os.path.isdir("/sys/fs/cgroup/blkio") and os.geteuid() == 0 and engines()):
+        print("skip: no cgroup v1 blkio, not root, or no async engine: the drain check")
+        return
+    os.mkdir(cg)
+    try:
+        with open(os.path.join(cg, "blkio.throttle.read_iops_device"), "w") as f:
+            f.write("%s 4\n" % whole_disk(tmp))
+        in_cg = ("sh", "-c", 'echo $$ > %s/cgroup.procs && exec "$@"' % cg, "sh")
+        job = ("[d]\nioengine=%s\niodepth=16\ndirect=1\nrw=randread\nbs=4k\nsize=16m\n"
+               "filename=%s/d.dat\ntime_based\nruntime=60\n" % (engines()[0], tmp))
+        subprocess.run([BIN, "--name=lay", "--filename=%s/d.dat" % tmp, "--size=16m",
+                        "--rw=read", "--bs=1m"], capture_output=True)
+        p = start(tmp, job, ["--output-format=json"], in_cg)
+        time.sleep(2)
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.5)
+        draining = p.poll() is None
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        try:
+            out, _ = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, _ = p.communicate()
+        took = time.monotonic() - t0
+        check(draining, "first SIGINT: the program ended before its I/O in flight drained")
+        check(p.returncode == -signal.SIGINT and took < 0.5 and out == "",
+              "second SIGINT: exit %r after %.2f s, output %r (want killed by SIGINT at once)"
+              % (p.returncode, took, out[:100]))
+        # One signal: the drain completes and the report comes, 130.
+        p = start(tmp, job, ["--output-format=json"], in_cg)
+        time.sleep(2)
+        p.send_signal(signal.SIGINT)
+        out, _ = p.communicate(timeout=30)
+        j = json.loads(out)["jobs"][0] if out else None
+        check(p.returncode == 130 and j and j["read"]["total_ios"] > 0,
+              "drained: exit %d, %r" % (p.returncode, j and j["read"]["total_ios"]))
+    finally:
+        os.rmdir(cg)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iogauge-signals-")
+    try:
+        stop_all(tmp)
+        drain_then_second(tmp)
+    finally:
+        shutil.rmtree(tmp)
+    finish("signals")
+
+
+if __name__ == "__main__":
+    main()
