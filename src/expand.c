@@ -147,8 +147,9 @@ static long long keyword_value(int which)
 	}
 }
 
-char *jobfile_expand(const char *value, char **cause)
+char *jobfile_expand(const char *value, char **unset, char **cause)
 {
+	struct strbuf missing = { 0 };
 	static const char *const keywords[] = { "$ncpus", "$mb_memory", "$pagesize" };
 	struct strbuf sb = { 0 };
 	const char *p = value, *end, *env;
@@ -163,14 +164,17 @@ char *jobfile_expand(const char *value, char **cause)
 			if (!end) {
 				*cause = xasprintf("'%s': '${' without a closing '}'", value);
 				strbuf_free(&sb);
+				strbuf_free(&missing);
 				return NULL;
 			}
 			name = xstrndup(p + 2, (size_t)(end - p - 2));
 			env = getenv(name);
-			free(name);
 			/* Unset means empty, as in fio. */
 			if (env)
 				strbuf_add(&sb, env, strlen(env));
+			else
+				strbuf_addf(&missing, "%s%s", missing.len ? ", " : "", name);
+			free(name);
 			p = end + 1;
 			continue;
 		}
@@ -195,10 +199,14 @@ char *jobfile_expand(const char *value, char **cause)
 			*cause = xasprintf("'%s' (here '%s'): %s", value, sb.buf, inner);
 			free(inner);
 			strbuf_free(&sb);
+			strbuf_free(&missing);
 			return NULL;
 		}
 		strbuf_free(&sb);
 		strbuf_addf(&sb, "%lld", v);
 	}
+	if (unset)
+		*unset = missing.len ? strbuf_detach(&missing) : NULL;
+	strbuf_free(&missing);
 	return strbuf_detach(&sb);
 }

@@ -79,6 +79,9 @@ static int apply_value(struct job *job, const struct setting *sv, char **cause)
 	else if (!sv->bare)
 		strbuf_addf(&sb, "=%s", sv->value);
 	strbuf_addf(&sb, ": %s", inner);
+	if (sv->unset)
+		strbuf_addf(&sb, " (%s %s not set, and ${...} of an unset variable is empty)",
+			    sv->unset, strchr(sv->unset, ',') ? "are" : "is");
 	free(inner);
 	*cause = strbuf_detach(&sb);
 	return -EINVAL;

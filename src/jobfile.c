@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "iogauge/job.h"
 #include "iogauge/jobfile.h"
 
 #define INCLUDE_DEPTH_MAX 16
@@ -55,6 +56,7 @@ static struct settings *vals_new(const struct settings *from)
 		for (i = 0; i < from->n; i++) {
 			v->v[i] = from->v[i];
 			v->v[i].value = xstrdup(from->v[i].value);
+			v->v[i].unset = from->v[i].unset ? xstrdup(from->v[i].unset) : NULL;
 		}
 		v->n = from->n;
 	}
@@ -65,8 +67,10 @@ static void vals_free(struct settings *v)
 {
 	unsigned i;
 
-	for (i = 0; v && i < v->n; i++)
+	for (i = 0; v && i < v->n; i++) {
 		free(v->v[i].value);
+		free(v->v[i].unset);
+	}
 	if (v)
 		free(v->v);
 	free(v);
@@ -158,7 +162,7 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 	const struct opt_def *o = opt_find(key);
 	struct setting *sv;
 	const char *why, *near;
-	char *expanded = NULL;
+	char *expanded = NULL, *unset = NULL;
 
 	if (!o) {
 		switch (fio_option_status(key, &why)) {
@@ -189,7 +193,7 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 	if (value) {
 		char *inner = NULL;
 
-		expanded = jobfile_expand(value, &inner);
+		expanded = jobfile_expand(value, &unset, &inner);
 		if (!expanded) {
 			*cause = xasprintf("%s: %s", o->name, inner);
 			free(inner);
@@ -200,6 +204,7 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 	sv = &vals->v[vals->n++];
 	sv->opt = o;
 	sv->value = expanded ? expanded : xstrdup("");
+	sv->unset = unset;
 	sv->bare = !value;
 	sv->origin = *where;
 	sv->origin.seq = ++js->seq;
@@ -337,6 +342,13 @@ static void open_section(struct reader *r, char *line)
 	r->global = !strncmp(name, "global", 6);
 	if (r->global) {
 		r->vals = r->js->global;
+		return;
+	}
+	/* Every job takes at least one thread: more jobs than the thread limit
+	 * can never run, and would only be held in memory. */
+	if (r->js->nr >= JOB_MAX_NUMJOBS) {
+		reader_fail(r, "[%s]: more than %d jobs; each takes a thread, and the limit is %d",
+			    name, JOB_MAX_NUMJOBS, JOB_MAX_NUMJOBS);
 		return;
 	}
 	spec = jobset_add_job(r->js, name, &where);

@@ -231,7 +231,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 	char *cause = NULL;
 	uint64_t t0;
 	unsigned i;
-	int status = 0;
+	int status = 0, ret;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -244,11 +244,14 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 		return 1;
 	}
 	t0 = run_now();
-	if (run_jobs(jobs, nr, &stop, &watch, &run, &cause)) {
+	ret = run_jobs(jobs, nr, &stop, &watch, &run, &cause);
+	if (ret) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		sysutil_snap_free(&su[0]);
-		return 1;
+		/* -EINVAL: the job asks what this file or device cannot do (bad
+		 * input, 2); anything else is the system's (1). */
+		return ret == -EINVAL ? 2 : 1;
 	}
 	if (sq && sq->util) {
 		double secs = (double)(run_now() - t0) / 1e9, *v;

@@ -18,6 +18,7 @@
 struct setting {
 	const struct opt_def *opt;
 	char *value; /* after ${VAR} expansion; "" for a bare flag */
+	char *unset; /* NULL, or the ${VAR}s that were not set ("A, B"): for messages */
 	bool bare;   /* the option stood alone, without "=" */
 	struct origin origin;
 };
@@ -80,8 +81,10 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 
 /* Expands ${VAR} from the environment and $ncpus, $mb_memory, $pagesize,
  * evaluating + - * / ( ) when a keyword was substituted, as fio does.
- * Returns a fresh string, or NULL with *cause set. */
-char *jobfile_expand(const char *value, char **cause);
+ * An unset ${VAR} expands to nothing, as fio's; with @unset, *unset names
+ * them ("A, B", fresh) or is NULL.  Returns a fresh string, or NULL with
+ * *cause set. */
+char *jobfile_expand(const char *value, char **unset, char **cause);
 /* The longest value a job file line can give option @key: the system's
  * libinih reads lines of a fixed length. */
 size_t jobfile_value_max(const char *key);

@@ -126,10 +126,10 @@ rc=$?
 	grep -q "interrupted: partial results" "$tmp/out" && grep -q '^  IOs/sec: [0-9]' "$tmp/out" &&
 	ok || bad "SIGINT: rc=$rc $(cat "$tmp/out" "$tmp/err")"
 
-# An option the run does not act on yet stops it before any I/O (exit 1).
+# An option the run does not act on yet stops it before any I/O (exit 2).
 (cd "$tmp" && "$bin" --name=x --filename=x.dat --size=1m --create_on_open=1 >"$tmp/out" 2>"$tmp/err")
 rc=$?
-[ $rc -eq 1 ] && grep -q "create_on_open is read and checked" "$tmp/err" && [ ! -e "$tmp/x.dat" ] && ok ||
+[ $rc -eq 2 ] && grep -q "create_on_open is read and checked" "$tmp/err" && [ ! -e "$tmp/x.dat" ] && ok ||
 	bad "not-run-yet option: rc=$rc $(cat "$tmp/err")"
 
 # Engines: the list, one engine's help, a typo, a warning that runs anyway.

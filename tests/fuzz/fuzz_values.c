@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct opt_def *o;
 	struct job *job, *back;
 	struct strbuf a = { 0 }, b = { 0 };
-	char *val, *cause = NULL, *x;
+	char *val, *cause = NULL, *x, *unset = NULL;
 	uint64_t u;
 	long long ll;
 	double dbl;
@@ -94,9 +94,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	refused(units_parse_uint(val, &u, &cause), &cause);
 	refused(units_parse_double(val, &dbl, &cause), &cause);
 	refused(expr_eval(val, &ll, &cause), &cause);
-	x = jobfile_expand(val, &cause);
+	x = jobfile_expand(val, &unset, &cause);
 	refused(!x, &cause);
 	free(x);
+	free(unset);
 	strbuf_free(&a);
 	strbuf_free(&b);
 	free(val);
