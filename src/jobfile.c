@@ -109,7 +109,10 @@ struct jobspec *jobset_add_job(struct jobset *js, const char *name, const struct
 {
 	struct jobspec *s;
 
-	js->specs = xrealloc(js->specs, sizeof(*js->specs) * (js->nr + 1));
+	if (js->nr == js->cap) {
+		js->cap = js->cap ? js->cap * 2 : 8;
+		js->specs = xrealloc(js->specs, sizeof(*js->specs) * js->cap);
+	}
 	s = &js->specs[js->nr++];
 	s->name = xstrdup(name);
 	s->where = *where;

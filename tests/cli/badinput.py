@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+# Bad input, run for real (not --parse-only): every malformed job file of
+# tests/data/bad, generated ones (empty, binary, NUL bytes, a 10 MB line,
+# 100,000 sections, an unset variable in a number) and bad command lines
+# must end with exit status 2, their message on stderr, nothing on stdout,
+# no file created, no crash, and a bounded peak RSS.  One line per
+# failure, then "badinput: N passed, M failed".
+#
+# Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_SRC.
+import os
+import shutil
+import subprocess
+import tempfile
+
+from clitest import check, finish
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+SRC = os.environ["IOGAUGE_SRC"]
+# Peak RSS of one refused run.  The floor is the test's own Python (a child
+# starts with its parent's pages counted); an ASan build keeps shadow memory.
+ASAN = "AddressSanitizer" in subprocess.run(
+    [BIN, "--version"], env=dict(os.environ, ASAN_OPTIONS="help=1"),
+    capture_output=True, text=True).stderr
+RSS_MAX_KIB = (256 if ASAN else 64) * 1024
+
+
+def refused(args, cwd, want, what, env=None):
+    """Runs iogauge @args in @cwd: exit 2 with @want on stderr, no stdout,
+    nothing new in @cwd, peak RSS under the bound."""
+    before = set(os.listdir(cwd))
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        p = subprocess.Popen([BIN] + args, cwd=cwd, stdout=fo, stderr=fe,
+                             env=dict(os.environ, **(env or {})))
+        # wait4: this child's own peak RSS (ru_maxrss, KiB).
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        fo.seek(0)
+        fe.seek(0)
+        out, err = fo.read(), fe.read().decode(errors="replace")
+    new = set(os.listdir(cwd)) - before
+    check(p.returncode == 2 and want in err and not out and not new and
+          ru.ru_maxrss < RSS_MAX_KIB,
+          "%s: exit %d, %d KiB, new files %r, stdout %r, stderr %r (want %r)" %
+          (what, p.returncode, ru.ru_maxrss, sorted(new), out[:80], err[-300:], want))
+
+
+def corpus(tmp):
+    """tests/data/bad/*.fio, run as jobs from a scratch copy of the folder."""
+    work = os.path.join(tmp, "corpus")
+    shutil.copytree(os.path.join(SRC, "tests", "data", "bad"), os.path.join(work, "bad"))
+    for name in sorted(os.listdir(os.path.join(work, "bad"))):
+        if not name.endswith(".fio"):
+            continue
+        path = os.path.join(work, "bad", name)
+        with open(path) as f:
+            lines = f.read().splitlines()
+        want = lines[0][len("; expect: "):] if lines and lines[0].startswith("; expect: ") else None
+        env = {}
+        if len(lines) > 1 and lines[1].startswith("; env: "):
+            env = dict(kv.split("=", 1) for kv in lines[1][len("; env: "):].split())
+        if not check(want is not None, "%s: no '; expect:' line" % name):
+            continue
+        refused(["bad/" + name], work, want, "bad/" + name, env)
+
+
+def generated(tmp):
+    work = os.path.join(tmp, "gen")
+    os.mkdir(work)
+
+    def write(name, data):
+        with open(os.path.join(work, name), "wb") as f:
+            f.write(data)
+        return name
+
+    cases = [
+        (write("empty.fio", b""), "the job files define no jobs"),
+        (write("binary.fio", bytes(range(256)) * 16), "a NUL byte in the line"),
+        (write("nul.fio", b"[a]\nsize=1m\nbs=4k\0junk\n"), "nul.fio:3: a NUL byte in the line"),
+        (write("long.fio", b"[a]\nfilename=" + b"x" * (10 << 20) + b"\n"),
+         "long.fio:2: line too long"),
+        (write("sections.fio", b"".join(b"[j%d]\nsize=1m\n" % i for i in range(100000))),
+         "sections.fio:8193: [j4096]: more than 4096 jobs"),
+        (write("unset.fio", b"[a]\nsize=1m\nbs=${IOGAUGE_TEST_UNSET}k\n"),
+         "unset.fio:3: bs: 'k' is not a number (IOGAUGE_TEST_UNSET is not set"),
+        (write("crlf.fio", b"[a]\r\nsize=1m\r\nbogus=1\r\n"), "crlf.fio:3: unknown option 'bogus'"),
+        (write("size-zero.fio", b"[a]\nsize=0\nrw=read\n"), "the file does not exist"),
+    ]
+    for name, want in cases:
+        refused([name], work, want, name)
+
+
+def cmdlines(tmp):
+    work = os.path.join(tmp, "cmd")
+    os.mkdir(work)
+    f = "--filename=%s/x.dat" % work
+    cases = [
+        (["--name=a", "--iodpeth=4"], "did you mean '--iodepth'?"),
+        (["--name=a", "--ioengine=bogus"], "--ioengine"),
+        (["--name=a", "--iodepth=99999999", f, "--size=1m"], "--iodepth=99999999"),
+        (["--name=a", "--numjobs=100000", f, "--size=1m"], "--numjobs=100000"),
+        (["--name=a", "--size=-1", f], "--size=-1"),
+        (["--name=a", "--size=1m", "--bs=2m", f], "block size 2097152 is larger than the size"),
+        (["--name=a", "--size=1m", "--bs=4q", f], "--bs=4q"),
+        (["--name=a", "--size=1m", "--direct=1", "--bs=1000", f], "multiples of 512 bytes"),
+        (["--name=a", "--rw=read", f], "does not exist and the job gives no size"),
+        (["sqlio", "-t999999", "x.dat"], "-t999999"),
+        (["sqlio", "-kX", "x.dat"], "-kX"),
+        (["nosuchfile.fio"], "nosuchfile.fio"),
+    ]
+    for args, want in cases:
+        refused(args, work, want, " ".join(args).replace(work, "DIR"))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iogauge-badinput-")
+    try:
+        corpus(tmp)
+        generated(tmp)
+        cmdlines(tmp)
+    finally:
+        shutil.rmtree(tmp)
+    finish("badinput")
+
+
+if __name__ == "__main__":
+    main()
