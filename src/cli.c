@@ -12,9 +12,9 @@
 #include "iogauge/cli.h"
 
 static const char *const cli_flags[] = {
-	"help",		 "version", "help-options", "parse-only",   "section",
-	"set",		 "name",    "clock-info",   "list-engines", "enghelp",
-	"output-format", "output",  "minimal",	    "eta",	    "plot",
+	"help",	   "version",	 "help-options", "parse-only", "section",	"set",
+	"name",	   "clock-info", "list-engines", "enghelp",    "output-format", "output",
+	"minimal", "eta",	 "plot",	 "readonly",
 };
 
 static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
@@ -141,6 +141,10 @@ static int report_flag(struct cli *cli, const char *name, const char *eq, int ar
 	if (!strcmp(name, "output-format")) {
 		val = flag_value(argc, argv, i, eq, name, cause);
 		return val && !parse_formats(cli, val, cause) ? 1 : -EINVAL;
+	}
+	if (!strcmp(name, "readonly") && !eq) {
+		cli->readonly = true; /* fio's: a guard against writing by mistake */
+		return 1;
 	}
 	if (!strcmp(name, "minimal") && !eq) {
 		cli->formats |= CLI_FMT_TERSE; /* fio's name for terse */

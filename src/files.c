@@ -124,7 +124,8 @@ int files_probe(const char *path, char *kind, uint64_t *size)
  * permission on it.  With @noextend (the engine's name: it cannot grow a
  * file), an existing file too short is an error instead.
  */
-static int layout(struct run_file *f, uint64_t need, const char *noextend, char **cause)
+static int layout(struct run_file *f, uint64_t need, const char *noextend, bool read_only,
+		  char **cause)
 {
 	struct stat st;
 	uint64_t have = 0;
@@ -136,6 +137,13 @@ static int layout(struct run_file *f, uint64_t need, const char *noextend, char 
 		f->size = (uint64_t)st.st_size;
 		return 0;
 	}
+	if (read_only && !(found && S_ISBLK(st.st_mode)))
+		return set_cause(cause,
+				 "%s: --readonly: the file %s; lay it out first, or run without "
+				 "--readonly",
+				 f->path,
+				 found ? "is shorter than the job's region and would be extended"
+				       : "does not exist and would be created");
 	if (found && S_ISREG(st.st_mode) && noextend)
 		return set_cause(cause,
 				 "%s: ioengine=%s cannot extend the file from %llu to %llu bytes; "
@@ -317,7 +325,7 @@ int files_open(const struct job *job, unsigned clone, unsigned engine_flags, str
 			     (engine_flags & ENGINE_F_NOEXTEND)
 				     ? opt_enum_name("ioengine", (int)job->ioengine)
 				     : NULL,
-			     cause);
+			     job->read_only, cause);
 		if (ret)
 			break;
 		/* Percentages are of the file as laid out, in whole blocks of bs. */

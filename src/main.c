@@ -29,6 +29,7 @@ static const char usage[] =
 	"Runs fio-style job files and command-line jobs.\n"
 	"\n"
 	"  --parse-only        print every job with each option's final value and its origin\n"
+	"  --readonly          refuse every job that writes or trims, and any file to lay out\n"
 	"  --section=NAME      use only the job(s) named NAME (repeatable)\n"
 	"  --set KEY=VALUE     override KEY in every job after the files are read (repeatable)\n"
 	"  --name=NAME         start a command-line job; job options follow as --OPTION=VALUE\n"
@@ -76,7 +77,7 @@ static const char sqlio_usage[] =
 	"        --job                   print the equivalent job file and stop\n"
 	"        --ioengine=NAME         io_uring (the default), libaio, psync, ...\n"
 	"        --output-format=LIST    sqlio (the default), normal, json, json+, terse\n"
-	"        --output=FILE, --eta=WHEN, --plot=DIR   as for iogauge\n"
+	"        --output=FILE, --eta=WHEN, --plot=DIR, --readonly   as for iogauge\n"
 	"See iogauge-sqlio(1).\n";
 
 static void help_options(void)
@@ -306,13 +307,25 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 }
 
 /* Warns, opens --output, runs and reports: the exit status. */
-static int run_to_output(const struct cli *cli, const struct sqlio *sq, const struct job *jobs,
+static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct job *jobs,
 			 unsigned nr)
 {
 	struct str_list warn = { 0 };
 	FILE *dest = stdout;
 	unsigned i;
 	int status;
+
+	for (i = 0; cli->readonly && i < nr; i++) {
+		if (job_modifies(&jobs[i])) {
+			fprintf(stderr,
+				"iogauge: [%s] rw=%s %s, and --readonly refuses every job that "
+				"writes or trims\n",
+				jobs[i].name, opt_enum_name("rw", (int)jobs[i].rw),
+				job_does(&jobs[i], DDIR_TRIM) ? "trims" : "writes");
+			return EXIT_BAD_INPUT;
+		}
+		jobs[i].read_only = true;
+	}
 
 	job_warnings(jobs, nr, &warn);
 	for (i = 0; i < warn.n; i++)

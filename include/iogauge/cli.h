@@ -24,6 +24,7 @@ struct cli {
 	bool version;
 	bool help_options;
 	bool parse_only;
+	bool readonly; /* --readonly: refuse every job that writes, trims or lays out */
 	bool clock_info;
 	bool list_engines;
 	const char *enghelp; /* --enghelp=NAME; points into argv */

@@ -190,7 +190,9 @@ struct job {
 	enum rate_process rate_process;
 	bool exitall;	       /* when a clone ends, end the rest of its reporting group */
 	bool exitall_on_error; /* ... when a clone ends in error */
-	enum submit_mode io_submit_mode; /* offload: read, warned about, run inline */
+	enum submit_mode io_submit_mode;
+	bool read_only;
+		/* --readonly (not a job option): files are neither created nor grown */ /* offload: read, warned about, run inline */
 
 	struct rand_dist random_distribution;
 	bool randrepeat;
