@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "iogauge/devsafe.h"
 #include "iogauge/engine.h"
 #include "iogauge/files.h"
 #include "iogauge/options.h"
@@ -367,7 +368,12 @@ int files_open(const struct job *job, unsigned clone, unsigned engine_flags, str
 			struct stat st;
 
 			f->blkdev = fstat(f->fd, &st) == 0 && S_ISBLK(st.st_mode);
+			/* A device with something on it is not written unasked. */
+			if (f->blkdev && job_modifies(job) && !job->allow_mounted_write)
+				ret = devsafe_check(f->path, st.st_rdev, cause);
 		}
+		if (ret)
+			break;
 		if (job->direct)
 			ret = check_direct(job, f, &fs->mem_align, cause);
 		if (!ret && job->pre_read)

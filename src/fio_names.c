@@ -17,7 +17,6 @@ static const struct {
 	const char *why;
 } fio_opts[] = {
 	{ "allow_file_create", FIO_OPT_UNSUPPORTED, NULL },
-	{ "allow_mounted_write", FIO_OPT_UNSUPPORTED, NULL },
 	{ "allrandrepeat", FIO_OPT_UNSUPPORTED, NULL },
 	{ "arguments", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
 	{ "atomic", FIO_OPT_UNSUPPORTED, NULL },

@@ -109,6 +109,9 @@ static const struct opt_enum kb_base_enums[] = {
  */
 /* clang-format off */
 const struct opt_def opt_table[] = {
+	{ .name = "allow_mounted_write", .kind = &opt_kind_bool, F(allow_mounted_write), .def = "0",
+	  .flags = OPTF_BARE,
+	  .help = "write a block device that is mounted or holds a filesystem or volume" },
 	{ .name = "blockalign", .alias = "ba", .kind = &opt_kind_size_ddir, F(blockalign), .def = "0",
 	  .help = "alignment of random offsets per direction (0: the block size)" },
 	{ .name = "bs", .alias = "blocksize", .kind = &opt_kind_size_ddir, F(bs), .min = 1,

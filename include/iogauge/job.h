@@ -191,8 +191,9 @@ struct job {
 	bool exitall;	       /* when a clone ends, end the rest of its reporting group */
 	bool exitall_on_error; /* ... when a clone ends in error */
 	enum submit_mode io_submit_mode;
+	bool allow_mounted_write; /* write a block device that holds something */
 	bool read_only;
-		/* --readonly (not a job option): files are neither created nor grown */ /* offload: read, warned about, run inline */
+	/* --readonly (not a job option): files are neither created nor grown */ /* offload: read, warned about, run inline */
 
 	struct rand_dist random_distribution;
 	bool randrepeat;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # Bad input, run for real (not --parse-only): every malformed job file of
 # tests/data/bad, generated ones (empty, binary, NUL bytes, a 10 MB line,
-# 100,000 sections, an unset variable in a number) and bad command lines
-# must end with exit status 2, their message on stderr, nothing on stdout,
+# 100,000 sections, an unset variable in a number), bad command lines and
+# writes to a block device that holds something must end with exit status 2, their message on stderr, nothing on stdout,
 # no file created, no crash, and a bounded peak RSS.  One line per
 # failure, then "badinput: N passed, M failed".
 #
@@ -133,12 +133,68 @@ def cmdlines(tmp):
           "--readonly read: exit %d %s" % (p.returncode, p.stderr[-200:]))
 
 
+def devices(tmp):
+    # A loop device: written when empty; refused (exit 2, nothing written)
+    # with an ext4 signature, mounted, or swap; read all the same; written
+    # with allow_mounted_write=1.
+    if os.geteuid() != 0 or not shutil.which("losetup") or not shutil.which("mkfs.ext4"):
+        print("skip: not root, or no losetup/mkfs.ext4: the device checks")
+        return
+    work = os.path.join(tmp, "dev")
+    os.mkdir(work)
+    back = os.path.join(work, "back")
+    with open(back, "wb") as f:
+        f.truncate(64 << 20)
+    p = subprocess.run(["losetup", "-f", "--show", back], capture_output=True, text=True)
+    if p.returncode:
+        print("skip: losetup failed: the device checks")
+        return
+    dev = p.stdout.strip()
+    mnt = os.path.join(work, "mnt")
+    os.mkdir(mnt)
+
+    def job(rw, extra=()):
+        return subprocess.run([BIN, "--name=d", "--filename=" + dev, "--size=1m", "--rw=" + rw]
+                              + list(extra), capture_output=True, text=True)
+
+    def head():
+        with open(back, "rb") as f:
+            return f.read(2 << 20)
+
+    try:
+        check(job("write").returncode == 0, "empty device: the write was refused")
+        subprocess.run(["mkfs.ext4", "-q", "-F", dev], check=True, capture_output=True)
+        before = head()
+        r = job("write")
+        check(r.returncode == 2 and "%s carries an ext2/3/4 filesystem" % dev in r.stderr and
+              "allow_mounted_write=1" in r.stderr and head() == before,
+              "ext4 device: exit %d %s" % (r.returncode, r.stderr[-200:]))
+        check(job("randread").returncode == 0, "ext4 device: a read was refused")
+        if subprocess.run(["mount", dev, mnt], capture_output=True).returncode == 0:
+            try:
+                r = job("randwrite")
+                check(r.returncode == 2 and "%s is mounted on %s" % (dev, mnt) in r.stderr,
+                      "mounted device: exit %d %s" % (r.returncode, r.stderr[-200:]))
+            finally:
+                subprocess.run(["umount", mnt])
+        r = job("write", ["--allow_mounted_write=1", "--size=64k"])
+        check(r.returncode == 0 and head() != before, "allow_mounted_write=1: exit %d %s" %
+              (r.returncode, r.stderr[-200:]))
+        subprocess.run(["mkswap", dev], check=True, capture_output=True)
+        r = job("trim")
+        check(r.returncode == 2 and "carries swap space" in r.stderr,
+              "swap device, trim: exit %d %s" % (r.returncode, r.stderr[-200:]))
+    finally:
+        subprocess.run(["losetup", "-d", dev])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-badinput-")
     try:
         corpus(tmp)
         generated(tmp)
         cmdlines(tmp)
+        devices(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("badinput")
