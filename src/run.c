@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -251,6 +252,60 @@ static int check_runnable(const struct job *job, char **cause)
 	return 0;
 }
 
+/* bytes of memory the kernel could give without swapping (MemAvailable),
+ * or UINT64_MAX when it cannot be read. */
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long long kib = 0;
+	char line[256];
+
+	if (!f)
+		return UINT64_MAX;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib ? (uint64_t)kib * 1024 : UINT64_MAX;
+}
+
+/* The I/O buffers of every clone (iodepth x the largest block, per clone)
+ * against the memory available: refused up front rather than killed by
+ * the OOM killer midway. */
+static int check_memory(const struct job *jobs, unsigned nr, char **cause)
+{
+	uint64_t avail = mem_available(), total = 0, lo, hi, mine, worst = 0;
+	unsigned i, d, w = 0;
+
+	for (i = 0; i < nr; i++) {
+		const struct engine_ops *ops = job_engine(&jobs[i]);
+		uint64_t depth = ops && (ops->flags & ENGINE_F_SYNC) ? 1 : jobs[i].iodepth, bs = 0;
+
+		for (d = 0; d < DDIR_COUNT; d++) {
+			if (!job_does(&jobs[i], d))
+				continue;
+			job_bs_bounds(&jobs[i], d, &lo, &hi);
+			bs = hi > bs ? hi : bs;
+		}
+		mine = depth * bs * jobs[i].numjobs;
+		total += mine;
+		if (mine > worst) {
+			worst = mine;
+			w = i;
+		}
+	}
+	if (avail == UINT64_MAX || total <= avail)
+		return 0;
+	return set_cause(cause,
+			 "the I/O buffers need %llu MiB (the most, [%s]: %u clones x iodepth %u x "
+			 "%llu-byte blocks), and %llu MiB of memory is available (MemAvailable); "
+			 "lower iodepth, bs or numjobs",
+			 (unsigned long long)(total >> 20), jobs[w].name, jobs[w].numjobs,
+			 jobs[w].iodepth,
+			 (unsigned long long)(worst / jobs[w].numjobs / jobs[w].iodepth),
+			 (unsigned long long)(avail >> 20));
+}
+
 int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 	     const struct run_watch *watch, struct run *out, char **cause)
 {
@@ -274,6 +329,8 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 	out->nr = n;
 	for (i = 0; i < nr && !ret; i++)
 		ret = check_runnable(&jobs[i], cause);
+	if (!ret)
+		ret = check_memory(jobs, nr, cause);
 	/* Everything that can fail, for every clone, before any I/O. */
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && (jobs[i].stonewall || jobs[i].new_group))

@@ -114,6 +114,9 @@ def cmdlines(tmp):
         (["--readonly", "--name=a", "--size=1m", "--rw=read", f],
          "--readonly: the file does not exist and would be created"),
         (["sqlio", "--readonly", "-kW", "-s1", "x.dat"], "--readonly refuses"),
+        # 1 PiB of buffers: refused before any is allocated, on any machine.
+        (["--name=big", "--ioengine=null", "--size=1g", "--bs=1g", "--iodepth=65536",
+          "--numjobs=16"], "the I/O buffers need 1073741824 MiB"),
     ]
     for args, want in cases:
         refused(args, work, want, " ".join(args).replace(work, "DIR"))
