@@ -27,8 +27,11 @@
 #include "iogauge/run.h"
 #include "testrun.h"
 
-/* pread fault injection: the read at this offset fails with EIO. */
-static off_t eio_at = -1;
+/* pread fault injection: the read at eio_at fails with EIO; the read at
+ * short_at moves half its bytes (once; the engine must go on from there);
+ * reads at or past eof_at find the end of the file. */
+static off_t eio_at = -1, short_at = -1, eof_at = -1;
+static unsigned shorts;
 ssize_t __real_pread64(int fd, void *buf, size_t len, off_t off);
 ssize_t __wrap_pread64(int fd, void *buf, size_t len, off_t off);
 
@@ -38,6 +41,13 @@ ssize_t __wrap_pread64(int fd, void *buf, size_t len, off_t off)
 		errno = EIO;
 		return -1;
 	}
+	if (off == short_at && len > 1) {
+		short_at = -1;
+		shorts++;
+		return __real_pread64(fd, buf, len / 2, off);
+	}
+	if (eof_at >= 0 && off >= eof_at)
+		return 0;
 	return __real_pread64(fd, buf, len, off);
 }
 
@@ -346,6 +356,43 @@ static void test_io_error_named(void **state)
 	ran_free(&r);
 }
 
+/* A short read is continued where it stopped (the I/O still counts
+ * whole); the end of the file where the region goes on is an error that
+ * names the file and the offset, with what ran before it reported. */
+static void test_short_and_eof(void **state)
+{
+	struct ran r;
+
+	(void)state;
+	short_at = 8192;
+	shorts = 0;
+	run_text(&r, NULL, "[s]\nfilename=%s/short\nsize=64k\nrw=read\nbs=4k\n", testrun_dir);
+	assert_int_equal(shorts, 1);
+	assert_null(r.run.results[0].error);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 16);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].bytes, 65536);
+	ran_free(&r);
+	/* As a file cut short under the job (truncated, replaced). */
+	eof_at = 40960;
+	run_text(&r, NULL, "[e]\nfilename=%s/short\nsize=64k\nrw=read\nbs=4k\n", testrun_dir);
+	if (!r.run.results[0].error ||
+	    !strstr(r.run.results[0].error,
+		    "/short: read at offset 40960, size 4096: short transfer (end of file)"))
+		fail_msg("error: %s", r.run.results[0].error);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 10);
+	ran_free(&r);
+	/* continue_on_error=read: every read past the cut is counted and passed over. */
+	run_text(&r, NULL,
+		 "[c]\nfilename=%s/short\nsize=64k\nrw=read\nbs=4k\ncontinue_on_error=read\n",
+		 testrun_dir);
+	eof_at = -1;
+	assert_null(r.run.results[0].error);
+	assert_int_equal(r.run.results[0].stats.errors, 6);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 10);
+	assert_int_equal(r.run.results[0].first_error_no, EIO);
+	ran_free(&r);
+}
+
 /* continue_on_error: the failing read is counted and passed over, the
  * rest of the job runs; the first error keeps its file, offset and errno.
  * A kind it does not cover still stops the job. */
@@ -446,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_stop_reports_what_ran),
 		cmocka_unit_test(test_io_error_named),
 		cmocka_unit_test(test_continue_on_error),
+		cmocka_unit_test(test_short_and_eof),
 	};
 
 	return cmocka_run_group_tests(tests, testrun_setup, testrun_teardown);
