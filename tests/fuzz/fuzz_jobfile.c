@@ -44,8 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The dump is a job file of its own ("; ..." lines are comments). */
 	jobset_init(&again);
 	/* Formatting can lengthen a value past the line limit of the system's
-	 * libinih (bs=1k prints as bs=1024,...): that refusal is by design. */
-	if (dump.len && jobfile_parse_mem(&again, "dump.fio", dump.buf, dump.len, &cause) &&
+	 * libinih (bs=1k prints as bs=1024,...): that refusal is by design.
+	 * And a job file has no escape for '$': a section named "a$ncpus"
+	 * prints as name=a$ncpus, which expands when read. */
+	if (dump.len && !memchr(dump.buf, '$', dump.len) &&
+	    jobfile_parse_mem(&again, "dump.fio", dump.buf, dump.len, &cause) &&
 	    !strstr(cause, "line too long")) {
 		fprintf(stderr, "the --parse-only print of the jobs fails: %s\n%s", cause,
 			dump.buf);
