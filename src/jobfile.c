@@ -414,7 +414,7 @@ static char *reader_next(char *str, int num, void *stream)
 		}
 		if (!strncmp(line, "include", 7) &&
 		    (line[7] == ' ' || line[7] == '\t' || line[7] == '\0')) {
-			do_include(r, trim(line + 8));
+			do_include(r, trim(line + 7)); /* line[7] may be its end */
 			continue;
 		}
 		if (!r->vals) {
