@@ -103,29 +103,37 @@ static unsigned kb_base_for(const struct settings *vals, const struct setting *s
 	return base;
 }
 
+int job_defaults(struct job *job, char **cause)
+{
+	const struct opt_def *kb = opt_find("kb_base");
+	char *inner = NULL;
+	unsigned i;
+
+	memset(job, 0, sizeof(*job));
+	job->origin = xcalloc(opt_count, sizeof(*job->origin));
+	/* kb_base's first of all, so "4k" always means 4096. */
+	opt_apply(kb, job, kb->def, false, &inner);
+	for (i = 0; i < opt_count; i++) {
+		job->origin[i] = default_origin;
+		if (opt_table[i].def &&
+		    opt_apply(&opt_table[i], job, opt_table[i].def, false, &inner)) {
+			/* A default the table cannot parse is a bug, caught by the tests. */
+			*cause = xasprintf("internal: default of %s: %s", opt_table[i].name, inner);
+			free(inner);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int job_build(const struct jobspec *spec, struct job *job, char **cause)
 {
 	const struct opt_def *kb = opt_find("kb_base"), *name = opt_find("name");
 	unsigned i, final_kb;
-	char *inner = NULL;
-	int ret = 0;
+	int ret = job_defaults(job, cause);
 
-	memset(job, 0, sizeof(*job));
-	job->origin = xcalloc(opt_count, sizeof(*job->origin));
-	/* Defaults first, kb_base's first of all, so "4k" always means 4096. */
-	opt_apply(kb, job, kb->def, false, &inner);
-	for (i = 0; i < opt_count && !ret; i++) {
-		job->origin[i] = default_origin;
-		if (opt_table[i].def &&
-		    opt_apply(&opt_table[i], job, opt_table[i].def, false, &inner))
-			ret = -EINVAL;
-	}
-	if (ret) {
-		/* A default the table cannot parse is a bug, caught by the tests. */
-		*cause = xasprintf("internal: default of %s: %s", opt_table[i - 1].name, inner);
-		free(inner);
+	if (ret)
 		return ret;
-	}
 	/* kb_base first: checked, and its origin noted, even with no size. */
 	for (i = 0; i < spec->vals->n && !ret; i++)
 		if (spec->vals->v[i].opt == kb)

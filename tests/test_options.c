@@ -21,14 +21,9 @@ static struct job *job_new(void)
 {
 	struct job *job = calloc(1, sizeof(*job));
 	char *cause = NULL;
-	unsigned i;
 
-	job->kb_base = 1024;
-	for (i = 0; i < opt_count; i++)
-		if (opt_table[i].def &&
-		    opt_apply(&opt_table[i], job, opt_table[i].def, false, &cause))
-			fail_msg("default of %s (%s): %s", opt_table[i].name, opt_table[i].def,
-				 cause);
+	if (job_defaults(job, &cause))
+		fail_msg("%s", cause);
 	return job;
 }
 

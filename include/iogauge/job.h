@@ -280,6 +280,11 @@ struct jobset;
 struct strbuf;
 struct engine_ops;
 
+/* Fills @job with every option at its default, with default origins
+ * (job_free_all releases it).  0, or -EINVAL with *cause set when a
+ * default of the table does not parse (a bug). */
+int job_defaults(struct job *job, char **cause);
+
 /* The engine @job's ioengine names, or NULL when this build lacks it. */
 const struct engine_ops *job_engine(const struct job *job);
 

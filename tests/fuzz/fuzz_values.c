@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iogauge/job.h"
 #include "iogauge/jobfile.h"
 #include "iogauge/options.h"
 #include "iogauge/units.h"
@@ -23,13 +24,9 @@ static struct job *defaults(void)
 {
 	struct job *job = xcalloc(1, sizeof(*job));
 	char *cause = NULL;
-	unsigned i;
 
-	job->kb_base = 1024;
-	for (i = 0; i < opt_count; i++)
-		if (opt_table[i].def &&
-		    opt_apply(&opt_table[i], job, opt_table[i].def, false, &cause))
-			abort();
+	if (job_defaults(job, &cause))
+		abort();
 	return job;
 }
 
@@ -38,7 +35,6 @@ static void drop(struct job *job)
 	struct job *one = xcalloc(1, sizeof(*one));
 
 	*one = *job;
-	one->origin = NULL;
 	job_free_all(one, 1);
 	free(job);
 }
