@@ -36,7 +36,7 @@ struct jobspec {
 
 struct jobset {
 	struct jobspec *specs;
-	unsigned nr, cap; /* specs used, allocated */
+	unsigned nr, cap;	  /* specs used, allocated */
 	struct settings *global;  /* defaults for the jobs that follow */
 	struct settings *cmdline; /* command-line defaults: each file starts from them */
 	unsigned nr_files_read;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The CLI tests with every iogauge under valgrind (memcheck): cli/run.sh,
+# cli/bad.sh and cli/badinput.py.  A memcheck error or leak exits 99, which
+# those tests see as a wrong status; the log is printed on failure.
+# Skips (77) without valgrind.
+set -u
+bin=$(realpath "${IOGAUGE_BIN:?}")
+src=${IOGAUGE_SRC:?}
+command -v valgrind >/dev/null || { echo "SKIP: no valgrind"; exit 77; }
+# An ASan build has its own checker, and valgrind cannot run it.
+if ASAN_OPTIONS=help=1 "$bin" --version 2>&1 | grep -q AddressSanitizer; then
+	echo "SKIP: an ASan build"
+	exit 77
+fi
+log=$(mktemp -d "${TMPDIR:-/tmp}/iogauge-vg.XXXXXX") || exit 1
+chmod 1777 "$log" # cli/run.sh runs some as nobody
+export IOGAUGE_REAL_BIN=$bin IOGAUGE_BIN=$src/tests/valgrind/iogauge IOGAUGE_VALGRIND=1
+export IOGAUGE_VG_LOG=$log/vg.%p.log
+status=0
+bash "$src/tests/cli/run.sh" || status=1
+bash "$src/tests/cli/bad.sh" || status=1
+python3 "$src/tests/cli/badinput.py" || status=1
+for f in "$log"/vg.*.log; do
+	[ -s "$f" ] || continue
+	echo "valgrind reported (pid ${f##*vg.}):"
+	head -40 "$f"
+	status=1
+done
+rm -rf "$log"
+exit $status
