@@ -4,6 +4,9 @@
 # UPDATE_GOLDEN=1 rewrites the golden files (review the diff!).
 set -u
 bin=${IOGAUGE_BIN:?}
+# Seconds a run gets before a signal: valgrind (tests/valgrind/run.sh) starts slowly.
+settle=1
+[ -n "${IOGAUGE_VALGRIND:-}" ] && settle=5
 src=${IOGAUGE_SRC:?}
 golden=$src/tests/cli/golden
 cd "$src" || exit 1
@@ -117,7 +120,7 @@ rc=$?
 (cd "$tmp" && exec "$bin" --name=long --filename=l.dat --size=1m --runtime=60 --time_based \
 	>"$tmp/out" 2>"$tmp/err") &
 pid=$!
-sleep 1
+sleep "$settle"
 kill -INT $pid
 start=$(date +%s)
 wait $pid
@@ -206,7 +209,7 @@ if [ -n "${IOGAUGE_NORING:-}" ] && grep -q "^io_uring " "$tmp/engines"; then
 	(cd "$tmp" && exec "$bin" --name=q --filename=q.dat --size=4m --ioengine=io_uring \
 		--iodepth=32 --direct=1 --runtime=60 --time_based >"$tmp/out2" 2>"$tmp/err") &
 	pid=$!
-	sleep 1
+	sleep "$settle"
 	kill -INT $pid
 	wait $pid
 	rc=$?
