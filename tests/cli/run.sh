@@ -221,7 +221,8 @@ fi
 # I/O buffers of 2 MiB and more are asked for as huge pages (one 1 MiB
 # direct I/O then fits one device request): 8 x 1 MiB, 2 MiB aligned,
 # madvised.  A kernel without THP refuses the hint; the run goes on.
-if [ -e /sys/kernel/mm/transparent_hugepage/enabled ]; then
+# (Not under valgrind: it replaces the allocator and lays out memory its own way.)
+if [ -e /sys/kernel/mm/transparent_hugepage/enabled ] && [ -z "${IOGAUGE_VALGRIND:-}" ]; then
 	"$bin" --name=thp --ioengine=null --size=1g --bs=1m --iodepth=8 --rw=read --time_based \
 		--runtime=2 >/dev/null 2>&1 &
 	pid=$!
