@@ -76,7 +76,6 @@ static const struct {
 	{ "exit_on_io_done", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
 	{ "exit_what", FIO_OPT_UNSUPPORTED, NULL },
 	{ "experimental_verify", FIO_OPT_UNSUPPORTED, NULL },
-	{ "fadvise_hint", FIO_OPT_UNSUPPORTED, NULL },
 	{ "file_append", FIO_OPT_UNSUPPORTED, NULL },
 	{ "file_service_type", FIO_OPT_UNSUPPORTED, NULL },
 	{ "fill_device", FIO_OPT_UNSUPPORTED, NULL },

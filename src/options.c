@@ -37,6 +37,14 @@ static const struct opt_enum sync_enums[] = {
 	{ "1", SYNC_SYNC },    { "dsync", SYNC_DSYNC }, { NULL, 0 },
 };
 
+static const struct opt_enum fadvise_enums[] = {
+	{ "0", FADV_HINT_NONE },
+	{ "1", FADV_HINT_WORKLOAD },
+	{ "sequential", FADV_HINT_SEQUENTIAL },
+	{ "random", FADV_HINT_RANDOM },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum submit_mode_enums[] = {
 	{ "inline", SUBMIT_INLINE },
 	{ "offload", SUBMIT_OFFLOAD },
@@ -154,6 +162,8 @@ const struct opt_def opt_table[] = {
 	  .help = "when one job ends, end the others of its group" },
 	{ .name = "exitall_on_error", .kind = &opt_kind_bool, F(exitall_on_error), .def = "0",
 	  .flags = OPTF_BARE, .help = "when one job fails, end the others of its group" },
+	{ .name = "fadvise_hint", .kind = &opt_kind_enum, F(fadvise_hint), .enums = fadvise_enums,
+	  .def = "1", .help = "posix_fadvise the files: 1 as the workload, sequential, random, 0" },
 	{ .name = "fallocate", .kind = &opt_kind_enum, F(fallocate), .enums = fallocate_enums,
 	  .def = "native", .help = "how files are preallocated when laid out" },
 	{ .name = "fdatasync", .kind = &opt_kind_uint, F(fdatasync), .def = "0",

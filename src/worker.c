@@ -521,6 +521,17 @@ static uint64_t fit_bs(const struct job *job, unsigned d, uint64_t room)
 	return best ? best : room;
 }
 
+/* A pass over file @fi is done: as fio's loop_cache_invalidate, a
+ * time_based job with invalidate drops the file's cache again, so that
+ * each pass reads what the device holds, not what the last one cached. */
+static void pass_done(const struct worker *w, unsigned fi)
+{
+	const struct run_file *f = &w->files.v[fi];
+
+	if (w->job->time_based && w->job->invalidate && !(w->eng.ops->flags & ENGINE_F_NOFILES))
+		posix_fadvise(f->fd, (off_t)f->start, (off_t)f->len, POSIX_FADV_DONTNEED);
+}
+
 /* The first unit at or after @blk that @map has clear, wrapping to 0;
  * the map has one. */
 static uint64_t next_free(const uint64_t *map, uint64_t blk, uint64_t nblocks)
@@ -554,6 +565,7 @@ static uint64_t map_block(struct worker *w, unsigned fi, uint64_t *len)
 	if (w->rmap_used[fi] == g->nblocks) {
 		memset(map, 0, (g->nblocks + 63) / 64 * 8);
 		w->rmap_used[fi] = 0;
+		pass_done(w, fi);
 	}
 	blk = offgen_next(g);
 	if (map[blk / 64] >> (blk % 64) & 1)
@@ -592,6 +604,8 @@ static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
 		off = f->start +
 		      (w->rdist ? randdist_next(&w->rdist[fi], d) : offgen_next(&w->offgen[fi])) *
 			      w->unit;
+		if (!w->rdist && !job->norandommap && !w->offgen[fi].pos)
+			pass_done(w, fi); /* every block of the pass visited */
 	} else if (job->stride) {
 		/* A run goes down one column of the rows of stride blocks; the
 		 * next run takes the next column (SQLIO's -f with -i rows). */
@@ -607,8 +621,10 @@ static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
 		/* Past the end: wrap, as fio's get_next_seq_offset: forwards to
 		 * the start; backwards to the end less the gap (fio's size +
 		 * ddir_seq_add), or less the block if that is longer. */
-		if (off >= end || off < f->start)
+		if (off >= end || off < f->start) {
 			off = add < 0 ? end - (len > back ? len : back) : f->start;
+			pass_done(w, fi);
+		}
 		if (off + len > end)
 			len = fit_bs(job, d, end - off);
 		/* A gap that would go below the region's start wraps to its end. */
@@ -1132,6 +1148,9 @@ static void loop_init(struct worker *w, struct loop *lp)
 	memset(lp, 0, sizeof(*lp));
 	for (i = 0; i < w->files.n; i++)
 		region += w->files.v[i].len;
+	/* As fio: with filesize sizing the files, size is the I/O to do. */
+	if (job->filesize_min && job->size.val && !job->size.pct)
+		region = job->size.val;
 	if (job->io_size.val && !job->io_size.pct)
 		region = job->io_size.val;
 	else if (job->io_size.pct)
@@ -1224,6 +1243,17 @@ void worker_run(struct worker *w)
 		for (i = 0; i < w->files.n; i++)
 			posix_fadvise(w->files.v[i].fd, (off_t)w->files.v[i].start,
 				      (off_t)w->files.v[i].len, POSIX_FADV_DONTNEED);
+	/* fadvise_hint, fio's default: random access (no read-ahead) for a
+	 * random job, sequential (more of it) for the others. */
+	if (job->fadvise_hint != FADV_HINT_NONE && !(w->eng.ops->flags & ENGINE_F_NOFILES))
+		for (i = 0; i < w->files.n; i++)
+			posix_fadvise(w->files.v[i].fd, (off_t)w->files.v[i].start,
+				      (off_t)w->files.v[i].len,
+				      job->fadvise_hint == FADV_HINT_RANDOM ||
+						      (job->fadvise_hint == FADV_HINT_WORKLOAD &&
+						       job_is_random(job->rw))
+					      ? POSIX_FADV_RANDOM
+					      : POSIX_FADV_SEQUENTIAL);
 	loop_init(w, &lp);
 	/* Pacing sleeps: wake when asked, not up to 50 us later. */
 	if (lp.rated || job->thinktime)

@@ -38,6 +38,7 @@ enum ioengine_id {
 
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
+enum fadvise_hint { FADV_HINT_NONE, FADV_HINT_WORKLOAD, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM };
 
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 
@@ -191,6 +192,8 @@ struct job {
 	bool exitall;	       /* when a clone ends, end the rest of its reporting group */
 	bool exitall_on_error; /* ... when a clone ends in error */
 	enum submit_mode io_submit_mode;
+	enum fadvise_hint
+		fadvise_hint;	  /* posix_fadvise at the start: fio's default, the workload's */
 	bool allow_mounted_write; /* write a block device that holds something */
 	bool read_only;
 	/* --readonly (not a job option): files are neither created nor grown */ /* offload: read, warned about, run inline */

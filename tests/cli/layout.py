@@ -10,6 +10,7 @@
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -228,12 +229,39 @@ def control(tmp):
         print("skip: not root: the exitall_on_error check (it mounts a small tmpfs)")
 
 
+def advice(tmp):
+    # fio's fadvise_hint (random access for a random job, sequential for the
+    # others, none with 0) and loop_cache_invalidate (a time_based job drops
+    # the cache after each pass over its file), seen with strace.
+    if not shutil.which("strace"):
+        print("skip: no strace: the fadvise checks")
+        return
+    path = os.path.join(tmp, "adv.dat")
+    subprocess.run([BIN, "--name=lay", "--filename=" + path, "--size=1m", "--rw=read"],
+                   capture_output=True)
+    for rw, hint, want in (("randread", "1", "POSIX_FADV_RANDOM"),
+                           ("read", "1", "POSIX_FADV_SEQUENTIAL"),
+                           ("randread", "sequential", "POSIX_FADV_SEQUENTIAL"),
+                           ("randread", "0", None)):
+        p = subprocess.run(["strace", "-f", "-e", "trace=fadvise64", BIN, "--name=a",
+                            "--filename=" + path, "--size=1m", "--rw=" + rw, "--time_based",
+                            "--runtime=1", "--fadvise_hint=" + hint], capture_output=True,
+                           text=True)
+        calls = re.findall(r"fadvise64\(\d+, 0, 1048576, (POSIX_FADV_\w+)\)", p.stderr)
+        hints = [c for c in calls if c != "POSIX_FADV_DONTNEED"]
+        check(p.returncode == 0 and hints == ([want] if want else []) and
+              calls.count("POSIX_FADV_DONTNEED") >= 3,
+              "rw=%s fadvise_hint=%s: %r ... (%d drops)" %
+              (rw, hint, hints, calls.count("POSIX_FADV_DONTNEED")))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-layout-")
     try:
         places(tmp)
         layouts(tmp)
         control(tmp)
+        advice(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("layout")
