@@ -178,6 +178,22 @@ void job_bs_bounds(const struct job *job, enum ddir d, uint64_t *lo, uint64_t *h
 	}
 }
 
+void job_bs_span(const struct job *job, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t l, h;
+	unsigned d;
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (d = 0; d < DDIR_COUNT; d++) {
+		if (!job_does(job, (enum ddir)d))
+			continue;
+		job_bs_bounds(job, (enum ddir)d, &l, &h);
+		*lo = l < *lo ? l : *lo;
+		*hi = h > *hi ? h : *hi;
+	}
+}
+
 const struct engine_ops *job_engine(const struct job *job)
 {
 	return engine_find(opt_enum_name("ioengine", (int)job->ioengine));
@@ -248,7 +264,7 @@ static int check_job(struct job *job, char **cause)
 	static const char *const engine_only[] = { "hipri", "fixedbufs", "registerfiles",
 						   "sqthread_poll" };
 	const struct engine_ops *ops = job_engine(job);
-	uint64_t bs = 0, lo, hi, region = 0;
+	uint64_t bs = 0, lo, region = 0;
 	const char *limit = NULL;
 	unsigned i;
 
@@ -269,12 +285,7 @@ static int check_job(struct job *job, char **cause)
 	}
 	job->rwmix_write = 100 - job->rwmix_read;
 
-	for (i = DDIR_READ; i <= DDIR_TRIM; i++) {
-		if (!job_does(job, i))
-			continue;
-		job_bs_bounds(job, i, &lo, &hi);
-		bs = hi > bs ? hi : bs;
-	}
+	job_bs_span(job, &lo, &bs);
 	if (!job->size.pct && job->size.val) {
 		region = job->size.val;
 		limit = "size";

@@ -275,19 +275,14 @@ static uint64_t mem_available(void)
 static int check_memory(const struct job *jobs, unsigned nr, char **cause)
 {
 	uint64_t avail = mem_available(), total = 0, lo, hi, mine, worst = 0;
-	unsigned i, d, w = 0;
+	unsigned i, w = 0;
 
 	for (i = 0; i < nr; i++) {
 		const struct engine_ops *ops = job_engine(&jobs[i]);
-		uint64_t depth = ops && (ops->flags & ENGINE_F_SYNC) ? 1 : jobs[i].iodepth, bs = 0;
+		uint64_t depth = ops && (ops->flags & ENGINE_F_SYNC) ? 1 : jobs[i].iodepth;
 
-		for (d = 0; d < DDIR_COUNT; d++) {
-			if (!job_does(&jobs[i], d))
-				continue;
-			job_bs_bounds(&jobs[i], d, &lo, &hi);
-			bs = hi > bs ? hi : bs;
-		}
-		mine = depth * bs * jobs[i].numjobs;
+		job_bs_span(&jobs[i], &lo, &hi);
+		mine = depth * hi * jobs[i].numjobs;
 		total += mine;
 		if (mine > worst) {
 			worst = mine;

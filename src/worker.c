@@ -188,7 +188,7 @@ static void sub_copy(const struct worker *w, const struct io_req *req, bool in)
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		 volatile sig_atomic_t *stop, char **cause)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, l, h, seed;
+	uint64_t lo, hi, seed;
 	unsigned d, i, depth;
 	char *buf;
 	int ret;
@@ -210,13 +210,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	}
 	depth = (w->eng.ops->flags & ENGINE_F_SYNC) ? 1 : job->iodepth;
 	w->eng.depth = depth;
-	for (d = 0; d < DDIR_COUNT; d++) {
-		if (!job_does(job, d))
-			continue;
-		job_bs_bounds(job, d, &l, &h);
-		lo = l < lo ? l : lo;
-		hi = h > hi ? h : hi;
-	}
+	job_bs_span(job, &lo, &hi);
 	ret = files_open(job, clone, w->eng.ops->flags, &w->files, cause);
 	if (ret)
 		return ret;

@@ -278,6 +278,8 @@ static inline bool job_is_random(enum rw_mode rw)
 /* The smallest and largest block sizes direction @d can use, from bs,
  * bsrange or bssplit (the last one set wins, as the run uses them). */
 void job_bs_bounds(const struct job *job, enum ddir d, uint64_t *lo, uint64_t *hi);
+/* The same over every direction the job does. */
+void job_bs_span(const struct job *job, uint64_t *lo, uint64_t *hi);
 
 struct jobset;
 struct strbuf;
