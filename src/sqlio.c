@@ -102,10 +102,20 @@ static int check_mask(const char *arg, uint64_t mask, char **cause)
 	return 0;
 }
 
+/* @path as a job file's filename= spells it: ':' escaped. */
+static void add_path(struct strbuf *sb, const char *path)
+{
+	for (; *path; path++) {
+		if (*path == ':')
+			strbuf_addc(sb, '\\');
+		strbuf_addc(sb, *path);
+	}
+}
+
 static char *path_check(const char *arg, const char *path, char **cause)
 {
-	const char *p;
-	size_t n = 0;
+	struct strbuf sb = { 0 };
+	size_t n;
 
 	if (!*path || strlen(path) > PATH_MAX) {
 		bad(cause, arg, "expected a file name");
@@ -120,8 +130,9 @@ static char *path_check(const char *arg, const char *path, char **cause)
 		    "cannot go into a job file");
 		return NULL;
 	}
-	for (p = path; *p; p++)
-		n += *p == ':' ? 2 : 1; /* ':' goes in as '\:' */
+	add_path(&sb, path); /* the length it takes in the job file */
+	n = sb.len;
+	strbuf_free(&sb);
 	if (n > jobfile_value_max("filename")) {
 		bad(cause, arg, "a file name of %zu bytes cannot go into a job file (at most %zu)",
 		    n, jobfile_value_max("filename"));
@@ -600,15 +611,6 @@ static void add_cpus(struct strbuf *sb, uint64_t mask)
 }
 
 /* A job file value: ':' separates fio file names, so it is escaped. */
-static void add_path(struct strbuf *sb, const char *path)
-{
-	for (; *path; path++) {
-		if (*path == ':')
-			strbuf_addc(sb, '\\');
-		strbuf_addc(sb, *path);
-	}
-}
-
 static void target_job(const struct sqlio *s, unsigned i, struct strbuf *sb)
 {
 	const struct sqlio_target *t = &s->targets[i];
