@@ -224,7 +224,6 @@ static const struct {
 	{ "unit_base", FIO_OPT_UNSUPPORTED, NULL },
 	{ "unlink_each_loop", FIO_OPT_UNSUPPORTED, NULL },
 	{ "uri", FIO_OPT_UNSUPPORTED, "an option of fio's nbd engine" },
-	{ "userspace_reap", FIO_OPT_UNSUPPORTED, "an option of fio's libaio engine" },
 	{ "verb", FIO_OPT_UNSUPPORTED, "an option of fio's rdma engine" },
 	{ "verify_async", FIO_OPT_UNSUPPORTED, NULL },
 	{ "verify_async_cpus", FIO_OPT_UNSUPPORTED, NULL },

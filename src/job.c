@@ -261,8 +261,14 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 
 static int check_job(struct job *job, char **cause)
 {
-	static const char *const engine_only[] = { "hipri", "fixedbufs", "registerfiles",
-						   "sqthread_poll" };
+	/* Each engine-only option, and whose it is. */
+	static const struct {
+		const char *name, *owner;
+	} engine_only[] = {
+		{ "hipri", "an io_uring" },	    { "fixedbufs", "an io_uring" },
+		{ "registerfiles", "an io_uring" }, { "sqthread_poll", "an io_uring" },
+		{ "userspace_reap", "a libaio" },
+	};
 	const struct engine_ops *ops = job_engine(job);
 	uint64_t bs = 0, lo, region = 0;
 	const char *limit = NULL;
@@ -313,13 +319,13 @@ static int check_job(struct job *job, char **cause)
 
 	/* An engine this build lacks is refused when the job runs. */
 	for (i = 0; ops && i < ARRAY_SIZE(engine_only); i++) {
-		const struct opt_def *o = opt_find(engine_only[i]);
+		const char *name = engine_only[i].name;
+		const struct opt_def *o = opt_find(name);
 
-		if (*(const bool *)((const char *)job + o->off) &&
-		    !engine_takes(ops, engine_only[i]))
-			return fail_at(job, engine_only[i], cause,
-				       "%s is an io_uring option; ioengine=%s does not use it",
-				       engine_only[i], ops->name);
+		if (*(const bool *)((const char *)job + o->off) && !engine_takes(ops, name))
+			return fail_at(job, name, cause,
+				       "%s is %s option; ioengine=%s does not use it", name,
+				       engine_only[i].owner, ops->name);
 	}
 	if (ops && (ops->flags & ENGINE_F_NOFILES) &&
 	    (job->size.pct || (!job->size.val && !job->filesize_min) || job->offset.pct ||

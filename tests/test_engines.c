@@ -22,6 +22,9 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#ifdef IOGAUGE_HAVE_LIBAIO
+#include <libaio.h>
+#endif
 
 #include "iogauge/engine.h"
 #include "iogauge/files.h"
@@ -539,6 +542,71 @@ static void test_io_uring_knobs_move_bytes(void **state)
 #endif
 }
 
+#ifdef IOGAUGE_HAVE_LIBAIO
+/* libaio's io_getevents, counted (linked with --wrap=io_getevents). */
+static unsigned getevents_calls;
+int __real_io_getevents(io_context_t ctx, long min, long nr, struct io_event *ev,
+			struct timespec *t);
+int __wrap_io_getevents(io_context_t ctx, long min, long nr, struct io_event *ev,
+			struct timespec *t);
+int __wrap_io_getevents(io_context_t ctx, long min, long nr, struct io_event *ev,
+			struct timespec *t)
+{
+	getevents_calls++;
+	return __real_io_getevents(ctx, min, nr, ev, t);
+}
+#endif
+
+/* As fio's libaio: every reap is an io_getevents call; userspace_reap
+ * reads the ring instead when the reap need not wait (min 0 only). */
+static void test_libaio_reaping(void **state)
+{
+#ifdef IOGAUGE_HAVE_LIBAIO
+	static const struct {
+		const char *extra;
+		bool ring; /* reaped from the ring: (almost) no io_getevents */
+	} modes[] = {
+		{ "", false },
+		{ "iodepth_batch_complete_min=0\n", false },
+		{ "userspace_reap\n", false },
+		{ "userspace_reap\niodepth_batch_complete_min=0\n", true },
+	};
+	size_t m;
+
+	(void)state;
+	for (m = 0; m < ARRAY_SIZE(modes); m++) {
+		const struct run_stats *st;
+		uint64_t reaps = 0;
+		struct ran r;
+		unsigned i;
+
+		getevents_calls = 0;
+		run_text(&r, NULL,
+			 "[u]\nfilename=%s/u\nsize=4m\nioengine=libaio\niodepth=16\n"
+			 "rw=randread\nbs=4k\ndirect=1\n%s",
+			 testrun_dir, modes[m].extra);
+		assert_int_equal(r.ret, 0);
+		assert_null(r.run.results[0].error);
+		st = &r.run.results[0].stats;
+		assert_int_equal(st->dir[STAT_READ].ios, 1024);
+		for (i = 0; i < STATS_DEPTHS; i++)
+			reaps += st->complete[i];
+		if (modes[m].ring)
+			assert_true(getevents_calls < 16);
+		else if (strstr(modes[m].extra, "complete_min=0"))
+			/* Polls that found nothing are calls too. */
+			assert_true(getevents_calls >= reaps);
+		else
+			assert_int_equal(getevents_calls, reaps);
+		assert_true(reaps > 0);
+		ran_free(&r);
+	}
+#else
+	(void)state;
+	skip();
+#endif
+}
+
 static void test_mmap_never_extends(void **state)
 {
 	char *p = make_file("short", 64 << 10);
@@ -777,6 +845,7 @@ int main(void)
 		cmocka_unit_test(test_depth_in_flight),
 		cmocka_unit_test(test_time_bound_drains),
 		cmocka_unit_test(test_io_uring_knobs_move_bytes),
+		cmocka_unit_test(test_libaio_reaping),
 		cmocka_unit_test(test_mmap_never_extends),
 		cmocka_unit_test(test_device_errors_named),
 		cmocka_unit_test(test_trims),

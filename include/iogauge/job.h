@@ -241,6 +241,7 @@ struct job {
 	bool fixedbufs;
 	bool registerfiles;
 	bool sqthread_poll;
+	bool userspace_reap;
 
 	/* Where each option's value came from, indexed like opt_table. */
 	struct origin *origin;

@@ -5,14 +5,16 @@
  * for every I/O in flight, then run synchronously, as in fio (the kernel's
  * IOCB_CMD_FSYNC is not supported by most filesystems).  Buffered I/O is
  * accepted, but the kernel completes it inside io_submit: see job_warnings.
- * Completions already in the context's ring are taken from user space, as
- * fio's userspace_reap does; io_getevents runs only to wait.
+ * Completions are reaped with io_getevents, one call per reap, as fio's;
+ * with userspace_reap, a reap that need not wait (iodepth_batch_complete_min
+ * =0) reads the context's ring from user space instead, as fio's does.
  */
 #include <errno.h>
 #include <libaio.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "iogauge/engine.h"
 #include "iogauge/util.h"
@@ -28,11 +30,13 @@ struct aio_ring_abi {
 
 struct aio_priv {
 	io_context_t ctx;
-	struct iocb *iocbs;	   /* by io_req idx */
-	struct iocb **pending;	   /* queued, not yet submitted */
-	struct io_event *events;   /* depth */
-	struct io_req **failed;	   /* refused by io_submit: reaped first */
-	struct aio_ring_abi *ring; /* NULL: an unknown layout, io_getevents only */
+	struct iocb *iocbs;	 /* by io_req idx */
+	struct iocb **pending;	 /* queued, not yet submitted */
+	struct io_event *events; /* depth */
+	struct io_req **failed;	 /* refused by io_submit: reaped first */
+	/* userspace_reap, and the kernel's ring layout is the one we know:
+	 * NULL otherwise (io_getevents only). */
+	struct aio_ring_abi *ring;
 	unsigned nr_pending, nr_failed, inflight;
 };
 
@@ -56,7 +60,6 @@ static int aio_init(struct engine *e, const struct engine_setup *s, char **cause
 	struct aio_priv *p = xcalloc(1, sizeof(*p));
 	int r;
 
-	(void)s;
 	r = io_setup((int)e->depth, &p->ctx);
 	if (r < 0) {
 		free(p);
@@ -73,9 +76,9 @@ static int aio_init(struct engine *e, const struct engine_setup *s, char **cause
 	p->pending = xcalloc(e->depth, sizeof(*p->pending));
 	p->events = xcalloc(e->depth, sizeof(*p->events));
 	p->failed = xcalloc(e->depth, sizeof(*p->failed));
-	p->ring = (struct aio_ring_abi *)p->ctx;
-	if (p->ring->magic != AIO_RING_MAGIC || p->ring->incompat_features ||
-	    p->ring->header_length != sizeof(*p->ring))
+	p->ring = s->job->userspace_reap ? (struct aio_ring_abi *)p->ctx : NULL;
+	if (p->ring && (p->ring->magic != AIO_RING_MAGIC || p->ring->incompat_features ||
+			p->ring->header_length != sizeof(*p->ring)))
 		p->ring = NULL;
 	e->priv = p;
 	return 0;
@@ -145,26 +148,26 @@ static int aio_commit(struct engine *e)
 static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_req **done)
 {
 	struct aio_priv *p = e->priv;
-	unsigned n = 0, want;
-	int r, i;
+	unsigned n = 0;
+	int r = 0, i;
 
 	while (p->nr_failed && n < max)
 		done[n++] = p->failed[--p->nr_failed];
 	if (n >= max || !p->inflight)
 		return (int)n;
-	r = p->ring ? (int)ring_reap(p->ring, p->events, max - n) : 0;
-	if (n + (unsigned)r < min) {
-		int w;
+	if (n >= min && p->ring) {
+		r = (int)ring_reap(p->ring, p->events, max - n);
+	} else {
+		/* No wait when nothing is owed: a zero timeout, as fio's. */
+		struct timespec zero = { 0, 0 };
+		unsigned want = n < min ? min - n : 0;
 
-		want = min - n - (unsigned)r;
 		do
-			w = io_getevents(p->ctx, (long)want, (long)(max - n - (unsigned)r),
-					 p->events + r, NULL);
-		while (w == -EINTR);
-		if (w < 0 && !r && !n)
-			return w;
-		if (w > 0)
-			r += w;
+			r = io_getevents(p->ctx, (long)want, (long)(max - n), p->events,
+					 want ? NULL : &zero);
+		while (r == -EINTR);
+		if (r < 0)
+			return n ? (int)n : r;
 	}
 	for (i = 0; i < r; i++) {
 		struct io_req *req = p->events[i].data;
@@ -190,6 +193,8 @@ static void aio_cleanup(struct engine *e)
 	e->priv = NULL;
 }
 
+static const char *const aio_options[] = { "userspace_reap", NULL };
+
 const struct engine_ops libaio_engine_ops = {
 	.name = "libaio",
 	.flags = ENGINE_F_VECTORED,
@@ -197,8 +202,10 @@ const struct engine_ops libaio_engine_ops = {
 	.help = "io_submit(2) and io_getevents(2) through libaio, up to iodepth I/Os in\n"
 		"flight.  Asynchronous only with direct=1: buffered I/O is completed inside\n"
 		"io_submit, one at a time in practice.  fsync and fdatasync wait for what is\n"
-		"in flight, then run as system calls.  Completions already in the ring\n"
-		"are read from user space; io_getevents runs only to wait.",
+		"in flight, then run as system calls.  Completions are reaped with\n"
+		"io_getevents; with userspace_reap, a reap that need not wait\n"
+		"(iodepth_batch_complete_min=0) reads the AIO ring from user space.",
+	.options = aio_options,
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,
