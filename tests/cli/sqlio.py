@@ -389,6 +389,9 @@ def bad_input(tmp):
         (["-mS3", "-b8"], "-mS3: -b8 KB is not a whole number of 3 sub-blocks"),
         (["-mS4", "-b8"], "-mS4: scatter/gather needs sub-blocks of whole pages"),
         (["-mC2", "-o2"], "-mC2: SQLIO does not combine -m with -o"),
+        (["-mC16", "-b2"], "-mC16: -BN (the default) is unbuffered (direct) I/O, whose "
+         "sub-blocks must be multiples of 512 bytes; -b2 makes them 128 bytes"),
+        (["-mC16", "-b2", "-BH"], "-mC16: -BH is unbuffered"),
         (["-F" + d("missing.txt")], "missing.txt: No such file"),
         (["-F" + d("bad-param.txt")], "bad-param.txt:2: expected '<file> <threads>"),
         (["-F" + d("ok-param.txt"), d("b3.dat")], "give no file name with it"),
