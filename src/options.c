@@ -45,6 +45,17 @@ static const struct opt_enum fadvise_enums[] = {
 	{ NULL, 0 },
 };
 
+static const struct opt_enum iomem_enums[] = {
+	{ "malloc", IOMEM_MALLOC },
+	{ "mmap", IOMEM_MMAP },
+	{ "mmapshared", IOMEM_MMAPSHARED },
+	{ "mmaphuge", IOMEM_MMAPHUGE },
+	{ "shm", IOMEM_SHM },
+	{ "shmhuge", IOMEM_SHMHUGE },
+	{ "thp", IOMEM_THP },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum submit_mode_enums[] = {
 	{ "inline", SUBMIT_INLINE },
 	{ "offload", SUBMIT_OFFLOAD },
@@ -204,6 +215,9 @@ const struct opt_def opt_table[] = {
 	  .help = "I/Os submitted at once (0: iodepth)" },
 	{ .name = "ioengine", .kind = &opt_kind_enum, F(ioengine), .enums = ioengine_enums,
 	  .def = "psync", .help = "how I/O is issued" },
+	{ .name = "iomem", .alias = "mem", .kind = &opt_kind_enum, F(iomem), .enums = iomem_enums,
+	  .def = "malloc",
+	  .help = "I/O buffer memory: malloc, mmap, mmapshared, mmaphuge, shm, shmhuge, thp" },
 	{ .name = "kb_base", .kind = &opt_kind_enum, F(kb_base), .enums = kb_base_enums,
 	  .def = "1024", .help = "what k means in sizes: 1024 (fio's default) or 1000" },
 	{ .name = "lat_percentiles", .kind = &opt_kind_bool, F(lat_percentiles), .def = "0",

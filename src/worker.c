@@ -45,26 +45,6 @@ static uint64_t seed_for(const struct job *job, unsigned clone)
 	       clone;
 }
 
-/* The I/O buffers, in one block.  From 2 MiB up they are aligned to 2 MiB
- * and asked for as transparent huge pages: physically contiguous memory
- * makes a 1 MiB direct I/O one segment list the device takes whole.  On
- * 4 KiB pages it is 256 segments, above virtio-blk's 254, and the block
- * layer splits it (measured on virtio: 1.5 requests per 1 MiB read, and
- * half the throughput; see docs/PERFORMANCE.md). */
-static void *io_buffers(size_t len, size_t align)
-{
-	const size_t huge = (size_t)2 << 20;
-	void *p;
-
-	if (len >= huge && align < huge)
-		align = huge;
-	if (posix_memalign(&p, align, len))
-		return NULL;
-	if (len >= huge)
-		(void)madvise(p, len / huge * huge, MADV_HUGEPAGE); /* a hint: fine if refused */
-	return p;
-}
-
 /*
  * Buffer contents, as fio makes them: random bytes (not dedupable, not
  * compressible); zeros with zero_buffers; with
@@ -279,13 +259,18 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	}
 	w->buf_size =
 		(size_t)((hi + w->files.mem_align - 1) / w->files.mem_align * w->files.mem_align);
-	buf = io_buffers(w->buf_size * depth, w->files.mem_align);
-	if (!buf) {
-		ret = set_cause(cause, "[%s] cannot allocate %zu bytes of I/O buffers", job->name,
-				w->buf_size * depth);
-		goto err;
+	{
+		char *why = NULL;
+
+		ret = iomem_alloc(&w->bufmem, job->iomem, w->buf_size * depth, w->files.mem_align,
+				  &why);
+		if (ret) {
+			set_cause(cause, "[%s] I/O buffers: %s", job->name, why);
+			free(why);
+			goto err;
+		}
 	}
-	w->bufmem = buf;
+	buf = w->bufmem.buf;
 	for (i = 0; i < depth; i++)
 		fill_contents(w, buf + (size_t)i * w->buf_size, w->buf_size);
 	w->reqs = xcalloc(depth, sizeof(*w->reqs));
@@ -306,7 +291,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	if (ret)
 		goto err;
 	if (w->eng.ops->init) {
-		struct engine_setup es = { job, &w->files, w->bufmem, w->buf_size };
+		struct engine_setup es = { job, &w->files, w->bufmem.buf, w->buf_size };
 		char *why = NULL;
 
 		ret = w->eng.ops->init(&w->eng, &es, &why);
@@ -351,7 +336,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->offgen);
 	free(w->rdist);
 	free(w->cursor);
-	free(w->bufmem);
+	iomem_free(&w->bufmem);
 	for (i = 0; w->subs && i < w->eng.depth * w->job->sub_blocks; i++)
 		free(w->subs[i]);
 	free(w->subs);
@@ -371,7 +356,6 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	w->offgen = NULL;
 	w->rdist = NULL;
 	w->cursor = NULL;
-	w->bufmem = NULL;
 	w->reqs = NULL;
 	w->free_reqs = w->done = NULL;
 }

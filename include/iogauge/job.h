@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "iogauge/iomem.h"
 #include "iogauge/util.h"
 
 enum ddir { DDIR_READ, DDIR_WRITE, DDIR_TRIM, DDIR_COUNT };
@@ -192,6 +193,7 @@ struct job {
 	bool exitall;	       /* when a clone ends, end the rest of its reporting group */
 	bool exitall_on_error; /* ... when a clone ends in error */
 	enum submit_mode io_submit_mode;
+	enum iomem_kind iomem; /* I/O buffer memory */
 	enum fadvise_hint
 		fadvise_hint;	  /* posix_fadvise at the start: fio's default, the workload's */
 	bool allow_mounted_write; /* write a block device that holds something */

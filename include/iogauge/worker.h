@@ -80,7 +80,7 @@ struct worker {
 	unsigned seq_passes;	/* rw=...:N with a gap: passes done over the region */
 	size_t scramble_at;	/* where in each 512 bytes the stamp goes */
 	uint64_t scramble_key[2];
-	void *bufmem;
+	struct iomem bufmem;	   /* the slots' buffers, depth x buf_size */
 	size_t buf_size;	   /* bytes per slot */
 	void **subs;		   /* sub_blocks: depth x N pieces, each its own allocation */
 	struct iovec *iov;	   /* ... and the iovecs over them, N per slot */

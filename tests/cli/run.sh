@@ -218,16 +218,18 @@ if [ -n "${IOGAUGE_NORING:-}" ] && grep -q "^io_uring " "$tmp/engines"; then
 		bad "SIGINT at depth 32: rc=$rc $(cat "$tmp/out2" "$tmp/err")"
 fi
 
-# I/O buffers of 2 MiB and more are asked for as huge pages (one 1 MiB
-# direct I/O then fits one device request): 8 x 1 MiB, 2 MiB aligned,
-# madvised.  A kernel without THP refuses the hint; the run goes on.
+# With iomem=thp, I/O buffers of 2 MiB and more are asked for as huge
+# pages (one 1 MiB direct I/O then fits one device request): 8 x 1 MiB,
+# 2 MiB aligned, madvised; by default (fio's malloc) they are not.  A kernel
+# without THP refuses the hint; the run goes on.
 # (Not under valgrind: it replaces the allocator and lays out memory its own way.)
 if [ -e /sys/kernel/mm/transparent_hugepage/enabled ] && [ -z "${IOGAUGE_VALGRIND:-}" ]; then
-	"$bin" --name=thp --ioengine=null --size=1g --bs=1m --iodepth=8 --rw=read --time_based \
-		--runtime=2 >/dev/null 2>&1 &
-	pid=$!
-	sleep 1
-	python3 - "$pid" <<'PY' && ok || bad "no 2 MiB-aligned MADV_HUGEPAGE region of 8 MiB in the I/O buffers"
+	for mem in thp malloc; do
+		"$bin" --name=thp --ioengine=null --size=1g --bs=1m --iodepth=8 --rw=read \
+			--time_based --runtime=2 --iomem=$mem >/dev/null 2>&1 &
+		pid=$!
+		sleep 1
+		python3 - "$pid" <<'PY'
 import re, sys
 cur = None
 for line in open("/proc/%s/smaps" % sys.argv[1]):
@@ -239,7 +241,11 @@ for line in open("/proc/%s/smaps" % sys.argv[1]):
         sys.exit(0)
 sys.exit(1)
 PY
-	wait $pid
+		rc=$?
+		[ $rc -eq $([ $mem = thp ] && echo 0 || echo 1) ] && ok ||
+			bad "iomem=$mem: a 2 MiB-aligned MADV_HUGEPAGE region of 8 MiB: $([ $rc -eq 0 ] && echo found || echo none)"
+		wait $pid
+	done
 fi
 
 # The recipes in jobs/ all parse.
