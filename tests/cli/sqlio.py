@@ -392,6 +392,8 @@ def bad_input(tmp):
         (["-mC16", "-b2"], "-mC16: -BN (the default) is unbuffered (direct) I/O, whose "
          "sub-blocks must be multiples of 512 bytes; -b2 makes them 128 bytes"),
         (["-mC16", "-b2", "-BH"], "-mC16: -BH is unbuffered"),
+        (["-mS4", "-b32", "--ioengine=mmap"], "-mS4: sub-blocks need an engine that does "
+         "vectored I/O; --ioengine=mmap does not"),
         (["-F" + d("missing.txt")], "missing.txt: No such file"),
         (["-F" + d("bad-param.txt")], "bad-param.txt:2: expected '<file> <threads>"),
         (["-F" + d("ok-param.txt"), d("b3.dat")], "give no file name with it"),
