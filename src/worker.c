@@ -1126,8 +1126,9 @@ static void loop_init(struct worker *w, struct loop *lp)
 	memset(lp, 0, sizeof(*lp));
 	for (i = 0; i < w->files.n; i++)
 		region += w->files.v[i].len;
-	/* As fio: with filesize sizing the files, size is the I/O to do. */
-	if (job->filesize_min && job->size.val && !job->size.pct)
+	/* As fio: with filesize sizing the files, size is the I/O to do, up
+	 * to the files' size (fio caps size at it). */
+	if (job->filesize_min && job->size.val && !job->size.pct && job->size.val < region)
 		region = job->size.val;
 	if (job->io_size.val && !job->io_size.pct)
 		region = job->io_size.val;

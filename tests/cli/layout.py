@@ -173,6 +173,20 @@ def layouts(tmp):
               (os.path.basename(tool), sorted(got.values())))
 
 
+def io_amounts(tmp):
+    # With filesize sizing the file, size is the I/O to do up to the file's
+    # size: fio caps it there (a size above it is not a second pass).
+    for size, want in (("64k", 1), ("256k", 4), ("4m", 16)):
+        job = "[s]\nfilename=s.dat\nfilesize=1m\nsize=%s\nrw=randread\nbs=64k\n" % size
+        ours, fio = both(tmp, job, "size-" + size)
+        got = sum(len(v) for v in ours.values())
+        check(got == want, "filesize=1m size=%s: %d I/Os of 64k, wanted %d" % (size, got, want))
+        if fio is not None:
+            theirs = sum(len(v) for v in fio.values())
+            check(theirs == got, "filesize=1m size=%s: fio did %d I/Os, iogauge %d" %
+                  (size, theirs, got))
+
+
 def starts(tmp, job):
     """jobname -> (start_ns, job_runtime ms, I/Os) from iogauge's JSON."""
     d = fresh(tmp, "starts")
@@ -263,6 +277,7 @@ def main():
     try:
         places(tmp)
         layouts(tmp)
+        io_amounts(tmp)
         control(tmp)
         advice(tmp)
     finally:
