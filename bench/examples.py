@@ -33,7 +33,9 @@ writing fio's JSON.  Each job entry's IOPS is its read + write IOPS; an
 example's total is the sum over its entries (with group_reporting one entry
 per group; for stonewalled phases it is the sum of the phases' rates, not
 I/Os over the wall time).  Examples with several jobs also get a line per
-job (its clones summed).  It prints, per example and job, the median and
+job (its clones summed).  Each pair's line also gives each tool's CPU time
+(user + system) per I/O, which tells a run the tool's own cost decides
+from one the device decides.  It prints, per example and job, the median and
 range over pairs of the ratio iogauge/fio and each tool's median, and marks
 with * a median ratio outside [0.85, 1.15].  --markdown prints the table as
 Markdown.  Nothing here asserts a speed: the exit status says only whether
@@ -300,6 +302,16 @@ def figures(doc):
     return jobs
 
 
+def cpu_per_io(doc):
+    """Microseconds of CPU (user + system, the JSON's usr_cpu and sys_cpu
+    over each job's runtime) per I/O, over the whole run."""
+    cpu = ios = 0
+    for j in doc["jobs"]:
+        cpu += (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1000
+        ios += j["read"]["total_ios"] + j["write"]["total_ios"]
+    return cpu / ios if ios else float("nan")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pairs", type=int, default=3)
@@ -417,10 +429,11 @@ def bench(a, want, made, outdir):
                 f, g = (sum(got[t][-1].values()) for t in ("fio", "iogauge"))
                 print("%-26s pair %d (%s first): IOPS fio %.0f iogauge %.0f (%.3f); on %s "
                       "requests fio %d iogauge %d, KiB/request fio %.1f iogauge %.1f; "
-                      "wall s fio %.1f iogauge %.1f" %
+                      "wall s fio %.1f iogauge %.1f; CPU us/IO fio %.2f iogauge %.2f" %
                       (name, i + 1, order[0], f, g, g / f if f else float("nan"), disk,
                        res["fio"][1], res["iogauge"][1], res["fio"][2], res["iogauge"][2],
-                       res["fio"][3], res["iogauge"][3]), flush=True)
+                       res["fio"][3], res["iogauge"][3], cpu_per_io(res["fio"][0]),
+                       cpu_per_io(res["iogauge"][0])), flush=True)
         except RunFailed as e:
             print("%s: run failed: %s" % (name, e), flush=True)
             failed.append(name)
