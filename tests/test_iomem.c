@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "iogauge/iomem.h"
+#include "iogauge/util.h"
 #include "testrun.h"
 
 #define LEN   ((size_t)4 << 20)
@@ -80,7 +81,7 @@ static void test_ordinary_kinds(void **state)
 	size_t k;
 
 	(void)state;
-	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		struct iomem m;
 		char *cause = NULL;
 		const char *fl;
@@ -117,7 +118,7 @@ static void test_large_alignment(void **state)
 	size_t k;
 
 	(void)state;
-	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		struct iomem m;
 
 		assert_int_equal(iomem_alloc(&m, kinds[k], 100000, 65536, NULL), 0);
@@ -204,7 +205,7 @@ static void test_runs_with_each_kind(void **state)
 	size_t k;
 
 	(void)state;
-	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		struct ran r;
 
 		run_text(&r, NULL,
