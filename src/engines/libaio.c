@@ -6,8 +6,9 @@
  * IOCB_CMD_FSYNC is not supported by most filesystems).  Buffered I/O is
  * accepted, but the kernel completes it inside io_submit: see job_warnings.
  * Completions are reaped with io_getevents, one call per reap, as fio's;
- * with userspace_reap, a reap that need not wait (iodepth_batch_complete_min
- * =0) reads the context's ring from user space instead, as fio's does.
+ * with userspace_reap and iodepth_batch_complete_min=0, a reap that need
+ * not wait reads the context's ring from user space instead (fio's spins
+ * on the ring for one that must wait too; here that is io_getevents).
  */
 #include <errno.h>
 #include <libaio.h>
@@ -76,7 +77,10 @@ static int aio_init(struct engine *e, const struct engine_setup *s, char **cause
 	p->pending = xcalloc(e->depth, sizeof(*p->pending));
 	p->events = xcalloc(e->depth, sizeof(*p->events));
 	p->failed = xcalloc(e->depth, sizeof(*p->failed));
-	p->ring = s->job->userspace_reap ? (struct aio_ring_abi *)p->ctx : NULL;
+	/* As fio: the ring is read only with iodepth_batch_complete_min=0. */
+	p->ring = s->job->userspace_reap && !s->job->iodepth_batch_complete_min
+			  ? (struct aio_ring_abi *)p->ctx
+			  : NULL;
 	if (p->ring && (p->ring->magic != AIO_RING_MAGIC || p->ring->incompat_features ||
 			p->ring->header_length != sizeof(*p->ring)))
 		p->ring = NULL;
@@ -127,9 +131,14 @@ static int aio_commit(struct engine *e)
 			done += (unsigned)r;
 			p->inflight += (unsigned)r;
 		} else if (r == -EAGAIN || r == -EINTR || r == 0) {
-			/* The context is sized to depth, so this is brief. */
-			if (++spins > 100000)
+			/* The context is sized to depth, so this is brief.  Given
+			 * up, what was not sent stays pending, alone. */
+			if (++spins > 100000) {
+				memmove(p->pending, p->pending + done,
+					(p->nr_pending - done) * sizeof(*p->pending));
+				p->nr_pending -= done;
 				return -EAGAIN;
+			}
 			sched_yield();
 		} else {
 			/* The first iocb was refused (EBADF, EINVAL...): it
@@ -160,7 +169,11 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_req 
 	} else {
 		/* No wait when nothing is owed: a zero timeout, as fio's. */
 		struct timespec zero = { 0, 0 };
+		/* Never more than is in flight: a wait for more would not end. */
 		unsigned want = n < min ? min - n : 0;
+
+		if (want > p->inflight)
+			want = p->inflight;
 
 		do
 			r = io_getevents(p->ctx, (long)want, (long)(max - n), p->events,
@@ -203,8 +216,8 @@ const struct engine_ops libaio_engine_ops = {
 		"flight.  Asynchronous only with direct=1: buffered I/O is completed inside\n"
 		"io_submit, one at a time in practice.  fsync and fdatasync wait for what is\n"
 		"in flight, then run as system calls.  Completions are reaped with\n"
-		"io_getevents; with userspace_reap, a reap that need not wait\n"
-		"(iodepth_batch_complete_min=0) reads the AIO ring from user space.",
+		"io_getevents; with userspace_reap and iodepth_batch_complete_min=0, a\n"
+		"reap that need not wait reads the AIO ring from user space.",
 	.options = aio_options,
 	.init = aio_init,
 	.queue = aio_queue,
