@@ -41,41 +41,44 @@ static const char *const kind_names[] = {
 static int failed(const struct iomem *m, const char *call, size_t len, int err, char **cause)
 {
 	bool huge = m->kind == IOMEM_MMAPHUGE || m->kind == IOMEM_SHMHUGE;
+	const char *hint = "";
 
+	if (huge && (err == ENOMEM || err == EINVAL))
+		hint = " (huge pages must be reserved first: /proc/sys/vm/nr_hugepages)";
+	else if (huge && err == EPERM)
+		hint = " (SHM_HUGETLB needs CAP_IPC_LOCK or the group in "
+		       "/proc/sys/vm/hugetlb_shm_group)";
 	set_cause(cause, "iomem=%s: %s of %zu bytes: %s%s", kind_names[m->kind], call, len,
-		  strerror(err),
-		  huge && (err == ENOMEM || err == EINVAL)
-			  ? " (huge pages must be reserved first: /proc/sys/vm/nr_hugepages)"
-			  : "");
+		  strerror(err), hint);
 	return -err;
 }
 
 int iomem_alloc(struct iomem *m, enum iomem_kind kind, size_t len, size_t align, char **cause)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), huge = iomem_huge_page_size(), map_page;
+	const size_t two_mib = (size_t)2 << 20;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), map_page = page;
 	int flags = MAP_ANONYMOUS | MAP_PRIVATE;
 
 	memset(m, 0, sizeof(*m));
 	m->kind = kind;
 	m->shmid = -1;
-	if (kind == IOMEM_MALLOC || kind == IOMEM_THP) {
-		const size_t two_mib = (size_t)2 << 20;
-		int r;
+	if (kind == IOMEM_MALLOC) {
+		int r = posix_memalign(&m->base, align, len);
 
-		/* thp: from 2 MiB up, 2 MiB-aligned and madvised (a hint: a
-		 * system with THP off gives ordinary pages). */
-		if (kind == IOMEM_THP && len >= two_mib && align < two_mib)
-			align = two_mib;
-		r = posix_memalign(&m->base, align, len);
 		if (r)
 			return failed(m, "posix_memalign", len, r, cause);
-		if (kind == IOMEM_THP && len >= two_mib)
-			(void)madvise(m->base, len / two_mib * two_mib, MADV_HUGEPAGE);
 		m->buf = m->base;
 		m->len = len;
 		return 0;
 	}
-	map_page = kind == IOMEM_MMAPHUGE || kind == IOMEM_SHMHUGE ? huge : page;
+	/* thp: from 2 MiB up, 2 MiB-aligned and madvised; a mapping of its
+	 * own, so that the hint goes with it when it is unmapped. */
+	if (kind == IOMEM_THP && len >= two_mib && align < two_mib)
+		align = two_mib;
+	if (kind == IOMEM_MMAPHUGE || kind == IOMEM_SHMHUGE)
+		map_page = iomem_huge_page_size();
+	if (len > SIZE_MAX - align - map_page)
+		return failed(m, "mmap", len, ENOMEM, cause);
 	m->len = (len + (align > map_page ? align : 0) + map_page - 1) / map_page * map_page;
 	if (kind == IOMEM_SHM || kind == IOMEM_SHMHUGE) {
 		m->shmid = shmget(IPC_PRIVATE, m->len,
@@ -105,6 +108,8 @@ int iomem_alloc(struct iomem *m, enum iomem_kind kind, size_t len, size_t align,
 		}
 	}
 	m->buf = (void *)(((uintptr_t)m->base + align - 1) & ~(uintptr_t)(align - 1));
+	if (kind == IOMEM_THP && len >= two_mib)
+		(void)madvise(m->buf, len / two_mib * two_mib, MADV_HUGEPAGE); /* a hint */
 	return 0;
 }
 
@@ -112,7 +117,7 @@ void iomem_free(struct iomem *m)
 {
 	if (!m->base)
 		return;
-	if (m->kind == IOMEM_MALLOC || m->kind == IOMEM_THP)
+	if (m->kind == IOMEM_MALLOC)
 		free(m->base);
 	else if (m->kind == IOMEM_SHM || m->kind == IOMEM_SHMHUGE)
 		shmdt(m->base);

@@ -355,6 +355,7 @@ static int check_job(struct job *job, char **cause)
 			       (unsigned long long)job->thinktime_spin / 1000,
 			       (unsigned long long)job->thinktime / 1000);
 	if (job->sub_blocks > 1) {
+		bool scatter = job->sub_block_io == SUBIO_SCATTER;
 		const char *why = NULL;
 
 		if (job->nr_bssplit[0] || job->nr_bssplit[1] || job->bsrange_max[0] ||
@@ -362,11 +363,16 @@ static int check_job(struct job *job, char **cause)
 			why = "needs one block size (no bsrange or bssplit)";
 		else if (job->bs[0] % job->sub_blocks || job->bs[1] % job->sub_blocks)
 			why = "must divide the block size";
-		else if (job->direct && (bs / job->sub_blocks) % 512)
+		/* copy does its I/O from the contiguous buffer: only scatter
+		 * hands the pieces to the device. */
+		else if (scatter && job->direct && (bs / job->sub_blocks) % 512)
 			why = "with direct=1 needs pieces of a multiple of 512 bytes";
-		else if (ops && !(ops->flags & ENGINE_F_VECTORED))
+		else if (scatter && ops && !(ops->flags & ENGINE_F_VECTORED))
 			why = "needs an engine that does vectored I/O (psync, sync, libaio, "
 			      "io_uring)";
+		else if (scatter && job->iomem != IOMEM_MALLOC)
+			why = "scatters into pieces of their own (malloc), so iomem= would not "
+			      "be the memory the device reads or writes; use iomem=malloc";
 		else if (job->fixedbufs)
 			why = "cannot use fixedbufs (registered buffers are whole)";
 		if (why)

@@ -453,21 +453,12 @@ static int check_all(struct sqlio *s, bool files_given, char **cause)
 			"-mS%u: scatter/gather needs sub-blocks of whole pages (4 KB); -b%u "
 			"makes them %llu bytes",
 			s->sub_blocks, s->kb, (unsigned long long)s->kb * 1024 / s->sub_blocks);
-	if (s->multi && s->engine && engine_find(s->engine) &&
+	if (s->multi == 'S' && s->engine && engine_find(s->engine) &&
 	    !(engine_find(s->engine)->flags & ENGINE_F_VECTORED))
 		return set_cause(cause,
-				 "-m%c%u: sub-blocks need an engine that does vectored I/O; "
+				 "-mS%u: scatter/gather needs an engine that does vectored I/O; "
 				 "--ioengine=%s does not (psync, sync, libaio and io_uring do)",
-				 s->multi, s->sub_blocks, s->engine);
-	if (s->multi && (s->buffering == 'N' || s->buffering == 'H') &&
-	    (uint64_t)s->kb * 1024 / s->sub_blocks % 512)
-		return set_cause(
-			cause,
-			"-m%c%u: -B%c%s is unbuffered (direct) I/O, whose sub-blocks must be "
-			"multiples of 512 bytes; -b%u makes them %llu bytes",
-			s->multi, s->sub_blocks, s->buffering,
-			s->buffering_given ? "" : " (the default)", s->kb,
-			(unsigned long long)s->kb * 1024 / s->sub_blocks);
+				 s->sub_blocks, s->engine);
 	if (s->v111 && s->pattern != SQLIO_STRIDE)
 		return set_cause(cause,
 				 "-v1.1.1: the old block reuse needs a stripe factor (-f<N>)");

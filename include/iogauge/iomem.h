@@ -16,7 +16,7 @@ enum iomem_kind {
 	IOMEM_MMAPHUGE,	  /* anonymous mmap of hugetlb pages (MAP_HUGETLB) */
 	IOMEM_SHM,	  /* System V shared memory */
 	IOMEM_SHMHUGE,	  /* ... of hugetlb pages (SHM_HUGETLB) */
-	IOMEM_THP,	  /* 2 MiB-aligned, madvised as transparent huge pages */
+	IOMEM_THP,	  /* a private mapping, 2 MiB-aligned, madvised as THP */
 };
 
 struct iomem {
@@ -28,7 +28,7 @@ struct iomem {
 };
 
 /* @len bytes of @kind, at @buf aligned to @align (a power of two).  0, or
- * -errno with *cause saying what failed and what to do. */
+ * -errno with *cause (not NULL) saying what failed and what to do. */
 int iomem_alloc(struct iomem *m, enum iomem_kind kind, size_t len, size_t align, char **cause);
 /* Frees what iomem_alloc gave (nothing when it failed or never ran). */
 void iomem_free(struct iomem *m);

@@ -232,7 +232,11 @@ if [ -e /sys/kernel/mm/transparent_hugepage/enabled ] && [ -z "${IOGAUGE_VALGRIN
 		python3 - "$pid" <<'PY'
 import re, sys
 cur = None
-for line in open("/proc/%s/smaps" % sys.argv[1]):
+try:
+    smaps = open("/proc/%s/smaps" % sys.argv[1]).readlines()
+except OSError:
+    sys.exit(2)  # the run is gone: nothing was looked at
+for line in smaps:
     m = re.match(r"([0-9a-f]+)-([0-9a-f]+) ", line)
     if m:
         cur = (int(m[1], 16), int(m[2], 16))
@@ -242,9 +246,10 @@ for line in open("/proc/%s/smaps" % sys.argv[1]):
 sys.exit(1)
 PY
 		rc=$?
-		[ $rc -eq $([ $mem = thp ] && echo 0 || echo 1) ] && ok ||
-			bad "iomem=$mem: a 2 MiB-aligned MADV_HUGEPAGE region of 8 MiB: $([ $rc -eq 0 ] && echo found || echo none)"
 		wait $pid
+		run_rc=$?
+		[ $run_rc -eq 0 ] && [ $rc -eq $([ $mem = thp ] && echo 0 || echo 1) ] && ok ||
+			bad "iomem=$mem: a 2 MiB-aligned MADV_HUGEPAGE region of 8 MiB: check $rc (0 found, 1 none, 2 no process), run exit $run_rc"
 	done
 fi
 

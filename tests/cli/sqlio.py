@@ -332,6 +332,12 @@ def tests(tmp):
     check(rc == 0 and opts(json.loads(out)).get("sub_blocks") == "2" and
           json.loads(out)["jobs"][0]["write"]["io_bytes"] > 0,
           "-mS2 writes: %d %s" % (rc, err))
+    # -mC does its I/O from the whole buffer: 128-byte pieces with direct
+    # I/O (-BN), and an engine without vectored I/O, are fine.
+    for extra in (["-mC16", "-b2"], ["-mC2", "-b8", "-BY", "--ioengine=mmap"]):
+        rc, out, err = run(["-s1", "-frandom", "--output-format=json"] + extra + [d("m.dat")])
+        check(rc == 0 and json.loads(out)["jobs"][0]["read"]["io_bytes"] > 0,
+              "%s: %d %s" % (" ".join(extra), rc, err))
     rc, out, err = run(None, prog=[BIN, "--name=x", "--size=1m", "--bs=4k", "--sub_blocks=3"])
     check(rc == 2 and "sub_blocks=3 must divide the block size" in err, "sub_blocks=3: %r" % err)
     rc, out, err = run(None, prog=[BIN, "--name=x", "--size=1m", "--ioengine=mmap",
@@ -389,11 +395,8 @@ def bad_input(tmp):
         (["-mS3", "-b8"], "-mS3: -b8 KB is not a whole number of 3 sub-blocks"),
         (["-mS4", "-b8"], "-mS4: scatter/gather needs sub-blocks of whole pages"),
         (["-mC2", "-o2"], "-mC2: SQLIO does not combine -m with -o"),
-        (["-mC16", "-b2"], "-mC16: -BN (the default) is unbuffered (direct) I/O, whose "
-         "sub-blocks must be multiples of 512 bytes; -b2 makes them 128 bytes"),
-        (["-mC16", "-b2", "-BH"], "-mC16: -BH is unbuffered"),
-        (["-mS4", "-b32", "--ioengine=mmap"], "-mS4: sub-blocks need an engine that does "
-         "vectored I/O; --ioengine=mmap does not"),
+        (["-mS4", "-b32", "--ioengine=mmap"], "-mS4: scatter/gather needs an engine that "
+         "does vectored I/O; --ioengine=mmap does not"),
         (["-F" + d("missing.txt")], "missing.txt: No such file"),
         (["-F" + d("bad-param.txt")], "bad-param.txt:2: expected '<file> <threads>"),
         (["-F" + d("ok-param.txt"), d("b3.dat")], "give no file name with it"),
