@@ -189,6 +189,19 @@ def verdict(target, med):
     return abs(med - 1) <= want, "%s within ±%.0f%%" % (metric, want * 100)
 
 
+def chosen(ap, arg, flag, noun, names):
+    """The names a comma list @arg (empty: all of @names) asks for; an
+    unknown one is an argparse error naming @flag, with a did-you-mean."""
+    want = arg.split(",") if arg else names
+    for n in want:
+        if n not in names:
+            near = difflib.get_close_matches(n, names, 1)
+            ap.error("%s: unknown %s '%s'%s; the %ss are: %s" %
+                     (flag, noun, n, "; did you mean '%s'?" % near[0] if near else "", noun,
+                      ", ".join(names)))
+    return want
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pairs", type=int, default=5)
@@ -203,13 +216,7 @@ def main():
     a = ap.parse_args()
     if a.smoke:
         a.pairs, a.runtime = 1, 1
-    names = [c[0] for c in CASES]
-    want = a.cases.split(",") if a.cases else names
-    for n in want:
-        if n not in names:
-            near = difflib.get_close_matches(n, names, 1)
-            ap.error("--cases: unknown case '%s'%s; the cases are: %s" %
-                     (n, "; did you mean '%s'?" % near[0] if near else "", ", ".join(names)))
+    want = chosen(ap, a.cases, "--cases", "case", [c[0] for c in CASES])
     if a.pairs < 1 or a.runtime < 1:
         ap.error("--pairs and --runtime must be at least 1")
     made = [] if os.path.isdir(a.dir) else [a.dir]

@@ -56,7 +56,6 @@ usage: bench/examples.py [--pairs N] [--runtime S] [--size SIZE]
                          [--iogauge BIN] [--fio BIN] [--dir DIR]
 """
 import argparse
-import difflib
 import json
 import os
 import re
@@ -68,7 +67,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from compare import children, disk_counts, disk_of, make_file  # noqa: E402
+from compare import children, chosen, disk_counts, disk_of, make_file  # noqa: E402
 
 EXAMPLE_DIR = os.path.join(HERE, "..", "tests", "data", "fio-examples")
 LOW, HIGH = 0.85, 1.15
@@ -328,13 +327,7 @@ def main():
     if a.smoke:
         a.pairs, a.runtime = 1, 1
     a.size = a.size or ("32m" if a.smoke else "256m")
-    names = [e[0] for e in EXAMPLES]
-    want = a.examples.split(",") if a.examples else names
-    for n in want:
-        if n not in names:
-            near = difflib.get_close_matches(n, names, 1)
-            ap.error("--examples: unknown example '%s'%s; the examples are: %s" %
-                     (n, "; did you mean '%s'?" % near[0] if near else "", ", ".join(names)))
+    want = chosen(ap, a.examples, "--examples", "example", [e[0] for e in EXAMPLES])
     if a.pairs < 1 or a.runtime < 1:
         ap.error("--pairs and --runtime must be at least 1")
     try:
