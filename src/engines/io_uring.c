@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * io_uring through liburing, up to iodepth I/Os in flight, with fio's
- * knobs: fixedbufs (the buffers are registered, READ_FIXED/WRITE_FIXED,
- * even unasked; fixedbufs=1 makes a refusal an error), registerfiles,
+ * knobs: fixedbufs (the buffers are registered, READ_FIXED/WRITE_FIXED),
+ * registerfiles,
  * sqthread_poll (IORING_SETUP_SQPOLL), hipri (IORING_SETUP_IOPOLL).  fsync
  * and fdatasync are IORING_OP_FSYNC.  When the kernel refuses io_uring,
  * init says why and what to use instead.
@@ -86,11 +86,11 @@ static int uring_init(struct engine *e, const struct engine_setup *s, char **cau
 		return refused(r, cause);
 	}
 	e->priv = p;
-	/* The buffers are registered whether or not fixedbufs asks: the same
-	 * I/O, without pinning its pages at every I/O (7% less CPU per 4 KiB
-	 * direct read at depth 32; docs/PERFORMANCE.md).  Only fixedbufs=1
-	 * makes a refusal (the locked-memory limit, say) an error. */
-	{
+	/* As fio, the buffers are registered only when fixedbufs asks: it
+	 * spares the kernel pinning each I/O's pages (about 7% less CPU per
+	 * 4 KiB direct read at depth 32; docs/PERFORMANCE.md), which fio's
+	 * default pays too. */
+	if (job->fixedbufs) {
 		struct iovec *iov = xcalloc(e->depth, sizeof(*iov));
 
 		for (i = 0; i < e->depth; i++) {
@@ -99,9 +99,7 @@ static int uring_init(struct engine *e, const struct engine_setup *s, char **cau
 		}
 		r = io_uring_register_buffers(&p->ring, iov, e->depth);
 		free(iov);
-		if (r >= 0) {
-			p->fixedbufs = true;
-		} else if (job->fixedbufs) {
+		if (r < 0) {
 			*cause = xasprintf("fixedbufs: registering %u buffers of %zu bytes: %s%s",
 					   e->depth, s->buf_size, strerror(-r),
 					   r == -ENOMEM ? " (the locked-memory limit, ulimit -l)"
@@ -109,6 +107,7 @@ static int uring_init(struct engine *e, const struct engine_setup *s, char **cau
 			uring_cleanup(e);
 			return r;
 		}
+		p->fixedbufs = true;
 	}
 	if (job->registerfiles) {
 		int *fds = xcalloc(n, sizeof(*fds));
@@ -226,11 +225,11 @@ const struct engine_ops io_uring_engine_ops = {
 	.flags = ENGINE_F_VECTORED,
 	.desc = "io_uring through liburing, iodepth in flight",
 	.help = "Submits through an io_uring of iodepth entries and reaps its completion\n"
-		"queue.  The I/O buffers are registered whenever the kernel allows\n"
-		"(with fixedbufs=1 a refusal fails the job); registerfiles registers\n"
-		"the files, sqthread_poll lets a kernel thread poll the submission\n"
-		"queue, hipri polls for completions (direct=1, and a device with poll\n"
-		"queues).  fsync and fdatasync are IORING_OP_FSYNC.",
+		"queue.  fixedbufs registers the I/O buffers (READ_FIXED and\n"
+		"WRITE_FIXED), registerfiles registers the files, sqthread_poll lets\n"
+		"a kernel thread poll the submission queue, hipri polls for\n"
+		"completions (direct=1, and a device with poll queues).  fsync and\n"
+		"fdatasync are IORING_OP_FSYNC.",
 	.options = uring_options,
 	.init = uring_init,
 	.queue = uring_queue,

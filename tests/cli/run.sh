@@ -180,14 +180,19 @@ if [ -n "${IOGAUGE_NORING:-}" ] && grep -q "^io_uring " "$tmp/engines"; then
 			bad "io_uring refused ($why): rc=$rc $(cat "$tmp/err")"
 		fi
 	done
-	# io_uring registers its buffers unasked; when the locked-memory limit
-	# refuses them it runs without, and only fixedbufs=1 makes that an error.
-	# (LeakSanitizer cannot run under ptrace: off for this one run.)
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		strace -f -e trace=io_uring_register -o "$tmp/st" "$bin" --name=r --filename="$tmp/r.dat" \
-		--size=1m --ioengine=io_uring --iodepth=4 >/dev/null 2>&1 &&
-		grep -q "IORING_REGISTER_BUFFERS, .*4) = 0" "$tmp/st" && ok ||
-		bad "io_uring did not register its 4 buffers: $(cat "$tmp/st")"
+	# As fio, io_uring registers its buffers only with fixedbufs; when the
+	# locked-memory limit refuses them, that is an error.
+	# (LeakSanitizer cannot run under ptrace: off for these runs.)
+	for fb in 0 1; do
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -e trace=io_uring_register -o "$tmp/st" "$bin" --name=r --filename="$tmp/r.dat" \
+			--size=1m --ioengine=io_uring --iodepth=4 --fixedbufs=$fb >/dev/null 2>&1 || {
+			bad "io_uring fixedbufs=$fb failed"
+			continue
+		}
+		n=$(grep -c "IORING_REGISTER_BUFFERS, .*4) = 0" "$tmp/st")
+		[ "$n" -eq $fb ] && ok || bad "io_uring fixedbufs=$fb: $n buffer registrations: $(cat "$tmp/st")"
+	done
 	if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 		chmod 711 "$tmp" && mkdir "$tmp/lim" && chmod 777 "$tmp/lim"
 		for fb in 0 1; do
