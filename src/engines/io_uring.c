@@ -2,10 +2,9 @@
 /*
  * io_uring through liburing, up to iodepth I/Os in flight, with fio's
  * knobs: fixedbufs (the buffers are registered, READ_FIXED/WRITE_FIXED),
- * registerfiles,
- * sqthread_poll (IORING_SETUP_SQPOLL), hipri (IORING_SETUP_IOPOLL).  fsync
- * and fdatasync are IORING_OP_FSYNC.  When the kernel refuses io_uring,
- * init says why and what to use instead.
+ * registerfiles, sqthread_poll (IORING_SETUP_SQPOLL), hipri
+ * (IORING_SETUP_IOPOLL).  fsync and fdatasync are IORING_OP_FSYNC.  When
+ * the kernel refuses io_uring, init says why and what to use instead.
  */
 #include <errno.h>
 #include <liburing.h>
