@@ -51,6 +51,24 @@ ssize_t __wrap_pread64(int fd, void *buf, size_t len, off_t off)
 	return __real_pread64(fd, buf, len, off);
 }
 
+/* posix_fadvise, slowed: the next POSIX_FADV_DONTNEED takes slow_drop_ms
+ * longer (once), as it does when it must write back dirty pages first. */
+static unsigned slow_drop_ms;
+int __real_posix_fadvise64(int fd, off_t off, off_t len, int advice);
+int __wrap_posix_fadvise64(int fd, off_t off, off_t len, int advice);
+
+int __wrap_posix_fadvise64(int fd, off_t off, off_t len, int advice)
+{
+	if (advice == POSIX_FADV_DONTNEED && slow_drop_ms) {
+		struct timespec ts = { 0, (long)slow_drop_ms * 1000000L };
+
+		slow_drop_ms = 0;
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
+	return __real_posix_fadvise64(fd, off, len, advice);
+}
+
 static char *path(const char *name)
 {
 	return xasprintf("%s/%s", testrun_dir, name);
@@ -252,6 +270,49 @@ static void test_ramp_time(void **state)
 				 (unsigned long long)sum,
 				 (unsigned long long)st->dir[STAT_READ].ios);
 	}
+	ran_free(&r);
+}
+
+/* As fio's runtime: the job's time starts before invalidate drops the
+ * files' cache, so a slow drop counts, and a runtime bound includes it. */
+static void test_invalidate_is_timed(void **state)
+{
+	struct ran r;
+	uint64_t t0;
+	double secs, wall;
+
+	(void)state;
+	slow_drop_ms = 200;
+	run_text(&r, NULL, "[i]\nfilename=%s/inv\nsize=64k\nrw=read\n", testrun_dir);
+	assert_int_equal(r.ret, 0);
+	secs = r.run.results[0].stats.elapsed / 1e9;
+	if (secs < 0.2)
+		fail_msg("a job whose cache drop took 200 ms measured %.4f s", secs);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 16);
+	ran_free(&r);
+
+	/* The 500 ms include the drop: the run ends 500 ms after the job
+	 * began, not 500 ms after the drop (700 ms). */
+	slow_drop_ms = 200;
+	t0 = run_now();
+	run_text(&r, NULL, "[i]\nfilename=%s/inv\nsize=64k\nrw=read\nruntime=500ms\ntime_based\n",
+		 testrun_dir);
+	wall = (run_now() - t0) / 1e9;
+	assert_int_equal(r.ret, 0);
+	secs = r.run.results[0].stats.elapsed / 1e9;
+	if (secs < 0.495 || secs > 0.53 || wall > 0.65)
+		fail_msg("a 500 ms run whose cache drop took 200 ms measured %.4f s in %.4f s",
+			 secs, wall);
+	ran_free(&r);
+
+	/* invalidate=0: no drop, so nothing slow in the time. */
+	slow_drop_ms = 200;
+	run_text(&r, NULL, "[i]\nfilename=%s/inv\nsize=64k\nrw=read\ninvalidate=0\n", testrun_dir);
+	slow_drop_ms = 0;
+	assert_int_equal(r.ret, 0);
+	secs = r.run.results[0].stats.elapsed / 1e9;
+	if (secs >= 0.2)
+		fail_msg("invalidate=0 measured %.4f s: the cache was dropped", secs);
 	ran_free(&r);
 }
 
@@ -487,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_offsets_and_backwards),
 		cmocka_unit_test(test_time_bound),
 		cmocka_unit_test(test_ramp_time),
+		cmocka_unit_test(test_invalidate_is_timed),
 		cmocka_unit_test(test_unlink_only_created),
 		cmocka_unit_test(test_numjobs_and_groups),
 		cmocka_unit_test(test_refused_before_io),
