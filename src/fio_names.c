@@ -74,7 +74,6 @@ static const struct {
 	{ "exec_postrun", FIO_OPT_UNSUPPORTED, NULL },
 	{ "exec_prerun", FIO_OPT_UNSUPPORTED, NULL },
 	{ "exit_on_io_done", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
-	{ "exit_what", FIO_OPT_UNSUPPORTED, NULL },
 	{ "experimental_verify", FIO_OPT_UNSUPPORTED, NULL },
 	{ "file_append", FIO_OPT_UNSUPPORTED, NULL },
 	{ "file_service_type", FIO_OPT_UNSUPPORTED, NULL },

@@ -45,6 +45,13 @@ static const struct opt_enum fadvise_enums[] = {
 	{ NULL, 0 },
 };
 
+static const struct opt_enum exit_what_enums[] = {
+	{ "group", EXIT_GROUP },
+	{ "stonewall", EXIT_STONEWALL },
+	{ "all", EXIT_ALL },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum iomem_enums[] = {
 	{ "malloc", IOMEM_MALLOC },
 	{ "mmap", IOMEM_MMAP },
@@ -169,8 +176,10 @@ const struct opt_def opt_table[] = {
 	  .help = "run the verify phase after writing when verify is set" },
 	{ .name = "end_fsync", .kind = &opt_kind_bool, F(end_fsync), .def = "0",
 	  .help = "fsync the files when the write phase ends" },
+	{ .name = "exit_what", .kind = &opt_kind_enum, F(exit_what), .enums = exit_what_enums,
+	  .def = "group", .help = "what exitall ends: group, stonewall (the running jobs) or all" },
 	{ .name = "exitall", .kind = &opt_kind_bool, F(exitall), .def = "0", .flags = OPTF_BARE,
-	  .help = "when one job ends, end the others of its group" },
+	  .help = "when any job ends, end the others of its group (set in one job, for all)" },
 	{ .name = "exitall_on_error", .kind = &opt_kind_bool, F(exitall_on_error), .def = "0",
 	  .flags = OPTF_BARE, .help = "when one job fails, end the others of its group" },
 	{ .name = "fadvise_hint", .kind = &opt_kind_enum, F(fadvise_hint), .enums = fadvise_enums,

@@ -21,9 +21,11 @@ struct ctl {
 	pthread_cond_t cond;
 	bool open;	/* the gate of the current batch */
 	unsigned *left; /* per job: clones not yet finished */
-	/* per reporting group: set when a clone of an exitall job ends (or
-	 * of an exitall_on_error job fails), which ends the group's others */
+	/* per clone: set when exitall (or exitall_on_error) ends it */
 	volatile sig_atomic_t *halt;
+	struct slot *slots;
+	unsigned n;
+	bool exitall; /* a job sets it: as in fio, it then holds for every job */
 };
 
 struct slot {
@@ -31,6 +33,7 @@ struct slot {
 	struct ctl *ctl;
 	const struct job *jobs;
 	unsigned job;
+	unsigned group;	   /* reporting group */
 	unsigned wait_job; /* index of wait_for's job, or ~0u */
 	pthread_t tid;
 	bool running;
@@ -52,6 +55,25 @@ static void nap(uint64_t ns, const struct worker *w)
 
 	while (!worker_stopped(w) && run_now() < end)
 		nanosleep(&step, NULL);
+}
+
+/* As fio's fio_terminate_threads: a clone of @s's job has ended, and its
+ * exit_what says which others end with it: its group (those not started
+ * yet too), the clones running now (the rest of the stonewall batch, not
+ * those still waiting), or every clone of the run.  Under c->lock. */
+static void halt_others(struct ctl *c, const struct slot *s)
+{
+	enum exit_what what = s->w.job->exit_what;
+	unsigned i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct slot *o = &c->slots[i];
+
+		if (what == EXIT_ALL || (what == EXIT_GROUP && o->group == s->group) ||
+		    (what == EXIT_STONEWALL &&
+		     atomic_load_explicit(&o->w.prog.state, memory_order_relaxed) == 1))
+			c->halt[i] = 1;
+	}
 }
 
 static void *slot_main(void *arg)
@@ -79,9 +101,9 @@ static void *slot_main(void *arg)
 		worker_run(&s->w);
 	atomic_store_explicit(&s->w.prog.state, 2, memory_order_relaxed);
 	pthread_mutex_lock(&c->lock);
-	/* As fio: exitall ends the group's other jobs when this one ends. */
-	if (job->exitall || (job->exitall_on_error && s->w.error))
-		*s->w.halt = 1;
+	/* As fio: with exitall (any job's) a clone's end ends others. */
+	if (c->exitall || (job->exitall_on_error && s->w.error))
+		halt_others(c, s);
 	c->left[s->job]--;
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
@@ -319,7 +341,11 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 		n += jobs[i].numjobs;
 	slots = xcalloc(n, sizeof(*slots));
 	c.left = xcalloc(nr, sizeof(*c.left));
-	c.halt = xcalloc(nr, sizeof(*c.halt)); /* groups never outnumber jobs */
+	c.halt = xcalloc(n, sizeof(*c.halt));
+	c.slots = slots;
+	c.n = n;
+	for (i = 0; i < nr; i++)
+		c.exitall |= jobs[i].exitall;
 	out->results = xcalloc(n, sizeof(*out->results));
 	out->nr = n;
 	for (i = 0; i < nr && !ret; i++)
@@ -336,12 +362,13 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 
 			slots[n].ctl = &c;
 			slots[n].job = i;
+			slots[n].group = group;
 			slots[n].wait_job =
 				jobs[i].wait_for ? find_job(jobs, i, jobs[i].wait_for) : ~0u;
 			ret = worker_setup(&slots[n].w, &jobs[i], k, stop, cause);
 			if (!ret) {
 				ready++;
-				slots[n].w.halt = &c.halt[group];
+				slots[n].w.halt = &c.halt[n];
 			}
 			r->job = &jobs[i];
 			r->job_index = i;

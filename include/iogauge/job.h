@@ -40,6 +40,9 @@ enum ioengine_id {
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
 enum fadvise_hint { FADV_HINT_NONE, FADV_HINT_WORKLOAD, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM };
+/* What exitall ends when a clone ends: its reporting group, the clones
+ * running at the time, or every clone of the run (fio's exit_what). */
+enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
 
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 
@@ -190,8 +193,9 @@ struct job {
 	uint64_t rate[DDIR_COUNT]; /* bytes/s; 0: no cap */
 	uint64_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;
-	bool exitall;	       /* when a clone ends, end the rest of its reporting group */
-	bool exitall_on_error; /* ... when a clone ends in error */
+	bool exitall;		  /* when a clone ends, end the rest of its reporting group */
+	bool exitall_on_error;	  /* ... when a clone ends in error */
+	enum exit_what exit_what; /* ... or what else exitall ends */
 	enum submit_mode io_submit_mode;
 	enum iomem_kind iomem; /* I/O buffer memory */
 	enum fadvise_hint

@@ -60,7 +60,7 @@ struct worker {
 	const struct job *job;
 	unsigned clone;
 	volatile sig_atomic_t *stop; /* the run's: Ctrl-C */
-	volatile sig_atomic_t *halt; /* the group's: exitall (never set outside a run) */
+	volatile sig_atomic_t *halt; /* exitall ended it (never set outside a run) */
 	struct engine eng;
 	struct run_files files;
 	struct offgen *offgen;	/* one per file (random patterns) */

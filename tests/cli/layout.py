@@ -220,6 +220,25 @@ def control(tmp):
                "[long]\nfilename=DIR/b\nsize=1m\nrw=randread\ntime_based\nruntime=10\n"
                "[after]\nfilename=DIR/c\nsize=1m\nrw=read\nstonewall\n")
     check(s and s["long"][1] < 2000 and s["after"][2] == 256, "exitall: %r" % s)
+    # exitall in one job holds for every job, as fio's (a global flag
+    # there): the 1 s job without it ends the 10 s job that has it.
+    s = starts(tmp, "[long]\nfilename=DIR/a\nsize=1m\nrw=randread\ntime_based\nruntime=10\n"
+               "exitall\n[short]\nfilename=DIR/b\nsize=1m\nrw=randread\ntime_based\nruntime=1\n")
+    check(s and s["long"][1] < 2000, "exitall in another job: %r" % s)
+    # exit_what: the 1 s job's end ends the job running in another group
+    # (stonewall: the running jobs; all: every job), not the one still
+    # waiting for it (stonewall), nor the next stonewall batch (stonewall),
+    # which with all never start.  fio 3.33 gives the same: runtimes 1000
+    # and 999 ms then 256 I/Os each, or no I/O at all for the last two.
+    for what, rest in (("stonewall", 256), ("all", 0)):
+        s = starts(tmp, "[global]\nsize=1m\nexitall\n"
+                   "[slow]\nfilename=DIR/a\nrw=randread\ntime_based\nruntime=1\n"
+                   "exit_what=%s\n"
+                   "[fast]\nnew_group\nfilename=DIR/b\nrw=randread\ntime_based\nruntime=10\n"
+                   "[waiting]\nnew_group\nfilename=DIR/c\nrw=read\nwait_for=slow\n"
+                   "[after]\nstonewall\nfilename=DIR/d\nrw=read\n" % what)
+        check(s and s["fast"][1] < 2000 and s["waiting"][2] == rest and s["after"][2] == rest,
+              "exit_what=%s: %r" % (what, s))
     # exitall_on_error: writes into a sparse 4 MiB file on a 1 MiB tmpfs
     # fail with ENOSPC part way, and that ends the group's 10 s job.
     if os.geteuid() == 0:
