@@ -11,7 +11,7 @@
 
 #include "iogauge/util.h"
 
-static void oom(size_t size)
+void xalloc_failed(size_t size)
 {
 	fprintf(stderr, "iogauge: out of memory allocating %zu bytes\n", size);
 	abort();
@@ -22,7 +22,7 @@ void *xmalloc(size_t size)
 	void *p = malloc(size ? size : 1);
 
 	if (!p)
-		oom(size);
+		xalloc_failed(size);
 	return p;
 }
 
@@ -31,7 +31,7 @@ void *xcalloc(size_t nmemb, size_t size)
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 
 	if (!p)
-		oom(nmemb * size);
+		xalloc_failed(nmemb * size);
 	return p;
 }
 
@@ -40,7 +40,7 @@ void *xrealloc(void *ptr, size_t size)
 	void *p = realloc(ptr, size ? size : 1);
 
 	if (!p)
-		oom(size);
+		xalloc_failed(size);
 	return p;
 }
 
@@ -63,7 +63,7 @@ char *xvasprintf(const char *fmt, va_list ap)
 	char *p;
 
 	if (vasprintf(&p, fmt, ap) < 0)
-		oom(strlen(fmt));
+		xalloc_failed(strlen(fmt));
 	return p;
 }
 

@@ -85,5 +85,12 @@ void iolog_add_hist(struct run_logs *lg, uint64_t t_ms, unsigned dir, uint32_t b
 		    const struct hist *now, const uint64_t *before);
 void iolog_add_window(struct run_logs *lg, const struct iolog_window *w);
 void run_logs_free(struct run_logs *lg);
+/* The logs written to @fd from where it is, to be read back by another
+ * process of the same binary (a clone run in a process of its own hands
+ * them back so): 0, or -errno. */
+int run_logs_save(const struct run_logs *lg, int fd);
+/* What run_logs_save wrote, read from where @fd is; NULL (errno set, EIO
+ * for a short file) when it cannot be read. */
+struct run_logs *run_logs_load(int fd);
 
 #endif

@@ -13,6 +13,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Says so on stderr and aborts: what the x-allocators do on no memory. */
+void xalloc_failed(size_t size) __attribute__((noreturn));
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
