@@ -312,7 +312,7 @@ const struct opt_def opt_table[] = {
 	{ .name = "thinktime_spin", .kind = &opt_kind_time, F(thinktime_spin),
 	  .unit = NSEC_PER_USEC, .def = "0", .help = "part of thinktime spent spinning, not sleeping" },
 	{ .name = "thread", .kind = &opt_kind_bool, F(thread), .def = "0", .flags = OPTF_BARE,
-	  .help = "accepted for fio; iogauge always uses threads" },
+	  .help = "run the clones as threads of one process, not a process each" },
 	{ .name = "time_based", .kind = &opt_kind_bool, F(time_based), .def = "0",
 	  .flags = OPTF_BARE, .help = "repeat the workload until runtime ends" },
 	{ .name = "unlink", .kind = &opt_kind_bool, F(unlink), .def = "0",

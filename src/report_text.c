@@ -121,7 +121,12 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 	strbuf_addf(sb, "\n[%s]", job->name);
 	if (job->numjobs > 1 && threads == 1)
 		strbuf_addf(sb, " clone %u of %u,", r->clone + 1, job->numjobs);
-	strbuf_addf(sb, " %u thread%s, %s, iodepth %u, rw=", threads, threads == 1 ? "" : "s",
+	/* As fio: each clone a process unless the job sets thread. */
+	strbuf_addf(sb, " %u %s%s, %s, iodepth %u, rw=", threads,
+		    job->thread ? "thread" : "process",
+		    threads == 1  ? ""
+		    : job->thread ? "s"
+				  : "es",
 		    r->engine, r->depth);
 	opt_format(opt_find("rw"), job, sb);
 	strbuf_addf(sb, ", bs=");

@@ -4,14 +4,26 @@
  * out, O_DIRECT checked, buffers allocated), then the clones started in
  * stonewall batches, each batch released together through a gate, with
  * wait_for and startdelay honoured, and the results collected.
+ *
+ * As in fio, a clone runs in a process of its own unless its job sets
+ * thread.  The run's process sets it up, lets its engine go and forks;
+ * the child makes the engine again, runs, and hands back its stats and
+ * error texts through the shared slot and its logs through a memfd.  The
+ * gate, the counts and the stop and exitall flags are in memory that the
+ * processes share (MAP_SHARED, process-shared lock and condition).
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "iogauge/run.h"
 #include "iogauge/worker.h"
@@ -25,8 +37,16 @@ struct ctl {
 	volatile sig_atomic_t *halt;
 	struct slot *slots;
 	unsigned n;
-	bool exitall; /* a job sets it: as in fio, it then holds for every job */
+	bool exitall;	/* a job sets it: as in fio, it then holds for every job */
+	unsigned ready; /* clones in processes of the batch past their set-up */
+	/* The run's stop, copied here by the run's process for the clones in
+	 * processes (their signals are the run's process's to take). */
+	volatile sig_atomic_t stop;
+	size_t len; /* of the shared mapping this is the start of */
 };
+
+/* What a clone in a process hands back through its slot. */
+#define PROC_TEXT 4096
 
 struct slot {
 	struct worker w;
@@ -37,6 +57,13 @@ struct slot {
 	unsigned wait_job; /* index of wait_for's job, or ~0u */
 	pthread_t tid;
 	bool running;
+	/* A clone in a process: its pid while it runs, the memfd its logs
+	 * come back through, and what it wrote into the slot. */
+	pid_t pid;
+	int logfd;
+	bool ready, done;
+	int error_no, first_error_no;
+	char error[PROC_TEXT], first_error[PROC_TEXT];
 };
 
 uint64_t run_now(void)
@@ -71,43 +98,145 @@ static void halt_others(struct ctl *c, const struct slot *s)
 
 		if (what == EXIT_ALL || (what == EXIT_GROUP && o->group == s->group) ||
 		    (what == EXIT_STONEWALL &&
-		     atomic_load_explicit(&o->w.prog.state, memory_order_relaxed) == 1))
+		     atomic_load_explicit(&o->w.prog->state, memory_order_relaxed) == 1))
 			c->halt[i] = 1;
 	}
 }
 
-static void *slot_main(void *arg)
+/* A clone's life, in its thread or its process (@w: the slot's worker,
+ * or the process's copy of it): the gate, wait_for, startdelay, the run,
+ * and the exitall that its end may set off. */
+static void clone_body(struct slot *s, struct worker *w)
 {
-	struct slot *s = arg;
 	struct ctl *c = s->ctl;
-	const struct job *job = s->w.job;
+	const struct job *job = w->job;
 
 	pthread_mutex_lock(&c->lock);
 	while (!c->open)
 		pthread_cond_wait(&c->cond, &c->lock);
-	while (s->wait_job != ~0u && c->left[s->wait_job] && !worker_stopped(&s->w))
+	while (s->wait_job != ~0u && c->left[s->wait_job] && !worker_stopped(w))
 		pthread_cond_wait(&c->cond, &c->lock);
 	pthread_mutex_unlock(&c->lock);
 	if (job->startdelay_max) {
 		struct rng r;
 
-		rng_seed(&r, job->randseed + s->w.clone);
+		rng_seed(&r, job->randseed + w->clone);
 		nap(job->startdelay_min +
 			    rng_below(&r, job->startdelay_max - job->startdelay_min + 1),
-		    &s->w);
+		    w);
 	}
-	atomic_store_explicit(&s->w.prog.state, 1, memory_order_relaxed);
-	if (!worker_stopped(&s->w) && !worker_pin(&s->w))
-		worker_run(&s->w);
-	atomic_store_explicit(&s->w.prog.state, 2, memory_order_relaxed);
+	atomic_store_explicit(&w->prog->state, 1, memory_order_relaxed);
+	if (!worker_stopped(w) && !worker_pin(w))
+		worker_run(w);
+	atomic_store_explicit(&w->prog->state, 2, memory_order_relaxed);
 	pthread_mutex_lock(&c->lock);
 	/* As fio: with exitall (any job's) a clone's end ends others. */
-	if (c->exitall || (job->exitall_on_error && s->w.error))
+	if (c->exitall || (job->exitall_on_error && w->error))
 		halt_others(c, s);
 	c->left[s->job]--;
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
+}
+
+static void *slot_main(void *arg)
+{
+	struct slot *s = arg;
+
+	clone_body(s, &s->w);
 	return NULL;
+}
+
+static void put_text(char *dst, const char *src)
+{
+	if (src)
+		snprintf(dst, PROC_TEXT, "%s", src);
+}
+
+/* The clone's process, forked from the run's (@parent).  It works on a
+ * copy of the slot's worker, so that the slot keeps the run's process's
+ * pointers, and writes back only the stats, times and texts.  It never
+ * returns. */
+static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent)
+{
+	struct ctl *c = s->ctl;
+	struct worker *w = xmalloc(sizeof(*w));
+	char *cause = NULL;
+	int ret;
+
+	/* Gone with the run's process; stopped by it, not by signals. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	*w = s->w;
+	w->stop = &c->stop;
+	ret = worker_engine_init(w, &cause);
+	if (ret) {
+		put_text(s->error, cause);
+		s->error_no = -ret;
+	}
+	pthread_mutex_lock(&c->lock);
+	s->ready = true;
+	c->ready++;
+	if (ret)
+		c->left[s->job]--;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	if (!ret) {
+		clone_body(s, w);
+		s->w.stats = w->stats;
+		s->w.t0 = w->t0;
+		s->error_no = w->error_no;
+		s->first_error_no = w->first_error_no;
+		put_text(s->error, w->error);
+		put_text(s->first_error, w->first_error);
+		if (run_logs_save(w->logs, s->logfd) == 0)
+			s->done = true;
+	}
+	free(w->error);
+	free(cause);
+	worker_cleanup(w, false);
+	free(w);
+	_exit(0);
+}
+
+/* The run's process takes back what the clone's process left in @s once
+ * it has ended (@status from waitpid). */
+static void clone_collect(struct slot *s, int status)
+{
+	struct worker *w = &s->w;
+	struct run_logs *lg = NULL;
+
+	if (s->done && lseek(s->logfd, 0, SEEK_SET) == 0)
+		lg = run_logs_load(s->logfd);
+	if (lg) {
+		run_logs_free(w->logs);
+		w->logs = lg;
+	}
+	w->error_no = s->error_no;
+	w->first_error_no = s->first_error_no;
+	if (s->error[0])
+		w->error = xstrdup(s->error);
+	if (s->first_error[0])
+		w->first_error = xstrdup(s->first_error);
+	if (!s->done && !w->error) {
+		w->error_no = EIO;
+		if (WIFSIGNALED(status))
+			w->error = xasprintf(
+				"clone %u of %u: its process was killed by signal %d (%s)",
+				w->clone + 1, w->job->numjobs, WTERMSIG(status),
+				strsignal(WTERMSIG(status)));
+		else
+			w->error = xasprintf("clone %u of %u: its process ended (status %d) before "
+					     "handing back its results",
+					     w->clone + 1, w->job->numjobs,
+					     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	close(s->logfd);
+	s->logfd = -1;
+	s->pid = 0;
+	s->running = false;
 }
 
 /* ---- the live status ---- */
@@ -126,7 +255,7 @@ struct watcher {
 /* One clone's share done: bytes issued of its limit, or time of its runtime. */
 static double clone_frac(const struct slot *s, uint64_t now)
 {
-	const struct worker_progress *p = &s->w.prog;
+	const struct worker_progress *p = s->w.prog;
 	const struct job *job = s->w.job;
 	uint64_t t0 = atomic_load_explicit(&p->t_start, memory_order_relaxed);
 	uint64_t limit = atomic_load_explicit(&p->limit, memory_order_relaxed);
@@ -155,7 +284,7 @@ static void watch_once(struct watcher *wt)
 	unsigned i, d;
 
 	for (i = 0; i < wt->n; i++) {
-		const struct worker_progress *p = &wt->slots[i].w.prog;
+		const struct worker_progress *p = wt->slots[i].w.prog;
 		int state = atomic_load_explicit(&p->state, memory_order_relaxed);
 
 		st.waiting += state == 0;
@@ -211,36 +340,178 @@ static unsigned find_job(const struct job *jobs, unsigned before, const char *na
 	return ~0u;
 }
 
+/* The control block, the slots, the per-job counts and the per-clone
+ * halt flags, in one mapping that forked clones share with the run's
+ * process; zeroed.  Aborts as xmalloc does when there is no memory. */
+static struct ctl *shared_new(unsigned nr, unsigned n)
+{
+	size_t at_slots = (sizeof(struct ctl) + 63) & ~(size_t)63;
+	size_t at_left = at_slots + (size_t)n * sizeof(struct slot);
+	size_t at_halt = at_left + (size_t)nr * sizeof(unsigned);
+	size_t len = at_halt + (size_t)n * sizeof(sig_atomic_t);
+	pthread_mutexattr_t ma;
+	pthread_condattr_t ca;
+	struct ctl *c;
+	char *p;
+	unsigned i;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		xalloc_failed(len);
+	c = (struct ctl *)p;
+	c->len = len;
+	c->slots = (struct slot *)(p + at_slots);
+	c->left = (unsigned *)(p + at_left);
+	c->halt = (volatile sig_atomic_t *)(p + at_halt);
+	c->n = n;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&c->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	pthread_cond_init(&c->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	for (i = 0; i < n; i++)
+		c->slots[i].logfd = -1;
+	return c;
+}
+
+static void shared_free(struct ctl *c)
+{
+	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->lock);
+	munmap(c, c->len);
+}
+
+/* Starts slot @s: a thread, or (thread=0, fio's default) a process.
+ * 0, or -errno with *cause set. */
+static int start_clone(struct slot *s, char **cause)
+{
+	pid_t parent = getpid(), pid;
+	int ret;
+
+	if (s->w.job->thread) {
+		ret = pthread_create(&s->tid, NULL, slot_main, s);
+		if (ret)
+			return set_cause(cause, "cannot start a worker thread: %s", strerror(ret));
+		s->running = true;
+		return 0;
+	}
+	s->logfd = memfd_create("iogauge-logs", MFD_CLOEXEC);
+	if (s->logfd < 0)
+		return set_cause(cause, "cannot make a memfd for a clone's logs: %s",
+				 strerror(errno));
+	/* The engine is made again in the clone's process. */
+	worker_engine_release(&s->w);
+	/* Not straight into the slot: the child would write its 0 there. */
+	pid = fork();
+	if (pid < 0) {
+		ret = set_cause(cause,
+				"cannot start a process for [%s]: %s (thread=1 runs the "
+				"clones as threads)",
+				s->w.job->name, strerror(errno));
+		close(s->logfd);
+		return ret;
+	}
+	if (!pid)
+		clone_process(s, parent);
+	s->pid = pid;
+	s->running = true;
+	return 0;
+}
+
+/* Whether process @pid has ended (and is reaped now), without waiting.
+ * One that cannot be waited for (ECHILD) has ended too. */
+static bool reaped(pid_t pid, int *status)
+{
+	pid_t r = waitpid(pid, status, WNOHANG);
+
+	if (r < 0 && errno == ECHILD)
+		*status = 0;
+	return r == pid || (r < 0 && errno == ECHILD);
+}
+
+/* Waits until the clones in processes of slots [from, to) are past their
+ * set-up (or gone), so that none starts I/O before the others could. */
+static void wait_ready(struct slot *slots, unsigned from, unsigned to, struct ctl *c)
+{
+	struct timespec until;
+	unsigned i, want = 0;
+	int status;
+
+	for (i = from; i < to; i++)
+		want += slots[i].pid > 0;
+	pthread_mutex_lock(&c->lock);
+	while (c->ready < want) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 50000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		if (pthread_cond_timedwait(&c->cond, &c->lock, &until) != ETIMEDOUT)
+			continue;
+		/* One that died before it was ready counts as ready. */
+		for (i = from; i < to; i++)
+			if (slots[i].pid > 0 && !slots[i].ready && reaped(slots[i].pid, &status)) {
+				clone_collect(&slots[i], status);
+				slots[i].ready = true;
+				c->left[slots[i].job]--;
+				want--;
+			}
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
 /* Starts slots [from, to) behind a closed gate, then opens it. */
 static int start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl *c, char **cause)
 {
 	unsigned i;
-	int ret;
+	int ret = 0;
 
 	pthread_mutex_lock(&c->lock);
 	c->open = false;
+	c->ready = 0;
 	pthread_mutex_unlock(&c->lock);
-	for (i = from; i < to; i++) {
-		ret = pthread_create(&slots[i].tid, NULL, slot_main, &slots[i]);
-		if (ret) {
-			set_cause(cause, "cannot start a worker thread: %s", strerror(ret));
-			/* The clones already started end at once when the gate opens. */
-			*slots[from].w.stop = 1;
-			break;
-		}
-		slots[i].running = true;
+	for (i = from; i < to && !ret; i++)
+		ret = start_clone(&slots[i], cause);
+	/* The clones already started end at once when the gate opens. */
+	if (ret) {
+		*slots[from].w.stop = 1;
+		c->stop = 1;
 	}
+	wait_ready(slots, from, to, c);
 	pthread_mutex_lock(&c->lock);
 	c->open = true;
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
-	return i == to ? 0 : -ret;
+	return ret;
 }
 
-static void join_all(struct slot *slots, unsigned n)
+/* Waits for every clone started: the processes first, handing each the
+ * run's stop as it comes (@stop), then the threads. */
+static void join_all(struct slot *slots, unsigned n, struct ctl *c, volatile sig_atomic_t *stop)
 {
-	unsigned i;
+	struct timespec step = { 0, 10000000 }; /* as fio's main loop: 10 ms */
+	unsigned i, live;
+	int status;
 
+	do {
+		live = 0;
+		if (*stop)
+			c->stop = *stop;
+		for (i = 0; i < n; i++) {
+			if (slots[i].pid <= 0)
+				continue;
+			if (reaped(slots[i].pid, &status))
+				clone_collect(&slots[i], status);
+			else
+				live++;
+		}
+		if (live)
+			nanosleep(&step, NULL);
+	} while (live);
 	for (i = 0; i < n; i++) {
 		if (slots[i].running)
 			pthread_join(slots[i].tid, NULL);
@@ -326,7 +597,7 @@ static int check_memory(const struct job *jobs, unsigned nr, char **cause)
 int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 	     const struct run_watch *watch, struct run *out, char **cause)
 {
-	struct ctl c = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	struct ctl *c;
 	struct watcher wt = { .watch = watch,
 			      .lock = PTHREAD_MUTEX_INITIALIZER,
 			      .cond = PTHREAD_COND_INITIALIZER };
@@ -339,13 +610,10 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < nr; i++)
 		n += jobs[i].numjobs;
-	slots = xcalloc(n, sizeof(*slots));
-	c.left = xcalloc(nr, sizeof(*c.left));
-	c.halt = xcalloc(n, sizeof(*c.halt));
-	c.slots = slots;
-	c.n = n;
+	c = shared_new(nr, n);
+	slots = c->slots;
 	for (i = 0; i < nr; i++)
-		c.exitall |= jobs[i].exitall;
+		c->exitall |= jobs[i].exitall;
 	out->results = xcalloc(n, sizeof(*out->results));
 	out->nr = n;
 	for (i = 0; i < nr && !ret; i++)
@@ -356,11 +624,11 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && (jobs[i].stonewall || jobs[i].new_group))
 			group++;
-		c.left[i] = jobs[i].numjobs;
+		c->left[i] = jobs[i].numjobs;
 		for (k = 0; k < jobs[i].numjobs && !ret; k++, n++) {
 			struct run_result *r = &out->results[n];
 
-			slots[n].ctl = &c;
+			slots[n].ctl = c;
 			slots[n].job = i;
 			slots[n].group = group;
 			slots[n].wait_job =
@@ -368,7 +636,7 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 			ret = worker_setup(&slots[n].w, &jobs[i], k, stop, cause);
 			if (!ret) {
 				ready++;
-				slots[n].w.halt = &c.halt[n];
+				slots[n].w.halt = &c->halt[n];
 			}
 			r->job = &jobs[i];
 			r->job_index = i;
@@ -397,8 +665,8 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 	/* stonewall: a job waits for every job before it. */
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && jobs[i].stonewall) {
-			ret = start_batch(slots, batch, n, &c, cause);
-			join_all(slots, n);
+			ret = start_batch(slots, batch, n, c, cause);
+			join_all(slots, n, c, stop);
 			batch = n;
 			if (*stop)
 				break;
@@ -406,8 +674,8 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 		n += jobs[i].numjobs;
 	}
 	if (!ret && !*stop)
-		ret = start_batch(slots, batch, n, &c, cause);
-	join_all(slots, out->nr);
+		ret = start_batch(slots, batch, n, c, cause);
+	join_all(slots, out->nr, c, stop);
 	out->duration = run_now() - out->t_start;
 	disks_snapshot(&out->disks, true);
 	if (watching) {
@@ -436,9 +704,7 @@ out:
 		worker_cleanup(&slots[i].w, ret || slots[i].w.job->unlink);
 	if (ret)
 		run_free(out);
-	free(slots);
-	free(c.left);
-	free((void *)c.halt);
+	shared_free(c);
 	return ret;
 }
 

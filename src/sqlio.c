@@ -691,7 +691,8 @@ void sqlio_jobfile(const struct sqlio *s, struct strbuf *sb)
 		    "; SQLIO v1.5.SG's test as an iogauge job file, from\n"
 		    "; iogauge sqlio %s\n[global]\n",
 		    s->cmdline);
-	strbuf_addf(sb, "ioengine=%s\n", s->engine);
+	/* SQLIO's workers are threads of one process. */
+	strbuf_addf(sb, "thread\nioengine=%s\n", s->engine);
 	if (s->pattern == SQLIO_RANDOM) {
 		strbuf_addf(sb, "rw=%s\nnorandommap\n", s->write ? "randwrite" : "randread");
 	} else if (s->v111) {

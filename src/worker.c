@@ -164,6 +164,32 @@ static void sub_copy(const struct worker *w, const struct io_req *req, bool in)
 			memcpy(v[k].iov_base, p, v[k].iov_len);
 }
 
+int worker_engine_init(struct worker *w, char **cause)
+{
+	struct engine_setup es = { w->job, &w->files, w->bufmem.buf, w->buf_size };
+	char *why = NULL;
+	int ret;
+
+	if (!w->eng.ops->init)
+		return 0;
+	ret = w->eng.ops->init(&w->eng, &es, &why);
+	if (ret) {
+		set_cause(cause, "[%s] ioengine=%s: %s", w->job->name, w->eng.ops->name,
+			  why ? why : strerror(-ret));
+		free(why);
+		return ret;
+	}
+	w->eng_ready = true;
+	return 0;
+}
+
+void worker_engine_release(struct worker *w)
+{
+	if (w->eng_ready && w->eng.ops->cleanup)
+		w->eng.ops->cleanup(&w->eng);
+	w->eng_ready = false;
+}
+
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		 volatile sig_atomic_t *stop, char **cause)
 {
@@ -177,6 +203,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	w->clone = clone;
 	w->stop = stop;
 	w->halt = &never_halted;
+	w->prog = &w->prog_own;
 	w->eng.ops = job_engine(job);
 	if (!w->eng.ops) {
 		char *have = engine_list();
@@ -289,19 +316,9 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	ret = worker_verify_setup(w, hi, cause);
 	if (ret)
 		goto err;
-	if (w->eng.ops->init) {
-		struct engine_setup es = { job, &w->files, w->bufmem.buf, w->buf_size };
-		char *why = NULL;
-
-		ret = w->eng.ops->init(&w->eng, &es, &why);
-		if (ret) {
-			set_cause(cause, "[%s] ioengine=%s: %s", job->name, w->eng.ops->name,
-				  why ? why : strerror(-ret));
-			free(why);
-			goto err;
-		}
-		w->eng_ready = true;
-	}
+	ret = worker_engine_init(w, cause);
+	if (ret)
+		goto err;
 	stats_init(&w->stats);
 	w->logs = xcalloc(1, sizeof(*w->logs));
 	w->log_each = !job->log_avg_msec &&
@@ -322,9 +339,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->first_error); /* NULL once the run has taken it */
 	w->first_error = NULL;
 	worker_verify_cleanup(w);
-	if (w->eng_ready && w->eng.ops->cleanup)
-		w->eng.ops->cleanup(&w->eng);
-	w->eng_ready = false;
+	worker_engine_release(w);
 	for (i = 0; w->rmap && i < w->files.n; i++)
 		free(w->rmap[i]);
 	free(w->rmap);
@@ -729,11 +744,11 @@ static void publish(struct worker *w, const struct loop *lp)
 	unsigned d;
 
 	for (d = 0; d < 2; d++) {
-		atomic_store_explicit(&w->prog.bytes[d], w->stats.dir[d].bytes,
+		atomic_store_explicit(&w->prog->bytes[d], w->stats.dir[d].bytes,
 				      memory_order_relaxed);
-		atomic_store_explicit(&w->prog.ios[d], w->stats.dir[d].ios, memory_order_relaxed);
+		atomic_store_explicit(&w->prog->ios[d], w->stats.dir[d].ios, memory_order_relaxed);
 	}
-	atomic_store_explicit(&w->prog.issued, lp->issued, memory_order_relaxed);
+	atomic_store_explicit(&w->prog->issued, lp->issued, memory_order_relaxed);
 }
 
 static void window_open(struct worker *w, struct worker_window *win, uint64_t now)
@@ -1167,8 +1182,8 @@ static void windows_init(struct worker *w, const struct loop *lp)
 	uint64_t avg = (uint64_t)job->log_avg_msec * 1000000;
 
 	w->t0 = lp->now;
-	atomic_store_explicit(&w->prog.limit, lp->limit, memory_order_relaxed);
-	atomic_store_explicit(&w->prog.t_start, w->t0, memory_order_relaxed);
+	atomic_store_explicit(&w->prog->limit, lp->limit, memory_order_relaxed);
+	atomic_store_explicit(&w->prog->t_start, w->t0, memory_order_relaxed);
 	window_open(w, &w->win, lp->ramp_end);
 	w->win.next = lp->ramp_end + STATS_WINDOW;
 	w->lwin.next = UINT64_MAX;

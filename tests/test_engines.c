@@ -581,9 +581,10 @@ static void test_libaio_reaping(void **state)
 		unsigned i;
 
 		getevents_calls = 0;
+		/* thread: the calls counted are this process's. */
 		run_text(&r, NULL,
 			 "[u]\nfilename=%s/u\nsize=4m\nioengine=libaio\niodepth=16\n"
-			 "rw=randread\nbs=4k\ndirect=1\n%s",
+			 "rw=randread\nbs=4k\ndirect=1\nthread\n%s",
 			 testrun_dir, modes[m].extra);
 		assert_int_equal(r.ret, 0);
 		assert_null(r.run.results[0].error);

@@ -355,8 +355,8 @@ static void test_numjobs_and_groups(void **state)
 	assert_int_equal(r.run.results[2].stats.dir[STAT_SYNC].ios, 4);
 	report_text(&r.run, &sb);
 	assert_non_null(
-		strstr(sb.buf, "[a] 2 threads, psync, iodepth 1, rw=read, bs=4096, buffered"));
-	assert_non_null(strstr(sb.buf, "[b] 1 thread, psync, iodepth 1, rw=write, bs=4096"));
+		strstr(sb.buf, "[a] 2 processes, psync, iodepth 1, rw=read, bs=4096, buffered"));
+	assert_non_null(strstr(sb.buf, "[b] 1 process, psync, iodepth 1, rw=write, bs=4096"));
 	assert_non_null(strstr(sb.buf, "IOs/sec:"));
 	assert_non_null(strstr(sb.buf, "ms: 0 1 2 3"));
 	strbuf_free(&sb);
@@ -427,7 +427,9 @@ static void test_short_and_eof(void **state)
 	(void)state;
 	short_at = 8192;
 	shorts = 0;
-	run_text(&r, NULL, "[s]\nfilename=%s/short\nsize=64k\nrw=read\nbs=4k\n", testrun_dir);
+	/* thread: the count is of this process's reads. */
+	run_text(&r, NULL, "[s]\nfilename=%s/short\nsize=64k\nrw=read\nbs=4k\nthread\n",
+		 testrun_dir);
 	assert_int_equal(shorts, 1);
 	assert_null(r.run.results[0].error);
 	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 16);

@@ -264,7 +264,9 @@ static void test_misplaced_and_lost(void **state)
 	drop_at = 8192;
 	drop_nth = 2;
 	drop_seen = 0;
-	run_text(&r, NULL, "[w]\nfilename=%s\nsize=64k\nrw=write\nbs=4k\nloops=2\nverify=crc32c\n",
+	/* thread: drop_seen counts this process's writes. */
+	run_text(&r, NULL,
+		 "[w]\nfilename=%s\nsize=64k\nrw=write\nbs=4k\nloops=2\nverify=crc32c\nthread\n",
 		 p);
 	drop_at = -1;
 	assert_int_equal(drop_seen, 2);

@@ -96,18 +96,19 @@ struct worker {
 	uint64_t writes_since_sync;
 	struct run_stats stats;
 	char *error;
-	char *first_error;	   /* continue_on_error: the first error passed over */
-	int first_error_no;	   /* ... and its errno, as fio's first_error */
-	int error_no;		   /* errno of the error, as fio's "error" */
-	struct run_logs *logs;	   /* handed to the result after the run */
-	bool log_each;		   /* a write_*_log without log_avg_msec: an entry per I/O */
-	uint64_t t0;		   /* ns: the I/O loop's start; log times count from it */
-	uint64_t tick_next;	   /* ns: the earliest window that closes */
-	struct worker_window win;  /* stats samples, 500 ms */
-	struct worker_window lwin; /* averaged logs, log_avg_msec */
-	uint64_t hist_next;	   /* ns: next histogram-log line; UINT64_MAX: none */
-	uint64_t *hist_before[3];  /* clat buckets at the last histogram-log line */
-	struct worker_progress prog;
+	char *first_error;	      /* continue_on_error: the first error passed over */
+	int first_error_no;	      /* ... and its errno, as fio's first_error */
+	int error_no;		      /* errno of the error, as fio's "error" */
+	struct run_logs *logs;	      /* handed to the result after the run */
+	bool log_each;		      /* a write_*_log without log_avg_msec: an entry per I/O */
+	uint64_t t0;		      /* ns: the I/O loop's start; log times count from it */
+	uint64_t tick_next;	      /* ns: the earliest window that closes */
+	struct worker_window win;     /* stats samples, 500 ms */
+	struct worker_window lwin;    /* averaged logs, log_avg_msec */
+	uint64_t hist_next;	      /* ns: next histogram-log line; UINT64_MAX: none */
+	uint64_t *hist_before[3];     /* clat buckets at the last histogram-log line */
+	struct worker_progress *prog; /* prog_own, or (a clone in a process) the shared one */
+	struct worker_progress prog_own;
 	struct worker_verify v;
 };
 
@@ -117,6 +118,14 @@ static inline bool worker_stopped(const struct worker *w)
 	return *w->stop || *w->halt;
 }
 
+/* The engine's part of worker_setup (its ring, AIO context, mappings,
+ * registrations), and its undoing.  A clone run in a process of its own
+ * is set up in the run's process, which lets its engine go before the
+ * fork; the clone's process makes the engine again for itself, as an AIO
+ * context and an io_uring ring belong to the process that made them.
+ * Init: 0, or -errno with *cause set. */
+int worker_engine_init(struct worker *w, char **cause);
+void worker_engine_release(struct worker *w);
 /* 0, or -errno with *cause set; on error nothing is left open. */
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		 volatile sig_atomic_t *stop, char **cause);

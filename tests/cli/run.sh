@@ -112,7 +112,7 @@ printf '[y]\n[z]\n' >"$tmp/two.fio"
 (cd "$tmp" && "$bin" --name=r --filename=r.dat --size=1m --rw=randread --unlink=1 \
 	>"$tmp/out" 2>"$tmp/err")
 rc=$?
-[ $rc -eq 0 ] && grep -q '^\[r\] 1 thread, psync, iodepth 1, rw=randread, bs=4096' "$tmp/out" &&
+[ $rc -eq 0 ] && grep -q '^\[r\] 1 process, psync, iodepth 1, rw=randread, bs=4096' "$tmp/out" &&
 	grep -q '^  IOs/sec: [0-9]' "$tmp/out" && [ ! -e "$tmp/r.dat" ] && ok ||
 	bad "real run: rc=$rc $(cat "$tmp/out" "$tmp/err")"
 
@@ -128,6 +128,33 @@ rc=$?
 [ $rc -eq 130 ] && [ $(($(date +%s) - start)) -le 2 ] &&
 	grep -q "interrupted: partial results" "$tmp/out" && grep -q '^  IOs/sec: [0-9]' "$tmp/out" &&
 	ok || bad "SIGINT: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+
+# As fio, each clone runs in a process of its own unless its job sets
+# thread; a clone's process that dies is that clone's error, and the
+# others run on (here until SIGINT).
+for mode in process thread; do
+	(cd "$tmp" && exec "$bin" --name=pk --filename=pk.dat --size=1m --rw=randread --numjobs=2 \
+		--runtime=60 --time_based --thread=$([ $mode = thread ] && echo 1 || echo 0) \
+		>"$tmp/out" 2>"$tmp/err") &
+	pid=$!
+	sleep "$settle"
+	kids=$(pgrep -P $pid | wc -l)
+	if [ $mode = thread ]; then
+		[ "$kids" -eq 0 ] && ok || bad "thread=1: $kids child processes"
+		kill -INT $pid
+		wait $pid
+		continue
+	fi
+	[ "$kids" -eq 2 ] && ok || bad "thread=0: $kids child processes, not 2"
+	kill -KILL "$(pgrep -P $pid | head -1)"
+	sleep 0.3
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 130 ] && grep -q "clone 1 of 2: its process was killed by signal 9 (Killed)" "$tmp/err" &&
+		grep -q '^  IOs/sec: [1-9]' "$tmp/out" && ok ||
+		bad "a clone's process killed: rc=$rc $(cat "$tmp/err" "$tmp/out")"
+done
 
 # An option the run does not act on yet stops it before any I/O (exit 2).
 (cd "$tmp" && "$bin" --name=x --filename=x.dat --size=1m --create_on_open=1 >"$tmp/out" 2>"$tmp/err")
@@ -151,7 +178,7 @@ if grep -q "^libaio " "$tmp/engines"; then
 	(cd "$tmp" && "$bin" --name=ab --filename=ab.dat --size=256k --ioengine=libaio \
 		--iodepth=4 --unlink=1 >"$tmp/out2" 2>"$tmp/err")
 	[ $? -eq 0 ] && grep -q "warning: \[ab\] ioengine=libaio without direct=1" "$tmp/err" &&
-		grep -q '^\[ab\] 1 thread, libaio, iodepth 4' "$tmp/out2" && ok ||
+		grep -q '^\[ab\] 1 process, libaio, iodepth 4' "$tmp/out2" && ok ||
 		bad "buffered libaio: $(cat "$tmp/err" "$tmp/out2")"
 fi
 # null opens no file: nothing is created where the job names one.
@@ -181,17 +208,25 @@ if [ -n "${IOGAUGE_NORING:-}" ] && grep -q "^io_uring " "$tmp/engines"; then
 		fi
 	done
 	# As fio, io_uring registers its buffers only with fixedbufs; when the
-	# locked-memory limit refuses them, that is an error.
+	# locked-memory limit refuses them, that is an error.  A clone in a
+	# process (the default) registers them twice: at set-up in the run's
+	# process, which checks that it can and lets them go, then in its own
+	# process, for its own ring.  A thread registers them once.
 	# (LeakSanitizer cannot run under ptrace: off for these runs.)
-	for fb in 0 1; do
-		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-			strace -f -e trace=io_uring_register -o "$tmp/st" "$bin" --name=r --filename="$tmp/r.dat" \
-			--size=1m --ioengine=io_uring --iodepth=4 --fixedbufs=$fb >/dev/null 2>&1 || {
-			bad "io_uring fixedbufs=$fb failed"
-			continue
-		}
-		n=$(grep -c "IORING_REGISTER_BUFFERS, .*4) = 0" "$tmp/st")
-		[ "$n" -eq $fb ] && ok || bad "io_uring fixedbufs=$fb: $n buffer registrations: $(cat "$tmp/st")"
+	for mode in process thread; do
+		for fb in 0 1; do
+			want=$fb
+			[ $mode = process ] && want=$((fb * 2))
+			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+				strace -f -e trace=io_uring_register -o "$tmp/st" "$bin" --name=r --filename="$tmp/r.dat" \
+				--size=1m --ioengine=io_uring --iodepth=4 --fixedbufs=$fb --thread=$([ $mode = thread ] && echo 1 || echo 0) \
+				>/dev/null 2>&1 || {
+				bad "io_uring fixedbufs=$fb ($mode) failed"
+				continue
+			}
+			n=$(grep -c "IORING_REGISTER_BUFFERS, .*4) = 0" "$tmp/st")
+			[ "$n" -eq $want ] && ok || bad "io_uring fixedbufs=$fb ($mode): $n buffer registrations: $(cat "$tmp/st")"
+		done
 	done
 	if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 		chmod 711 "$tmp" && mkdir "$tmp/lim" && chmod 777 "$tmp/lim"
