@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* In-memory logs: chunked entry lists, histogram lines and stats windows. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,13 +71,15 @@ void run_logs_free(struct run_logs *lg)
 	free(lg);
 }
 
-static int put(int fd, const void *p, size_t len)
+/* All @len bytes written to @fd (@out) or read from it: 0, or -errno
+ * (-EIO at the end of the file). */
+static int xfer(int fd, void *p, size_t len, bool out)
 {
-	const char *c = p;
+	char *c = p;
 	ssize_t n;
 
 	while (len) {
-		n = write(fd, c, len);
+		n = out ? write(fd, c, len) : read(fd, c, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -87,21 +90,14 @@ static int put(int fd, const void *p, size_t len)
 	return 0;
 }
 
+static int put(int fd, const void *p, size_t len)
+{
+	return xfer(fd, (void *)p, len, true);
+}
+
 static int get(int fd, void *p, size_t len)
 {
-	char *c = p;
-	ssize_t n;
-
-	while (len) {
-		n = read(fd, c, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		c += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return xfer(fd, p, len, false);
 }
 
 /* Each log as its count, then its entries; the histogram lines as their
