@@ -161,6 +161,7 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 	struct ctl *c = s->ctl;
 	struct worker *w = xmalloc(sizeof(*w));
 	char *cause = NULL;
+	unsigned i;
 	int ret;
 
 	/* Gone with the run's process; stopped by it, not by signals. */
@@ -169,6 +170,12 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 		_exit(1);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
+	/* The other clones' buffers came along: not ours.  The run's process
+	 * lets go of its own copies only once every clone of the batch is
+	 * ready (see start_batch), so none changes under this loop. */
+	for (i = 0; i < c->n; i++)
+		if (&c->slots[i] != s)
+			worker_buffers_drop(&c->slots[i].w);
 	*w = s->w;
 	w->stop = &c->stop;
 	ret = worker_engine_init(w, &cause);
@@ -482,6 +489,12 @@ static int start_batch(struct slot *slots, unsigned from, unsigned to, struct ct
 		c->stop = 1;
 	}
 	wait_ready(slots, from, to, c);
+	/* The clones' processes have their copies of their workers now, and
+	 * their buffers are theirs: kept here too, each page a clone wrote to
+	 * would be copied. */
+	for (i = from; i < to; i++)
+		if (slots[i].pid > 0)
+			worker_buffers_release(&slots[i].w);
 	pthread_mutex_lock(&c->lock);
 	c->open = true;
 	pthread_cond_broadcast(&c->cond);

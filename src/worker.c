@@ -190,6 +190,25 @@ void worker_engine_release(struct worker *w)
 	w->eng_ready = false;
 }
 
+void worker_buffers_drop(const struct worker *w)
+{
+	struct iomem m = w->bufmem;
+	void **subs = w->subs;
+	unsigned i;
+
+	iomem_free(&m);
+	for (i = 0; subs && i < w->eng.depth * w->job->sub_blocks; i++)
+		free(subs[i]);
+	free(subs);
+}
+
+void worker_buffers_release(struct worker *w)
+{
+	worker_buffers_drop(w);
+	w->bufmem.base = w->bufmem.buf = NULL;
+	w->subs = NULL;
+}
+
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		 volatile sig_atomic_t *stop, char **cause)
 {
@@ -350,12 +369,8 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->offgen);
 	free(w->rdist);
 	free(w->cursor);
-	iomem_free(&w->bufmem);
-	for (i = 0; w->subs && i < w->eng.depth * w->job->sub_blocks; i++)
-		free(w->subs[i]);
-	free(w->subs);
+	worker_buffers_release(w);
 	free(w->iov);
-	w->subs = NULL;
 	w->iov = NULL;
 	free(w->reqs);
 	free(w->free_reqs);

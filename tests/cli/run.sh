@@ -269,7 +269,9 @@ if [ -e /sys/kernel/mm/transparent_hugepage/enabled ] && [ -z "${IOGAUGE_VALGRIN
 			--time_based --runtime=2 --iomem=$mem >/dev/null 2>&1 &
 		pid=$!
 		sleep 1
-		python3 - "$pid" <<'PY'
+		# The buffers are the clone's, in its own process.
+		kid=$(pgrep -P $pid | head -1)
+		python3 - "${kid:-$pid}" <<'PY'
 import re, sys
 cur = None
 try:
