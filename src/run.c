@@ -37,8 +37,7 @@ struct ctl {
 	volatile sig_atomic_t *halt;
 	struct slot *slots;
 	unsigned n;
-	bool exitall;	/* a job sets it: as in fio, it then holds for every job */
-	unsigned ready; /* clones in processes of the batch past their set-up */
+	bool exitall; /* a job sets it: as in fio, it then holds for every job */
 	/* The run's stop, copied here by the run's process for the clones in
 	 * processes (their signals are the run's process's to take). */
 	volatile sig_atomic_t stop;
@@ -58,11 +57,11 @@ struct slot {
 	pthread_t tid;
 	bool running;
 	/* A clone in a process: its pid while it runs, the memfd its logs
-	 * come back through, and what it wrote into the slot. */
+	 * come back through, and what it wrote into the slot (besides the
+	 * worker's stats, t0 and errnos, which it writes there). */
 	pid_t pid;
 	int logfd;
 	bool ready, done;
-	int error_no, first_error_no;
 	char error[PROC_TEXT], first_error[PROC_TEXT];
 };
 
@@ -181,11 +180,10 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 	ret = worker_engine_init(w, &cause);
 	if (ret) {
 		put_text(s->error, cause);
-		s->error_no = -ret;
+		s->w.error_no = -ret;
 	}
 	pthread_mutex_lock(&c->lock);
 	s->ready = true;
-	c->ready++;
 	if (ret)
 		c->left[s->job]--;
 	pthread_cond_broadcast(&c->cond);
@@ -194,8 +192,8 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 		clone_body(s, w);
 		s->w.stats = w->stats;
 		s->w.t0 = w->t0;
-		s->error_no = w->error_no;
-		s->first_error_no = w->first_error_no;
+		s->w.error_no = w->error_no;
+		s->w.first_error_no = w->first_error_no;
 		put_text(s->error, w->error);
 		put_text(s->first_error, w->first_error);
 		if (run_logs_save(w->logs, s->logfd) == 0)
@@ -221,8 +219,6 @@ static void clone_collect(struct slot *s, int status)
 		run_logs_free(w->logs);
 		w->logs = lg;
 	}
-	w->error_no = s->error_no;
-	w->first_error_no = s->first_error_no;
 	if (s->error[0])
 		w->error = xstrdup(s->error);
 	if (s->first_error[0])
@@ -439,18 +435,28 @@ static bool reaped(pid_t pid, int *status)
 	return r == pid || (r < 0 && errno == ECHILD);
 }
 
+/* Whether a clone in a process of slots [from, to) is not past its set-up
+ * yet.  Under c->lock. */
+static bool any_unready(const struct slot *slots, unsigned from, unsigned to)
+{
+	unsigned i;
+
+	for (i = from; i < to; i++)
+		if (slots[i].pid > 0 && !slots[i].ready)
+			return true;
+	return false;
+}
+
 /* Waits until the clones in processes of slots [from, to) are past their
  * set-up (or gone), so that none starts I/O before the others could. */
 static void wait_ready(struct slot *slots, unsigned from, unsigned to, struct ctl *c)
 {
 	struct timespec until;
-	unsigned i, want = 0;
+	unsigned i;
 	int status;
 
-	for (i = from; i < to; i++)
-		want += slots[i].pid > 0;
 	pthread_mutex_lock(&c->lock);
-	while (c->ready < want) {
+	while (any_unready(slots, from, to)) {
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 50000000;
 		if (until.tv_nsec >= 1000000000) {
@@ -465,7 +471,6 @@ static void wait_ready(struct slot *slots, unsigned from, unsigned to, struct ct
 				clone_collect(&slots[i], status);
 				slots[i].ready = true;
 				c->left[slots[i].job]--;
-				want--;
 			}
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -479,7 +484,6 @@ static int start_batch(struct slot *slots, unsigned from, unsigned to, struct ct
 
 	pthread_mutex_lock(&c->lock);
 	c->open = false;
-	c->ready = 0;
 	pthread_mutex_unlock(&c->lock);
 	for (i = from; i < to && !ret; i++)
 		ret = start_clone(&slots[i], cause);

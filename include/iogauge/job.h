@@ -193,7 +193,7 @@ struct job {
 	uint64_t rate[DDIR_COUNT]; /* bytes/s; 0: no cap */
 	uint64_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;
-	bool exitall;		  /* when a clone ends, end the rest of its reporting group */
+	bool exitall;		  /* when any clone ends (any job's sets it for all), end others */
 	bool exitall_on_error;	  /* ... when a clone ends in error */
 	enum exit_what exit_what; /* ... or what else exitall ends */
 	enum submit_mode io_submit_mode;

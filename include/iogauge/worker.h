@@ -126,11 +126,13 @@ static inline bool worker_stopped(const struct worker *w)
  * Init: 0, or -errno with *cause set. */
 int worker_engine_init(struct worker *w, char **cause);
 void worker_engine_release(struct worker *w);
-/* The I/O buffers let go.  The run's process does so once a clone's
- * process is forked, which then holds them alone (no copy on write). */
+/* The I/O buffers let go.  The run's process does so for a batch's clones
+ * in processes once all are past their set-up: each then holds its own
+ * alone (no copy on write). */
 void worker_buffers_release(struct worker *w);
 /* The same without touching @w: for a clone's process, which inherits the
- * buffers of the clones forked after it and does not use them. */
+ * other clones' buffers (its batch's, the later batches') and does not
+ * use them. */
 void worker_buffers_drop(const struct worker *w);
 /* 0, or -errno with *cause set; on error nothing is left open. */
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
