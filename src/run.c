@@ -137,11 +137,36 @@ static void clone_body(struct slot *s, struct worker *w)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* The clone's engine, made again in the clone's own thread or process
+ * (@w: the slot's worker, or the process's copy of it): an AIO context
+ * belongs to the process's memory, an io_uring ring and its registrations
+ * to the thread that made it.  Then the clone is ready.  false, with
+ * w->error set, when the engine could not be made. */
+static bool clone_ready(struct slot *s, struct worker *w)
+{
+	struct ctl *c = s->ctl;
+	char *cause = NULL;
+	int ret = worker_engine_init(w, &cause);
+
+	if (ret) {
+		w->error = cause;
+		w->error_no = -ret;
+	}
+	pthread_mutex_lock(&c->lock);
+	s->ready = true;
+	if (ret)
+		c->left[s->job]--;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	return !ret;
+}
+
 static void *slot_main(void *arg)
 {
 	struct slot *s = arg;
 
-	clone_body(s, &s->w);
+	if (clone_ready(s, &s->w))
+		clone_body(s, &s->w);
 	return NULL;
 }
 
@@ -159,9 +184,7 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 {
 	struct ctl *c = s->ctl;
 	struct worker *w = xmalloc(sizeof(*w));
-	char *cause = NULL;
 	unsigned i;
-	int ret;
 
 	/* Gone with the run's process; stopped by it, not by signals. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -177,30 +200,18 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 			worker_buffers_drop(&c->slots[i].w);
 	*w = s->w;
 	w->stop = &c->stop;
-	ret = worker_engine_init(w, &cause);
-	if (ret) {
-		put_text(s->error, cause);
-		s->w.error_no = -ret;
-	}
-	pthread_mutex_lock(&c->lock);
-	s->ready = true;
-	if (ret)
-		c->left[s->job]--;
-	pthread_cond_broadcast(&c->cond);
-	pthread_mutex_unlock(&c->lock);
-	if (!ret) {
+	if (clone_ready(s, w)) {
 		clone_body(s, w);
 		s->w.stats = w->stats;
 		s->w.t0 = w->t0;
-		s->w.error_no = w->error_no;
 		s->w.first_error_no = w->first_error_no;
-		put_text(s->error, w->error);
 		put_text(s->first_error, w->first_error);
 		if (run_logs_save(w->logs, s->logfd) == 0)
 			s->done = true;
 	}
+	s->w.error_no = w->error_no;
+	put_text(s->error, w->error);
 	free(w->error);
-	free(cause);
 	worker_cleanup(w, false);
 	free(w);
 	_exit(0);
@@ -394,6 +405,8 @@ static int start_clone(struct slot *s, char **cause)
 	pid_t parent = getpid(), pid;
 	int ret;
 
+	/* The engine is made again in the clone's thread or process. */
+	worker_engine_release(&s->w);
 	if (s->w.job->thread) {
 		ret = pthread_create(&s->tid, NULL, slot_main, s);
 		if (ret)
@@ -405,8 +418,6 @@ static int start_clone(struct slot *s, char **cause)
 	if (s->logfd < 0)
 		return set_cause(cause, "cannot make a memfd for a clone's logs: %s",
 				 strerror(errno));
-	/* The engine is made again in the clone's process. */
-	worker_engine_release(&s->w);
 	/* Not straight into the slot: the child would write its 0 there. */
 	pid = fork();
 	if (pid < 0) {
@@ -435,19 +446,20 @@ static bool reaped(pid_t pid, int *status)
 	return r == pid || (r < 0 && errno == ECHILD);
 }
 
-/* Whether a clone in a process of slots [from, to) is not past its set-up
+/* Whether a clone started of slots [from, to) is not past its set-up
  * yet.  Under c->lock. */
 static bool any_unready(const struct slot *slots, unsigned from, unsigned to)
 {
 	unsigned i;
 
 	for (i = from; i < to; i++)
-		if (slots[i].pid > 0 && !slots[i].ready)
+		if ((slots[i].pid > 0 || (slots[i].running && slots[i].w.job->thread)) &&
+		    !slots[i].ready)
 			return true;
 	return false;
 }
 
-/* Waits until the clones in processes of slots [from, to) are past their
+/* Waits until the clones started of slots [from, to) are past their
  * set-up (or gone), so that none starts I/O before the others could. */
 static void wait_ready(struct slot *slots, unsigned from, unsigned to, struct ctl *c)
 {

@@ -21,6 +21,7 @@ struct uring_priv {
 	struct io_uring ring;
 	unsigned nr_pending, inflight;
 	bool fixedbufs, fixedfiles;
+	bool defer; /* DEFER_TASKRUN: completions are posted only when asked for */
 };
 
 /* Why io_uring_queue_init failed, in the user's terms. */
@@ -58,6 +59,47 @@ static int refused(int r, char **cause)
 	return r;
 }
 
+/*
+ * The ring, set up as fio's: a completion queue of depth entries, and
+ * completions that wait for the submitter to ask for them instead of
+ * interrupting it (COOP_TASKRUN; with SINGLE_ISSUER, DEFER_TASKRUN runs
+ * their work only in io_uring_enter with GETEVENTS).  Without them every
+ * completion of an I/O punted to a kernel worker signals this task: on a
+ * zram device that cost 60% of the IOPS at depth 32 (docs/PERFORMANCE.md).
+ * Each flag the kernel does not know is dropped in turn, as fio does.  The
+ * ring then belongs to the thread that made it: the worker makes it in
+ * the clone's own thread or process.
+ */
+static int ring_setup(struct uring_priv *p, const struct job *job, unsigned depth)
+{
+	static const unsigned optional[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN,
+		IORING_SETUP_CQSIZE,
+	};
+	struct io_uring_params params;
+	unsigned flags = IORING_SETUP_CQSIZE | IORING_SETUP_COOP_TASKRUN, i = 0;
+	int r;
+
+	if (job->sqthread_poll)
+		flags |= IORING_SETUP_SQPOLL;
+	else /* DEFER_TASKRUN has the submitter reap: not with a kernel thread */
+		flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	if (job->hipri)
+		flags |= IORING_SETUP_IOPOLL;
+	for (;;) {
+		memset(&params, 0, sizeof(params));
+		params.flags = flags;
+		params.cq_entries = depth;
+		r = io_uring_queue_init_params(depth, &p->ring, &params);
+		if (r != -EINVAL || i == ARRAY_SIZE(optional))
+			break;
+		flags &= ~optional[i++];
+	}
+	p->defer = r == 0 && (flags & IORING_SETUP_DEFER_TASKRUN);
+	return r;
+}
+
 static void uring_cleanup(struct engine *e)
 {
 	struct uring_priv *p = e->priv;
@@ -70,16 +112,11 @@ static void uring_cleanup(struct engine *e)
 static int uring_init(struct engine *e, const struct engine_setup *s, char **cause)
 {
 	const struct job *job = s->job;
-	struct io_uring_params params = { 0 };
 	struct uring_priv *p = xcalloc(1, sizeof(*p));
 	unsigned i, n = s->files->n;
 	int r;
 
-	if (job->sqthread_poll)
-		params.flags |= IORING_SETUP_SQPOLL;
-	if (job->hipri)
-		params.flags |= IORING_SETUP_IOPOLL;
-	r = io_uring_queue_init_params(e->depth, &p->ring, &params);
+	r = ring_setup(p, job, e->depth);
 	if (r < 0) {
 		free(p);
 		return refused(r, cause);
@@ -176,7 +213,10 @@ static int uring_commit(struct engine *e)
 	int r;
 
 	while (p->nr_pending) {
-		r = io_uring_submit(&p->ring);
+		/* As fio: the submission also posts what has completed
+		 * (GETEVENTS without waiting), so the reap that follows
+		 * mostly finds completions without a call of its own. */
+		r = io_uring_submit_and_get_events(&p->ring);
 		if (r == -EINTR || r == -EAGAIN || r == -EBUSY)
 			continue;
 		if (r < 0)
@@ -190,28 +230,56 @@ static int uring_commit(struct engine *e)
 	return 0;
 }
 
+/* Hands back up to @max completions from the ring, as many as are there. */
+static unsigned take_cqes(struct uring_priv *p, unsigned max, struct io_req **done)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+
+	io_uring_for_each_cqe(&p->ring, head, cqe)
+	{
+		if (n == max)
+			break;
+		done[n] = io_uring_cqe_get_data(cqe);
+		done[n++]->res = cqe->res;
+	}
+	io_uring_cq_advance(&p->ring, n);
+	p->inflight -= n;
+	return n;
+}
+
+/*
+ * What is in the completion queue is taken without a system call; only
+ * when that is short of @min does it wait, in one io_uring_enter for the
+ * rest.  Under DEFER_TASKRUN a poll (nothing there, @min 0) asks the
+ * kernel once to post what has completed, without waiting.
+ */
 static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_req **done)
 {
 	struct uring_priv *p = e->priv;
 	struct io_uring_cqe *cqe;
+	bool asked = false;
 	unsigned n = 0;
 	int r;
 
-	while (n < max && p->inflight) {
-		r = io_uring_peek_cqe(&p->ring, &cqe);
-		if (r == -EAGAIN) {
-			if (n >= min)
-				break;
-			r = io_uring_wait_cqe(&p->ring, &cqe);
-		}
-		if (r == -EINTR)
+	if (max > p->inflight)
+		max = p->inflight;
+	while (n < max) {
+		unsigned got = take_cqes(p, max - n, done + n);
+
+		n += got;
+		if (got || n >= max)
 			continue;
-		if (r < 0)
+		if (n >= min) {
+			if (!p->defer || asked || n)
+				break;
+			asked = true;
+			r = io_uring_get_events(&p->ring);
+		} else {
+			r = io_uring_wait_cqe_nr(&p->ring, &cqe, min - n);
+		}
+		if (r < 0 && r != -EINTR && r != -EAGAIN && r != -ETIME)
 			return n ? (int)n : r;
-		done[n] = io_uring_cqe_get_data(cqe);
-		done[n++]->res = cqe->res;
-		io_uring_cqe_seen(&p->ring, cqe);
-		p->inflight--;
 	}
 	return (int)n;
 }

@@ -208,15 +208,14 @@ if [ -n "${IOGAUGE_NORING:-}" ] && grep -q "^io_uring " "$tmp/engines"; then
 		fi
 	done
 	# As fio, io_uring registers its buffers only with fixedbufs; when the
-	# locked-memory limit refuses them, that is an error.  A clone in a
-	# process (the default) registers them twice: at set-up in the run's
-	# process, which checks that it can and lets them go, then in its own
-	# process, for its own ring.  A thread registers them once.
+	# locked-memory limit refuses them, that is an error.  They are
+	# registered twice: at set-up in the run's process, which checks that
+	# it can and lets them go, then in the clone's own process or thread,
+	# for its own ring.
 	# (LeakSanitizer cannot run under ptrace: off for these runs.)
 	for mode in process thread; do
 		for fb in 0 1; do
-			want=$fb
-			[ $mode = process ] && want=$((fb * 2))
+			want=$((fb * 2))
 			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 				strace -f -e trace=io_uring_register -o "$tmp/st" "$bin" --name=r --filename="$tmp/r.dat" \
 				--size=1m --ioengine=io_uring --iodepth=4 --fixedbufs=$fb --thread=$([ $mode = thread ] && echo 1 || echo 0) \
@@ -227,6 +226,35 @@ if [ -n "${IOGAUGE_NORING:-}" ] && grep -q "^io_uring " "$tmp/engines"; then
 			n=$(grep -c "IORING_REGISTER_BUFFERS, .*4) = 0" "$tmp/st")
 			[ "$n" -eq $want ] && ok || bad "io_uring fixedbufs=$fb ($mode): $n buffer registrations: $(cat "$tmp/st")"
 		done
+	done
+	# As fio: the ring that does the I/O is made in the clone's own thread
+	# or process, with completions that wait to be asked for (CQSIZE,
+	# COOP_TASKRUN, SINGLE_ISSUER, DEFER_TASKRUN: 0x3108) rather than
+	# interrupting the submitter, and each submission also posts what has
+	# completed (GETEVENTS).  The kernel here (5.19 and later) has them all.
+	for mode in process thread; do
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -X raw -e trace=io_uring_setup,io_uring_enter -o "$tmp/st" "$bin" --name=r \
+			--filename="$tmp/r.dat" --size=1m --ioengine=io_uring --iodepth=4 \
+			--thread=$([ $mode = thread ] && echo 1 || echo 0) >"$tmp/out2" 2>&1
+		rc=$?
+		python3 - "$tmp/st" <<'PY'
+import re, sys
+setups, submits = {}, {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(\d+) +io_uring_setup\(\d+, \{flags=(0x[0-9a-f]+|0),.*= (\d+)$", line)
+    if m:
+        setups[(m[1], m[3])] = int(m[2], 16)
+    m = re.match(r"(\d+) +io_uring_enter\((\d+), (\d+), \d+, (0x[0-9a-f]+|0),", line)
+    if m and int(m[3]) > 0:
+        submits.setdefault((m[1], m[2]), []).append(int(m[4], 16))
+# The ring that submitted was set up by the task that submits on it.
+ok = submits and all(k in setups and setups[k] & 0x3108 == 0x3108 and
+                     all(f & 1 for f in v) for k, v in submits.items())
+sys.exit(0 if ok else 1)
+PY
+		[ $? -eq 0 ] && [ $rc -eq 0 ] && ok ||
+			bad "io_uring ring ($mode): not made by its submitter with COOP/DEFER_TASKRUN: rc=$rc $(grep -v '^[0-9]* *io_uring_enter' "$tmp/st" | head -5)"
 	done
 	if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 		chmod 711 "$tmp" && mkdir "$tmp/lim" && chmod 777 "$tmp/lim"
