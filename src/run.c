@@ -137,16 +137,20 @@ static void clone_body(struct slot *s, struct worker *w)
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* The clone's engine, made again in the clone's own thread or process
- * (@w: the slot's worker, or the process's copy of it): an AIO context
- * belongs to the process's memory, an io_uring ring and its registrations
- * to the thread that made it.  Then the clone is ready.  false, with
+/* The clone's buffers and engine, made again in the clone's own thread or
+ * process (@w: the slot's worker, or the process's copy of it): its pages
+ * are then faulted in before its clock starts, an AIO context belongs to
+ * the process's memory, an io_uring ring and its registrations to the
+ * thread that made it.  Then the clone is ready.  false, with
  * w->error set, when the engine could not be made. */
 static bool clone_ready(struct slot *s, struct worker *w)
 {
 	struct ctl *c = s->ctl;
 	char *cause = NULL;
-	int ret = worker_engine_init(w, &cause);
+	int ret = worker_buffers_renew(w, &cause);
+
+	if (!ret)
+		ret = worker_engine_init(w, &cause);
 
 	if (ret) {
 		w->error = cause;

@@ -123,30 +123,19 @@ static void write_contents(struct worker *w, const struct io_req *req)
  * sub_blocks=N (SQLIO's -m): each slot's buffer as N pieces of bs/N bytes,
  * each allocated on its own so that they are apart in memory, filled as
  * the buffers are.  scatter hands the engine their iovecs; copy keeps the
- * contiguous buffer for the I/O and copies (see sub_copy_in/out).
+ * contiguous buffer for the I/O and copies (see sub_copy_in/out).  The
+ * iovecs are made here once; worker_buffers_make fills in the pieces.
  */
-static int sub_blocks_setup(struct worker *w, unsigned depth, uint64_t bs, char **cause)
+static void sub_blocks_setup(struct worker *w, unsigned depth)
 {
-	const struct job *job = w->job;
-	unsigned n = job->sub_blocks, i, k;
-	size_t piece = (size_t)(bs / n);
+	unsigned n = w->job->sub_blocks, k;
 
-	w->subs = xcalloc((size_t)depth * n, sizeof(*w->subs));
 	w->iov = xcalloc((size_t)depth * n, sizeof(*w->iov));
-	w->sub_copy = job->sub_block_io == SUBIO_COPY;
-	for (i = 0; i < depth * n; i++) {
-		if (posix_memalign(&w->subs[i], w->files.mem_align, piece))
-			return set_cause(cause, "[%s] cannot allocate %u sub-blocks of %zu bytes",
-					 job->name, depth * n, piece);
-		fill_contents(w, w->subs[i], piece);
-		w->iov[i].iov_base = w->subs[i];
-		w->iov[i].iov_len = piece;
-	}
+	w->sub_copy = w->job->sub_block_io == SUBIO_COPY;
 	for (k = 0; k < depth && !w->sub_copy; k++) {
 		w->reqs[k].iov = &w->iov[(size_t)k * n];
 		w->reqs[k].nr_iov = n;
 	}
-	return 0;
 }
 
 /* sub_block_io=copy: a write's bytes gathered from the slot's pieces, a
@@ -209,12 +198,54 @@ void worker_buffers_release(struct worker *w)
 	w->subs = NULL;
 }
 
+int worker_buffers_make(struct worker *w, bool touch, char **cause)
+{
+	const struct job *job = w->job;
+	unsigned depth = w->eng.depth, n = job->sub_blocks, i;
+	uint64_t lo, hi;
+	size_t piece;
+	char *why = NULL;
+	int ret;
+
+	ret = iomem_alloc(&w->bufmem, job->iomem, w->buf_size * depth, w->files.mem_align, &why);
+	if (ret) {
+		set_cause(cause, "[%s] I/O buffers: %s", job->name, why);
+		free(why);
+		return ret;
+	}
+	for (i = 0; i < depth; i++) {
+		w->reqs[i].buf = (char *)w->bufmem.buf + (size_t)i * w->buf_size;
+		if (touch)
+			fill_contents(w, w->reqs[i].buf, w->buf_size);
+	}
+	if (n < 2)
+		return 0;
+	job_bs_span(job, &lo, &hi);
+	piece = (size_t)(hi / n);
+	w->subs = xcalloc((size_t)depth * n, sizeof(*w->subs));
+	for (i = 0; i < depth * n; i++) {
+		if (posix_memalign(&w->subs[i], w->files.mem_align, piece))
+			return set_cause(cause, "[%s] cannot allocate %u sub-blocks of %zu bytes",
+					 job->name, depth * n, piece);
+		if (touch)
+			fill_contents(w, w->subs[i], piece);
+		w->iov[i].iov_base = w->subs[i];
+		w->iov[i].iov_len = piece;
+	}
+	return 0;
+}
+
+int worker_buffers_renew(struct worker *w, char **cause)
+{
+	worker_buffers_release(w);
+	return worker_buffers_make(w, true, cause);
+}
+
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		 volatile sig_atomic_t *stop, char **cause)
 {
 	uint64_t lo, hi, seed;
 	unsigned d, i, depth;
-	char *buf;
 	int ret;
 
 	memset(w, 0, sizeof(*w));
@@ -304,34 +335,21 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	}
 	w->buf_size =
 		(size_t)((hi + w->files.mem_align - 1) / w->files.mem_align * w->files.mem_align);
-	{
-		char *why = NULL;
-
-		ret = iomem_alloc(&w->bufmem, job->iomem, w->buf_size * depth, w->files.mem_align,
-				  &why);
-		if (ret) {
-			set_cause(cause, "[%s] I/O buffers: %s", job->name, why);
-			free(why);
-			goto err;
-		}
-	}
-	buf = w->bufmem.buf;
-	for (i = 0; i < depth; i++)
-		fill_contents(w, buf + (size_t)i * w->buf_size, w->buf_size);
 	w->reqs = xcalloc(depth, sizeof(*w->reqs));
 	w->free_reqs = xcalloc(depth, sizeof(*w->free_reqs));
 	w->done = xcalloc(depth, sizeof(*w->done));
 	w->pending = xcalloc(depth, sizeof(*w->pending));
 	for (i = 0; i < depth; i++) {
 		w->reqs[i].idx = i;
-		w->reqs[i].buf = buf + (size_t)i * w->buf_size;
 		w->free_reqs[w->nr_free++] = &w->reqs[depth - 1 - i];
 	}
-	if (job->sub_blocks > 1) {
-		ret = sub_blocks_setup(w, depth, hi, cause);
-		if (ret)
-			goto err;
-	}
+	if (job->sub_blocks > 1)
+		sub_blocks_setup(w, depth);
+	/* Made here to check that they can be; the clone makes them again
+	 * for itself (worker_buffers_renew). */
+	ret = worker_buffers_make(w, false, cause);
+	if (ret)
+		goto err;
 	ret = worker_verify_setup(w, hi, cause);
 	if (ret)
 		goto err;

@@ -134,6 +134,14 @@ void worker_buffers_release(struct worker *w);
  * other clones' buffers (its batch's, the later batches') and does not
  * use them. */
 void worker_buffers_drop(const struct worker *w);
+/* The slots' I/O buffers (and sub-block pieces), allocated, and with
+ * @touch filled: every page written.  0, or -errno with *cause set. */
+int worker_buffers_make(struct worker *w, bool touch, char **cause);
+/* The buffers let go and made again, filled, by the clone's own thread or
+ * process before its clock starts: so that no page of them is first
+ * touched (and faulted in, or copied on write from the run's process)
+ * inside the measured time, as fio's processes make their own. */
+int worker_buffers_renew(struct worker *w, char **cause);
 /* 0, or -errno with *cause set; on error nothing is left open. */
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		 volatile sig_atomic_t *stop, char **cause);
