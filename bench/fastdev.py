@@ -314,8 +314,8 @@ def main():
 
 def bench(a, want, dev, what):
     ver = subprocess.run([a.fio, "--version"], capture_output=True, text=True).stdout.strip()
-    print("# fio: %s; iogauge: %s; %d pairs of %d s; device %s, %s; %s" %
-          (ver, a.iogauge, a.pairs, a.runtime, what, a.size if not a.device else "",
+    print("# fio: %s; iogauge: %s; %d pairs of %d s; device %s%s; %s" %
+          (ver, a.iogauge, a.pairs, a.runtime, what, "" if a.device else ", " + a.size,
            time.strftime("%Y-%m-%d %H:%M")), flush=True)
     rows, floor = [], []
     with tempfile.TemporaryDirectory(prefix="iogauge-fastdev-out-") as out:
