@@ -35,9 +35,11 @@ per group; for stonewalled phases it is the sum of the phases' rates, not
 I/Os over the wall time).  Examples with several jobs also get a line per
 job (its clones summed).  Each pair's line also gives each tool's CPU time
 (user + system) per I/O, which tells a run the tool's own cost decides
-from one the device decides.  It prints, per example and job, the median and
+from one the device decides, and its minor page faults (the JSON's minf,
+summed over the entries).  It prints, per example and job, the median and
 range over pairs of the ratio iogauge/fio and each tool's median, and marks
-with * a median ratio outside [0.85, 1.15].  --markdown prints the table as
+with * a median ratio outside [0.85, 1.15]; each example's total line gives
+the same for the minor faults.  --markdown prints the table as
 Markdown.  Nothing here asserts a speed: the exit status says only whether
 every run worked (1 if one failed; 2 for bad arguments).  --smoke is one
 pair of 1 s runs on 32m per example, to check that both tools run every
@@ -109,6 +111,10 @@ EXAMPLES = [
     ("poisson-rate-submission", "filename", 1, [("poisson-rate-submission.dat", None)]),
     # filename (relative, in the current folder) in [global]; four clones share it.
     ("fio-rand-RW", "filename", 1, [("fio-rand-RW.dat", None)]),
+    # The same shape: one buffered time_based sequential writer.
+    ("fio-seq-write", "filename", 1, [("fio-seq-write.dat", None)]),
+    # ssd-steadystate's [sequential-fill] alone: filename in [global], one job.
+    ("ssd-steadystate-fill", "filename", 1, [("ssd-steadystate-fill.dat", None)]),
 ]
 
 
@@ -301,6 +307,11 @@ def figures(doc):
     return jobs
 
 
+def minor_faults(doc):
+    """The minor page faults (the JSON's minf) of every job entry, summed."""
+    return sum(j["minf"] for j in doc["jobs"])
+
+
 def cpu_per_io(doc):
     """Microseconds of CPU (user + system, the JSON's usr_cpu and sys_cpu
     over each job's runtime) per I/O, over the whole run."""
@@ -393,6 +404,7 @@ def bench(a, want, made, outdir):
         # phases x runtime, and a run that hangs costs this much.
         timeout = phases * a.runtime * 2 + 20
         got = {"fio": [], "iogauge": []}
+        faults = {"fio": [], "iogauge": []}
         said = {"fio": [], "iogauge": []}
         hangs = []
         try:
@@ -418,15 +430,18 @@ def bench(a, want, made, outdir):
                                 raise
                     res[t] = r
                     got[t].append(figures(r[0]))
+                    faults[t].append(minor_faults(r[0]))
                     said[t] += [l for l in r[4].splitlines() if l.strip() and l not in said[t]]
                 f, g = (sum(got[t][-1].values()) for t in ("fio", "iogauge"))
                 print("%-26s pair %d (%s first): IOPS fio %.0f iogauge %.0f (%.3f); on %s "
                       "requests fio %d iogauge %d, KiB/request fio %.1f iogauge %.1f; "
-                      "wall s fio %.1f iogauge %.1f; CPU us/IO fio %.2f iogauge %.2f" %
+                      "wall s fio %.1f iogauge %.1f; CPU us/IO fio %.2f iogauge %.2f; "
+                      "minor faults fio %d iogauge %d" %
                       (name, i + 1, order[0], f, g, g / f if f else float("nan"), disk,
                        res["fio"][1], res["iogauge"][1], res["fio"][2], res["iogauge"][2],
                        res["fio"][3], res["iogauge"][3], cpu_per_io(res["fio"][0]),
-                       cpu_per_io(res["iogauge"][0])), flush=True)
+                       cpu_per_io(res["iogauge"][0]), faults["fio"][-1], faults["iogauge"][-1]),
+                      flush=True)
         except RunFailed as e:
             print("%s: run failed: %s" % (name, e), flush=True)
             failed.append(name)
@@ -436,7 +451,7 @@ def bench(a, want, made, outdir):
         for t in ("fio", "iogauge"):
             for line in said[t]:
                 print("%-26s %s said: %s" % (name, t, line), flush=True)
-        rows.append((name, got))
+        rows.append((name, got, faults))
     report(rows, a.markdown, a.smoke)
     if failed:
         print("failed: %s" % ", ".join(failed))
@@ -451,19 +466,22 @@ def cell(fio, ig):
 
 def report(rows, markdown, smoke):
     """Per example (and per job where it has several): median ratio iogauge/fio
-    [range] (fio median -> iogauge median); * marks a median outside [LOW, HIGH]."""
+    [range] (fio median -> iogauge median); * marks a median outside [LOW, HIGH].
+    Each example's total also gets the same for its minor faults."""
     if smoke:
         print("\nsmoke: both tools ran, and their JSON parsed, on: %s" %
-              (", ".join(n for n, _ in rows) or "none"))
+              (", ".join(n for n, _, _ in rows) or "none"))
         return
     if markdown:
-        print("\n| example | job | IOPS iogauge/fio median [range] | fio IOPS | iogauge IOPS | within ±15% |")
-        print("|---|---|---|---|---|---|")
+        print("\n| example | job | IOPS iogauge/fio median [range] | fio IOPS | iogauge IOPS | "
+              "within ±15% | minor faults iogauge/fio [range] (fio → iogauge) |")
+        print("|---|---|---|---|---|---|---|")
     else:
         print("\nIOPS: median iogauge/fio [range] (fio median -> iogauge median); "
               "* = median outside [%.2f, %.2f]" % (LOW, HIGH))
     outside = []
-    for name, got in rows:
+    for name, got, faults in rows:
+        minf = "%.3f [%.3f–%.3f] (%.0f → %.0f)" % cell(faults["fio"], faults["iogauge"])
         lines = [("total", cell([sum(x.values()) for x in got["fio"]],
                                 [sum(x.values()) for x in got["iogauge"]]))]
         fjobs, gjobs = list(got["fio"][0]), list(got["iogauge"][0])
@@ -479,11 +497,13 @@ def report(rows, markdown, smoke):
             if not ok:
                 outside.append("%s %s" % (name, job))
             if markdown:
-                print("| %s | %s | %.3f [%.3f–%.3f] | %.0f | %.0f | %s |" %
-                      (name, job, med, lo, hi, fm, gm, "yes" if ok else "**no**"))
+                print("| %s | %s | %.3f [%.3f–%.3f] | %.0f | %.0f | %s | %s |" %
+                      (name, job, med, lo, hi, fm, gm, "yes" if ok else "**no**",
+                       minf if job == "total" else ""))
             else:
-                print("%-26s %-20s %.3f%s [%.3f–%.3f] (%.0f → %.0f)" %
-                      (name if job == "total" else "", job, med, " " if ok else "*", lo, hi, fm, gm))
+                print("%-26s %-20s %.3f%s [%.3f–%.3f] (%.0f → %.0f)%s" %
+                      (name if job == "total" else "", job, med, " " if ok else "*", lo, hi, fm, gm,
+                       "; minor faults " + minf if job == "total" else ""))
     print("\noutside [%.2f, %.2f]: %s" % (LOW, HIGH, ", ".join(outside) or "none"))
 
 
