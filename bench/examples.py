@@ -69,7 +69,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from compare import children, chosen, disk_counts, disk_of, make_file  # noqa: E402
+from compare import add_common, children, disk_counts, disk_of, make_file, parse_common  # noqa: E402
 
 EXAMPLE_DIR = os.path.join(HERE, "..", "tests", "data", "fio-examples")
 LOW, HIGH = 0.85, 1.15
@@ -124,6 +124,18 @@ def parse_size(text):
     if not m:
         raise ValueError(text)
     return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2)]
+
+
+def size_option(ap, a, default, smoke_default, most):
+    """Sets a.size (@default, or @smoke_default with --smoke, when not
+    given) and a.bytes; an argparse error unless from 1m to @most."""
+    a.size = a.size or (smoke_default if a.smoke else default)
+    try:
+        a.bytes = parse_size(a.size)
+    except ValueError:
+        ap.error("--size: '%s' is not a size such as %s" % (a.size, default))
+    if not MIB <= a.bytes <= parse_size(most):
+        ap.error("--size: from 1m to %s" % most)
 
 
 def overrides(name, where, a):
@@ -324,29 +336,12 @@ def cpu_per_io(doc):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--pairs", type=int, default=3)
-    ap.add_argument("--runtime", type=int, default=5, help="seconds per job (a cap if not time_based)")
+    add_common(ap, 3, "seconds per job (a cap if not time_based)", "example")
     ap.add_argument("--size", default=None, help="size= for every job (default 256m; 32m with --smoke)")
-    ap.add_argument("--examples", default="", help="comma list (default: all)")
-    ap.add_argument("--smoke", action="store_true", help="one pair of 1 s runs per example")
-    ap.add_argument("--markdown", action="store_true")
-    ap.add_argument("--iogauge", default=os.path.join(HERE, "..", "build", "iogauge"))
-    ap.add_argument("--fio", default="fio")
     ap.add_argument("--dir", default="/tmp/iogauge-examples", help="where the data files go")
     ap.add_argument("--keep", action="store_true", help="keep the data files, fio's copies and the JSON")
-    a = ap.parse_args()
-    if a.smoke:
-        a.pairs, a.runtime = 1, 1
-    a.size = a.size or ("32m" if a.smoke else "256m")
-    want = chosen(ap, a.examples, "--examples", "example", [e[0] for e in EXAMPLES])
-    if a.pairs < 1 or a.runtime < 1:
-        ap.error("--pairs and --runtime must be at least 1")
-    try:
-        a.bytes = parse_size(a.size)
-    except ValueError:
-        ap.error("--size: '%s' is not a size such as 256m" % a.size)
-    if not MIB <= a.bytes <= 1 << 30:
-        ap.error("--size: from 1m to 1g")
+    a, want = parse_common(ap, "example", [e[0] for e in EXAMPLES])
+    size_option(ap, a, "256m", "32m", "1g")
     a.dir = os.path.abspath(a.dir)
     a.iogauge = os.path.abspath(a.iogauge)
     made = [] if os.path.isdir(a.dir) else [a.dir]

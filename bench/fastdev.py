@@ -67,8 +67,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from compare import chosen  # noqa: E402
-from examples import cell, cpu_per_io, kill_tree, parse_size  # noqa: E402
+from compare import add_common, parse_common  # noqa: E402
+from examples import MIB, cell, cpu_per_io, kill_tree, size_option  # noqa: E402
 
 SKIP = 77
 TUNED = "io_uring-qd32-tuned"
@@ -155,7 +155,7 @@ def loop_make(size, undo):
     mnt = tempfile.mkdtemp(prefix="iogauge-fastdev-")
     undo.append(lambda: os.rmdir(mnt))
     try:
-        sh(["mount", "-t", "tmpfs", "-o", "size=%d" % (size + (1 << 20)), "iogauge-fastdev", mnt])
+        sh(["mount", "-t", "tmpfs", "-o", "size=%d" % (size + MIB), "iogauge-fastdev", mnt])
     except (RunFailed, OSError) as e:
         raise Unavailable("no tmpfs to be had: %s" % e)
     undo.append(lambda: sh(["umount", mnt]))
@@ -183,7 +183,7 @@ def make_device(a, undo):
     else:
         dev, what = loop_make(a.bytes, undo)
     # Random bytes, written past the page cache: no read is of a zero page.
-    sh(["dd", "if=/dev/urandom", "of=" + dev, "bs=1M", "count=%d" % (a.bytes >> 20),
+    sh(["dd", "if=/dev/urandom", "of=" + dev, "bs=1M", "count=%d" % (a.bytes // MIB),
         "oflag=direct", "status=none"])
     return dev, what
 
@@ -248,33 +248,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  epilog="The floor: in a fio 3.33 source tree, "
                                  "./configure && make t/io_uring, then --floor PATH/t/io_uring.")
-    ap.add_argument("--pairs", type=int, default=5)
-    ap.add_argument("--runtime", type=int, default=5, help="seconds per run")
+    add_common(ap, 5, "seconds per run", "case")
     ap.add_argument("--size", default=None,
                     help="device size to make (default 1g; 128m with --smoke)")
-    ap.add_argument("--cases", default="", help="comma list (default: all)")
-    ap.add_argument("--smoke", action="store_true", help="one pair of 1 s runs per case")
-    ap.add_argument("--markdown", action="store_true")
     where = ap.add_mutually_exclusive_group()
     where.add_argument("--loop", action="store_true",
                        help="a loop device over tmpfs even where zram is")
     where.add_argument("--device", help="read this block device instead of making one")
     ap.add_argument("--floor", help="a built t/io_uring from fio's source (see below)")
-    ap.add_argument("--iogauge", default=os.path.join(HERE, "..", "build", "iogauge"))
-    ap.add_argument("--fio", default="fio")
-    a = ap.parse_args()
-    if a.smoke:
-        a.pairs, a.runtime = 1, 1
-    a.size = a.size or ("128m" if a.smoke else "1g")
-    want = chosen(ap, a.cases, "--cases", "case", [c[0] for c in CASES])
-    if a.pairs < 1 or a.runtime < 1:
-        ap.error("--pairs and --runtime must be at least 1")
-    try:
-        a.bytes = parse_size(a.size)
-    except ValueError:
-        ap.error("--size: '%s' is not a size such as 1g" % a.size)
-    if a.bytes < 1 << 20 or a.bytes % (1 << 20):
-        ap.error("--size: a whole number of MiB, at least 1m")
+    a, want = parse_common(ap, "case", [c[0] for c in CASES])
+    size_option(ap, a, "1g", "128m", "16g")
+    if a.bytes % MIB:
+        ap.error("--size: a whole number of MiB")
     if a.floor and not os.access(a.floor, os.X_OK):
         ap.error("--floor: %s is not an executable (build it: see --help)" % a.floor)
     if os.geteuid() != 0:
