@@ -129,8 +129,12 @@ def zram_remove(n):
 
 
 def zram_make(size, undo):
-    """A zram device of its own: (its path, what it is)."""
-    n = int(get("/sys/class/zram-control/hot_add"))
+    """A zram device of its own: (its path, what it is).  Unavailable if
+    none can be added (no zram module, or a read-only /sys)."""
+    try:
+        n = int(get("/sys/class/zram-control/hot_add"))
+    except OSError as e:
+        raise Unavailable("no zram device to be had: %s" % e)
     undo.append(lambda: zram_remove(n))
     blk = "/sys/block/zram%d" % n
     offered = get(blk + "/comp_algorithm").replace("[", "").replace("]", "").split()
@@ -175,12 +179,16 @@ def loop_make(size, undo):
 def make_device(a, undo):
     """(path, description) of the device the cases read."""
     if a.device:
-        if not stat.S_ISBLK(os.stat(a.device).st_mode):
+        if not os.path.exists(a.device) or not stat.S_ISBLK(os.stat(a.device).st_mode):
             raise RunFailed("%s is not a block device" % a.device)
         return a.device, "%s (given; only read)" % a.device
-    if not a.loop and os.path.exists("/sys/class/zram-control/hot_add"):
-        dev, what = zram_make(a.bytes, undo)
-    else:
+    dev = None
+    if not a.loop:
+        try:
+            dev, what = zram_make(a.bytes, undo)
+        except Unavailable as e:
+            print("# %s: a loop device over tmpfs instead" % e, flush=True)
+    if dev is None:
         dev, what = loop_make(a.bytes, undo)
     # Random bytes, written past the page cache: no read is of a zero page.
     sh(["dd", "if=/dev/urandom", "of=" + dev, "bs=1M", "count=%d" % (a.bytes // MIB),
