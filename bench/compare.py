@@ -202,23 +202,36 @@ def chosen(ap, arg, flag, noun, names):
     return want
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--pairs", type=int, default=5)
-    ap.add_argument("--runtime", type=int, default=5, help="seconds per run")
-    ap.add_argument("--cases", default="", help="comma list (default: all)")
-    ap.add_argument("--smoke", action="store_true", help="one pair of 1 s runs per case")
+def add_common(ap, pairs, runtime_help, noun):
+    """The options every bench/ script has: --pairs (default @pairs),
+    --runtime, --NOUNs (a comma list), --smoke, --markdown, --iogauge, --fio."""
+    ap.add_argument("--pairs", type=int, default=pairs)
+    ap.add_argument("--runtime", type=int, default=5, help=runtime_help)
+    ap.add_argument("--%ss" % noun, default="", help="comma list (default: all)")
+    ap.add_argument("--smoke", action="store_true", help="one pair of 1 s runs per %s" % noun)
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--iogauge", default=os.path.join(HERE, "..", "build", "iogauge"))
     ap.add_argument("--fio", default="fio")
-    ap.add_argument("--dir", default="/tmp/iogauge-bench", help="where the data files go")
-    ap.add_argument("--keep", action="store_true", help="keep the data files and JSON outputs")
+
+
+def parse_common(ap, noun, names):
+    """(the parsed arguments, the names --NOUNs chose) for options made by
+    add_common: --smoke is one pair of 1 s runs."""
     a = ap.parse_args()
     if a.smoke:
         a.pairs, a.runtime = 1, 1
-    want = chosen(ap, a.cases, "--cases", "case", [c[0] for c in CASES])
+    want = chosen(ap, getattr(a, noun + "s"), "--%ss" % noun, noun, names)
     if a.pairs < 1 or a.runtime < 1:
         ap.error("--pairs and --runtime must be at least 1")
+    return a, want
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_common(ap, 5, "seconds per run", "case")
+    ap.add_argument("--dir", default="/tmp/iogauge-bench", help="where the data files go")
+    ap.add_argument("--keep", action="store_true", help="keep the data files and JSON outputs")
+    a, want = parse_common(ap, "case", [c[0] for c in CASES])
     made = [] if os.path.isdir(a.dir) else [a.dir]
     os.makedirs(a.dir, exist_ok=True)
     try:

@@ -35,9 +35,11 @@ per group; for stonewalled phases it is the sum of the phases' rates, not
 I/Os over the wall time).  Examples with several jobs also get a line per
 job (its clones summed).  Each pair's line also gives each tool's CPU time
 (user + system) per I/O, which tells a run the tool's own cost decides
-from one the device decides.  It prints, per example and job, the median and
+from one the device decides, and its minor page faults (the JSON's minf,
+summed over the entries).  It prints, per example and job, the median and
 range over pairs of the ratio iogauge/fio and each tool's median, and marks
-with * a median ratio outside [0.85, 1.15].  --markdown prints the table as
+with * a median ratio outside [0.85, 1.15]; each example's total line gives
+the same for the minor faults.  --markdown prints the table as
 Markdown.  Nothing here asserts a speed: the exit status says only whether
 every run worked (1 if one failed; 2 for bad arguments).  --smoke is one
 pair of 1 s runs on 32m per example, to check that both tools run every
@@ -67,7 +69,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from compare import children, chosen, disk_counts, disk_of, make_file  # noqa: E402
+from compare import add_common, children, disk_counts, disk_of, make_file, parse_common  # noqa: E402
 
 EXAMPLE_DIR = os.path.join(HERE, "..", "tests", "data", "fio-examples")
 LOW, HIGH = 0.85, 1.15
@@ -109,6 +111,10 @@ EXAMPLES = [
     ("poisson-rate-submission", "filename", 1, [("poisson-rate-submission.dat", None)]),
     # filename (relative, in the current folder) in [global]; four clones share it.
     ("fio-rand-RW", "filename", 1, [("fio-rand-RW.dat", None)]),
+    # The same shape: one buffered time_based sequential writer.
+    ("fio-seq-write", "filename", 1, [("fio-seq-write.dat", None)]),
+    # ssd-steadystate's [sequential-fill] alone: filename in [global], one job.
+    ("ssd-steadystate-fill", "filename", 1, [("ssd-steadystate-fill.dat", None)]),
 ]
 
 
@@ -118,6 +124,18 @@ def parse_size(text):
     if not m:
         raise ValueError(text)
     return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2)]
+
+
+def size_option(ap, a, default, smoke_default, most):
+    """Sets a.size (@default, or @smoke_default with --smoke, when not
+    given) and a.bytes; an argparse error unless from 1m to @most."""
+    a.size = a.size or (smoke_default if a.smoke else default)
+    try:
+        a.bytes = parse_size(a.size)
+    except ValueError:
+        ap.error("--size: '%s' is not a size such as %s" % (a.size, default))
+    if not MIB <= a.bytes <= parse_size(most):
+        ap.error("--size: from 1m to %s" % most)
 
 
 def overrides(name, where, a):
@@ -301,6 +319,11 @@ def figures(doc):
     return jobs
 
 
+def minor_faults(doc):
+    """The minor page faults (the JSON's minf) of every job entry, summed."""
+    return sum(j["minf"] for j in doc["jobs"])
+
+
 def cpu_per_io(doc):
     """Microseconds of CPU (user + system, the JSON's usr_cpu and sys_cpu
     over each job's runtime) per I/O, over the whole run."""
@@ -313,29 +336,12 @@ def cpu_per_io(doc):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--pairs", type=int, default=3)
-    ap.add_argument("--runtime", type=int, default=5, help="seconds per job (a cap if not time_based)")
+    add_common(ap, 3, "seconds per job (a cap if not time_based)", "example")
     ap.add_argument("--size", default=None, help="size= for every job (default 256m; 32m with --smoke)")
-    ap.add_argument("--examples", default="", help="comma list (default: all)")
-    ap.add_argument("--smoke", action="store_true", help="one pair of 1 s runs per example")
-    ap.add_argument("--markdown", action="store_true")
-    ap.add_argument("--iogauge", default=os.path.join(HERE, "..", "build", "iogauge"))
-    ap.add_argument("--fio", default="fio")
     ap.add_argument("--dir", default="/tmp/iogauge-examples", help="where the data files go")
     ap.add_argument("--keep", action="store_true", help="keep the data files, fio's copies and the JSON")
-    a = ap.parse_args()
-    if a.smoke:
-        a.pairs, a.runtime = 1, 1
-    a.size = a.size or ("32m" if a.smoke else "256m")
-    want = chosen(ap, a.examples, "--examples", "example", [e[0] for e in EXAMPLES])
-    if a.pairs < 1 or a.runtime < 1:
-        ap.error("--pairs and --runtime must be at least 1")
-    try:
-        a.bytes = parse_size(a.size)
-    except ValueError:
-        ap.error("--size: '%s' is not a size such as 256m" % a.size)
-    if not MIB <= a.bytes <= 1 << 30:
-        ap.error("--size: from 1m to 1g")
+    a, want = parse_common(ap, "example", [e[0] for e in EXAMPLES])
+    size_option(ap, a, "256m", "32m", "1g")
     a.dir = os.path.abspath(a.dir)
     a.iogauge = os.path.abspath(a.iogauge)
     made = [] if os.path.isdir(a.dir) else [a.dir]
@@ -393,6 +399,7 @@ def bench(a, want, made, outdir):
         # phases x runtime, and a run that hangs costs this much.
         timeout = phases * a.runtime * 2 + 20
         got = {"fio": [], "iogauge": []}
+        faults = {"fio": [], "iogauge": []}
         said = {"fio": [], "iogauge": []}
         hangs = []
         try:
@@ -418,15 +425,18 @@ def bench(a, want, made, outdir):
                                 raise
                     res[t] = r
                     got[t].append(figures(r[0]))
+                    faults[t].append(minor_faults(r[0]))
                     said[t] += [l for l in r[4].splitlines() if l.strip() and l not in said[t]]
                 f, g = (sum(got[t][-1].values()) for t in ("fio", "iogauge"))
                 print("%-26s pair %d (%s first): IOPS fio %.0f iogauge %.0f (%.3f); on %s "
                       "requests fio %d iogauge %d, KiB/request fio %.1f iogauge %.1f; "
-                      "wall s fio %.1f iogauge %.1f; CPU us/IO fio %.2f iogauge %.2f" %
+                      "wall s fio %.1f iogauge %.1f; CPU us/IO fio %.2f iogauge %.2f; "
+                      "minor faults fio %d iogauge %d" %
                       (name, i + 1, order[0], f, g, g / f if f else float("nan"), disk,
                        res["fio"][1], res["iogauge"][1], res["fio"][2], res["iogauge"][2],
                        res["fio"][3], res["iogauge"][3], cpu_per_io(res["fio"][0]),
-                       cpu_per_io(res["iogauge"][0])), flush=True)
+                       cpu_per_io(res["iogauge"][0]), faults["fio"][-1], faults["iogauge"][-1]),
+                      flush=True)
         except RunFailed as e:
             print("%s: run failed: %s" % (name, e), flush=True)
             failed.append(name)
@@ -436,7 +446,7 @@ def bench(a, want, made, outdir):
         for t in ("fio", "iogauge"):
             for line in said[t]:
                 print("%-26s %s said: %s" % (name, t, line), flush=True)
-        rows.append((name, got))
+        rows.append((name, got, faults))
     report(rows, a.markdown, a.smoke)
     if failed:
         print("failed: %s" % ", ".join(failed))
@@ -451,19 +461,22 @@ def cell(fio, ig):
 
 def report(rows, markdown, smoke):
     """Per example (and per job where it has several): median ratio iogauge/fio
-    [range] (fio median -> iogauge median); * marks a median outside [LOW, HIGH]."""
+    [range] (fio median -> iogauge median); * marks a median outside [LOW, HIGH].
+    Each example's total also gets the same for its minor faults."""
     if smoke:
         print("\nsmoke: both tools ran, and their JSON parsed, on: %s" %
-              (", ".join(n for n, _ in rows) or "none"))
+              (", ".join(n for n, _, _ in rows) or "none"))
         return
     if markdown:
-        print("\n| example | job | IOPS iogauge/fio median [range] | fio IOPS | iogauge IOPS | within ±15% |")
-        print("|---|---|---|---|---|---|")
+        print("\n| example | job | IOPS iogauge/fio median [range] | fio IOPS | iogauge IOPS | "
+              "within ±15% | minor faults iogauge/fio [range] (fio → iogauge) |")
+        print("|---|---|---|---|---|---|---|")
     else:
         print("\nIOPS: median iogauge/fio [range] (fio median -> iogauge median); "
               "* = median outside [%.2f, %.2f]" % (LOW, HIGH))
     outside = []
-    for name, got in rows:
+    for name, got, faults in rows:
+        minf = "%.3f [%.3f–%.3f] (%.0f → %.0f)" % cell(faults["fio"], faults["iogauge"])
         lines = [("total", cell([sum(x.values()) for x in got["fio"]],
                                 [sum(x.values()) for x in got["iogauge"]]))]
         fjobs, gjobs = list(got["fio"][0]), list(got["iogauge"][0])
@@ -479,11 +492,13 @@ def report(rows, markdown, smoke):
             if not ok:
                 outside.append("%s %s" % (name, job))
             if markdown:
-                print("| %s | %s | %.3f [%.3f–%.3f] | %.0f | %.0f | %s |" %
-                      (name, job, med, lo, hi, fm, gm, "yes" if ok else "**no**"))
+                print("| %s | %s | %.3f [%.3f–%.3f] | %.0f | %.0f | %s | %s |" %
+                      (name, job, med, lo, hi, fm, gm, "yes" if ok else "**no**",
+                       minf if job == "total" else ""))
             else:
-                print("%-26s %-20s %.3f%s [%.3f–%.3f] (%.0f → %.0f)" %
-                      (name if job == "total" else "", job, med, " " if ok else "*", lo, hi, fm, gm))
+                print("%-26s %-20s %.3f%s [%.3f–%.3f] (%.0f → %.0f)%s" %
+                      (name if job == "total" else "", job, med, " " if ok else "*", lo, hi, fm, gm,
+                       "; minor faults " + minf if job == "total" else ""))
     print("\noutside [%.2f, %.2f]: %s" % (LOW, HIGH, ", ".join(outside) or "none"))
 
 
