@@ -273,6 +273,14 @@ PY
 		[ $? -eq 0 ] && [ $rc -eq 0 ] && ok ||
 			bad "io_uring ring ($mode): not made by its submitter with COOP/DEFER_TASKRUN: rc=$rc $(grep -v '^[0-9]* *io_uring_enter' "$tmp/st" | head -5)"
 	done
+	# Under DEFER_TASKRUN nothing completes until the ring is asked: a reap
+	# that only polls (iodepth_batch_complete_min=0) must ask, or the job
+	# never ends.
+	timeout 20 "$bin" --name=r --filename="$tmp/r.dat" --size=1m --ioengine=io_uring --iodepth=8 \
+		--iodepth_batch_complete_min=0 --rw=randread --output-format=terse >"$tmp/out2" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(cut -d';' -f6 "$tmp/out2")" = 1024 ] && ok ||
+		bad "io_uring iodepth_batch_complete_min=0: rc=$rc $(cat "$tmp/out2" "$tmp/err")"
 	if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 		chmod 711 "$tmp" && mkdir "$tmp/lim" && chmod 777 "$tmp/lim"
 		for fb in 0 1; do
