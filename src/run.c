@@ -151,6 +151,8 @@ static bool clone_ready(struct slot *s, struct worker *w)
 
 	if (!ret)
 		ret = worker_engine_init(w, &cause);
+	if (!ret)
+		worker_prefault(w);
 
 	if (ret) {
 		w->error = cause;

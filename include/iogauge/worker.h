@@ -142,6 +142,10 @@ int worker_buffers_make(struct worker *w, bool touch, char **cause);
  * touched (and faulted in, or copied on write from the run's process)
  * inside the measured time, as fio's processes make their own. */
 int worker_buffers_renew(struct worker *w, char **cause);
+/* The rest of what the loop writes, faulted in by the clone before its
+ * clock starts, as its buffers are: its stats, random maps, verify map
+ * and the first chunk of each per-I/O log. */
+void worker_prefault(struct worker *w);
 /* 0, or -errno with *cause set; on error nothing is left open. */
 int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 		 volatile sig_atomic_t *stop, char **cause);
