@@ -65,24 +65,6 @@ struct slot {
 	char error[PROC_TEXT], first_error[PROC_TEXT];
 };
 
-uint64_t run_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* Sleeps @ns, waking early when the worker is to stop. */
-static void nap(uint64_t ns, const struct worker *w)
-{
-	uint64_t end = run_now() + ns;
-	struct timespec step = { 0, 10000000 };
-
-	while (!worker_stopped(w) && run_now() < end)
-		nanosleep(&step, NULL);
-}
-
 /* As fio's fio_terminate_threads: a clone of @s's job has ended, and its
  * exit_what says which others end with it: its group (those not started
  * yet too), the clones running now (the rest of the stonewall batch, not
@@ -117,12 +99,13 @@ static void clone_body(struct slot *s, struct worker *w)
 		pthread_cond_wait(&c->cond, &c->lock);
 	pthread_mutex_unlock(&c->lock);
 	if (job->startdelay_max) {
+		uint64_t delay = job->startdelay_min; /* ns */
 		struct rng r;
 
 		rng_seed(&r, job->randseed + w->clone);
-		nap(job->startdelay_min +
-			    rng_below(&r, job->startdelay_max - job->startdelay_min + 1),
-		    w);
+		delay += rng_below(&r, job->startdelay_max - job->startdelay_min + 1);
+		/* Before the job's runtime starts: only a stop (or a halt) cuts it. */
+		run_sleep_until(run_now() + delay, w->stop, w->halt);
 	}
 	atomic_store_explicit(&w->prog->state, 1, memory_order_relaxed);
 	if (!worker_stopped(w) && !worker_pin(w))
@@ -528,7 +511,6 @@ static int start_batch(struct slot *slots, unsigned from, unsigned to, struct ct
  * run's stop as it comes (@stop), then the threads. */
 static void join_all(struct slot *slots, unsigned n, struct ctl *c, volatile sig_atomic_t *stop)
 {
-	struct timespec step = { 0, 10000000 }; /* as fio's main loop: 10 ms */
 	unsigned i, live;
 	int status;
 
@@ -544,8 +526,10 @@ static void join_all(struct slot *slots, unsigned n, struct ctl *c, volatile sig
 			else
 				live++;
 		}
+		/* As fio's main loop: 10 ms, so that a clone sees the stop
+		 * within two slices of its own sleep. */
 		if (live)
-			nanosleep(&step, NULL);
+			run_sleep_until(run_now() + RUN_SLEEP_SLICE, NULL, NULL);
 	} while (live);
 	for (i = 0; i < n; i++) {
 		if (slots[i].running)

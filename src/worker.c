@@ -1127,26 +1127,24 @@ static void quiesce(struct worker *w, struct loop *lp)
 
 /* Until @until: sleep, then spin the last stretch (a sleep overshoots by
  * tens of us), polling completions meanwhile so that they are stamped
- * when they come.  Stops early at the deadline or on a stop. */
+ * when they come.  Ends at the deadline, however far @until is (a rate of
+ * a few bytes a second puts the next I/O hours away), or on a stop. */
 static void wait_until(struct worker *w, struct loop *lp, uint64_t until)
 {
 	uint64_t now = run_now();
 
-	while (now < until && now < lp->deadline && !worker_stopped(w) && !w->error) {
-		uint64_t left = until - now;
-
+	if (until > lp->deadline)
+		until = lp->deadline;
+	while (now < until && !worker_stopped(w) && !w->error) {
 		if (lp->inflight)
 			reap(w, lp, 0);
-		if (left > 60000) {
-			/* Asleep for at most 20 us with I/Os in flight: their
-			 * completions wait that long at most to be stamped. */
-			uint64_t nap = lp->inflight ? 20000 : left - 50000;
-			struct timespec ts = { (time_t)(nap / 1000000000u),
-					       (long)(nap % 1000000000u) };
-
-			nanosleep(&ts, NULL);
-		}
-		now = run_now();
+		/* Asleep for at most 20 us with I/Os in flight: their
+		 * completions wait that long at most to be stamped. */
+		if (until - now > 60000)
+			now = run_sleep_until(lp->inflight ? run_now() + 20000 : until - 50000,
+					      w->stop, w->halt);
+		else
+			now = run_now();
 	}
 	lp->now = now;
 }
@@ -1164,6 +1162,8 @@ static void think(struct worker *w, struct loop *lp)
 	t0 = run_now();
 	spin_end = t0 + job->thinktime_spin;
 	end = t0 + job->thinktime;
+	if (spin_end > lp->deadline)
+		spin_end = lp->deadline;
 	while (run_now() < spin_end && !worker_stopped(w))
 		;
 	wait_until(w, lp, end);

@@ -14,6 +14,7 @@
 #include "iogauge/diskstats.h"
 #include "iogauge/iolog.h"
 #include "iogauge/job.h"
+#include "iogauge/runclock.h"
 #include "iogauge/stats.h"
 
 struct run_file {
@@ -70,16 +71,15 @@ struct run_watch {
 };
 
 /*
- * Runs @jobs.  @watch (may be NULL) sees the progress.  *stop (set from a signal handler) ends every worker at the
- * next I/O; what ran is still in the results.  Returns 0 when every job ran
- * (I/O errors are in the results), or -errno with *cause set when the run
- * could not start (a file, O_DIRECT, alignment): then no job did I/O.
+ * Runs @jobs.  @watch (may be NULL) sees the progress.  *stop (set from a
+ * signal handler) ends every worker at the next I/O, and any wait (rate,
+ * thinktime, startdelay) within a few run_sleep_until slices; what ran is
+ * still in the results.  Returns 0 when every job ran (I/O errors are in
+ * the results), or -errno with *cause set when the run could not start (a
+ * file, O_DIRECT, alignment): then no job did I/O.
  */
 int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 	     const struct run_watch *watch, struct run *out, char **cause);
 void run_free(struct run *r);
-
-/* Now, in ns, from CLOCK_MONOTONIC. */
-uint64_t run_now(void);
 
 #endif

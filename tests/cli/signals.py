@@ -5,7 +5,8 @@
 # status is 128 + the signal.  With the device throttled so that the I/O
 # in flight takes seconds to drain, the first signal waits for it and a
 # second one ends the program at once.  One line per failure, then
-# "signals: N passed, M failed".
+# "signals: N passed, M failed".  Waits (rate, thinktime, startdelay,
+# ramp_time) end at the runtime's end and at a signal too.
 #
 # Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_SRC.
 import json
@@ -78,6 +79,60 @@ def stop_all(tmp):
                   "%s: I/Os per job %r (the waiting job must not start)" % (what, ios))
 
 
+def waits(tmp):
+    # Every wait (rate pacing, thinktime, startdelay, a rated ramp_time) is a
+    # minute or more here: it must end at the runtime's end, or within a
+    # second of a signal, in a thread and in a process, and the report must
+    # still come.  A wait slept in one piece shows as a run that does not end.
+    cases = (
+        # what, options, signal (None: the runtime ends it), measured I/Os
+        ("rate=1 time_based", "rate=1\nruntime=2\ntime_based\n", None, 1),
+        ("thinktime=60s runtime=2", "thinktime=60s\nruntime=2\n", None, 1),
+        ("rate=1k bs=64k", "rate=1k\nbs=64k\nruntime=60\n", signal.SIGINT, 1),
+        ("thinktime=60s", "thinktime=60s\nruntime=30\n", signal.SIGINT, 1),
+        ("startdelay=60", "startdelay=60\nruntime=2\n", signal.SIGTERM, 0),
+        # Still in the ramp when stopped: nothing measured.
+        ("ramp_time=60 rate=1k bs=64k", "ramp_time=60\nrate=1k\nbs=64k\nruntime=2\n",
+         signal.SIGINT, 0),
+    )
+    for thread in (0, 1):
+        for what, opts, sig, ios in cases:
+            what = "%s, thread=%d" % (what, thread)
+            t0 = time.monotonic()
+            p = start(tmp, "[x]\nioengine=null\nsize=1m\nthread=%d\n%s" % (thread, opts),
+                      ["--output-format=json"])
+            if sig:
+                # Set-up takes milliseconds (no files): by now it waits.
+                time.sleep(1.5)
+                t0 = time.monotonic()
+                p.send_signal(sig)
+            try:
+                out, err = p.communicate(timeout=8)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, err = p.communicate()
+            took = time.monotonic() - t0
+            # The runtime (2 s) from the start, or the stop from the signal.
+            bound = 1.0 if sig else 3.5
+            want = 128 + sig if sig else 0
+            if not check(p.returncode == want and took < bound,
+                         "%s: exit %d after %.2f s (want %d within %.1f s) %s" %
+                         (what, p.returncode, took, want, bound, err[-300:])):
+                continue
+            try:
+                j = json.loads(out)["jobs"][0]
+            except (ValueError, IndexError, KeyError):
+                check(False, "%s: no JSON report: %r" % (what, out[:200]))
+                continue
+            check(j["iogauge"]["interrupted"] == (1 if sig else 0) and
+                  j["read"]["total_ios"] == ios,
+                  "%s: interrupted %r, %r I/Os (want %d)" %
+                  (what, j["iogauge"]["interrupted"], j["read"]["total_ios"], ios))
+            if not sig:
+                check(1900 <= j["job_runtime"] <= 2600,
+                      "%s: job_runtime %r ms (want the runtime, 2000)" % (what, j["job_runtime"]))
+
+
 def whole_disk(path):
     dev = os.stat(path).st_dev
     major, minor = os.major(dev), os.minor(dev)
@@ -138,6 +193,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-signals-")
     try:
         stop_all(tmp)
+        waits(tmp)
         drain_then_second(tmp)
     finally:
         shutil.rmtree(tmp)

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run's clock, CLOCK_MONOTONIC in ns, and the one way a run sleeps on
+ * it: in slices, so that a stop (Ctrl-C, exitall) ends any wait within a
+ * slice.  Not a timer: nothing here runs on its own.
+ */
+#ifndef IOGAUGE_RUNCLOCK_H
+#define IOGAUGE_RUNCLOCK_H
+
+#include <signal.h>
+#include <stdint.h>
+
+/* ns: the longest a sleeper goes without looking at its stop flags. */
+#define RUN_SLEEP_SLICE 10000000ull
+
+/* Now, in ns, from CLOCK_MONOTONIC. */
+uint64_t run_now(void);
+
+/*
+ * Sleeps until @until (ns, run_now's clock), or until *@stop or *@halt is
+ * set (either may be NULL), whichever is first; a flag set while it sleeps
+ * is seen within RUN_SLEEP_SLICE.  Callers with a deadline pass the
+ * earlier of it and their wake time.  Returns run_now() as it ends.
+ */
+uint64_t run_sleep_until(uint64_t until, const volatile sig_atomic_t *stop,
+			 const volatile sig_atomic_t *halt);
+
+#endif
