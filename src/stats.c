@@ -117,6 +117,7 @@ void stats_merge(struct run_stats *dst, const struct run_stats *src)
 	}
 	if (src->elapsed > dst->elapsed)
 		dst->elapsed = src->elapsed;
+	dst->runtime_sum += src->runtime_sum;
 	dst->errors += src->errors;
 	dst->verified += src->verified;
 	dst->verify_bytes += src->verify_bytes;

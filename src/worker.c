@@ -1312,6 +1312,7 @@ void worker_run(struct worker *w)
 	worker_verify_finish(w);
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
+	w->stats.runtime_sum = w->stats.elapsed / 1000000;
 	windows_end(w, &lp, now);
 	getrusage(RUSAGE_THREAD, &ru1);
 	rusage_delta(&w->stats.ru, &ru0, &ru1);

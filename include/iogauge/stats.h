@@ -58,6 +58,9 @@ struct run_stats {
 	uint64_t elapsed;		 /* ns, measured part of the run */
 	uint64_t depth_max;		 /* most I/Os in flight at once */
 	uint64_t errors; /* I/O errors passed over (continue_on_error), as fio's total_err */
+	/* ms: each clone's elapsed in whole ms, summed over a group (fio's
+	 * total_run_time: job_runtime and the CPU shares are over it). */
+	uint64_t runtime_sum;
 	/* verify=: blocks read back and found right, their bytes, blocks
 	 * found wrong, blocks partly overwritten by a later block (not
 	 * checkable), and whether the runtime ended the write phase before
@@ -127,7 +130,8 @@ static inline unsigned stats_batch_bucket(unsigned n)
 		b++;
 	return b;
 }
-/* Adds @src's counts to @dst; elapsed becomes the longer of the two. */
+/* Adds @src's counts to @dst; elapsed becomes the longer of the two,
+ * runtime_sum the sum. */
 void stats_merge(struct run_stats *dst, const struct run_stats *src);
 
 #endif

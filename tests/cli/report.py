@@ -266,6 +266,36 @@ def test_fio_counts(tmp):
             check(got == want, "fio counts %d [%s]: ours %s, fio %s" % (n, a["jobname"], got, want))
 
 
+def test_group_runtime(tmp):
+    """group_reporting, as fio's sum_thread_stats: job_runtime and the CPU
+    shares are over the clones' runtimes summed; runtime, bw and iops over
+    the longest clone, so the rates stay the group's."""
+    text = ("[a]\nioengine=null\nsize=1g\nbs=4k\nrw=randread\ntime_based\nruntime=1\n"
+            "numjobs=4\ngroup_reporting\n")
+    path = job(tmp, "g.fio", text)
+    ours, _ = json_run(["--output-format=json", path], "group runtime")
+    theirs = fio_json(path) if HAVE_FIO else None
+    for tool, doc in (("iogauge", ours), ("fio", theirs)):
+        if not doc:
+            check(tool == "iogauge" or os.environ.get("IOGAUGE_NO_FIO") == "1",
+                  "group runtime: fio did not run")
+            continue
+        j = doc["jobs"][0]
+        r = j["read"]
+        # Four clones of 1 s each: ~4000 ms summed, the longest ~1000 ms.
+        check(3900 <= j["job_runtime"] <= 4400 and 990 <= r["runtime"] <= 1100,
+              "group runtime (%s): job_runtime %d ms, runtime %d ms" %
+              (tool, j["job_runtime"], r["runtime"]))
+        check(abs(r["iops"] * r["runtime"] / 1000 / r["total_ios"] - 1) < 0.01 and
+              abs(r["bw"] * 1024 * r["runtime"] / 1000 / r["io_bytes"] - 1) < 0.01,
+              "group runtime (%s): iops %.0f, bw %d over runtime %d ms of %d I/Os" %
+              (tool, r["iops"], r["bw"], r["runtime"], r["total_ios"]))
+        # 4 CPU-bound clones on any number of CPUs: at most 100% of their time.
+        check(j["usr_cpu"] + j["sys_cpu"] <= 101,
+              "group runtime (%s): usr %.1f%% sys %.1f%% of the clones' time" %
+              (tool, j["usr_cpu"], j["sys_cpu"]))
+
+
 def log_lines(path):
     with open(path) as f:
         return [ln.rstrip("\n").split(", ") for ln in f]
@@ -463,7 +493,7 @@ def test_interrupted(tmp):
 def main():
     tmp = tempfile.mkdtemp()
     try:
-        for t in (test_shapes, test_intervals, test_fio_counts, test_logs, test_terse, test_plots, test_eta,
+        for t in (test_shapes, test_intervals, test_fio_counts, test_group_runtime, test_logs, test_terse, test_plots, test_eta,
               test_interrupted):
             t(tmp)
     finally:
