@@ -209,7 +209,7 @@ void worker_buffers_release(struct worker *w)
 	w->subs = NULL;
 }
 
-int worker_setup(struct worker *w, const struct job *job, unsigned clone,
+int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
 		 volatile sig_atomic_t *stop, char **cause)
 {
 	uint64_t lo, hi, seed;
@@ -243,6 +243,9 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	rng_seed(&w->rng, seed);
 	rng_seed(&w->data_rng, seed ^ 0x64617461u); /* "data": apart from the mix draws */
 	rng_seed(&w->rate_rng, seed ^ 0x72617465u); /* "rate" */
+	/* fio's FIO_RAND_MIX_OFF (4) seed, so the mix draws are fio's. */
+	taus88_seed(&w->mix_rng,
+		    (uint32_t)(job->randrepeat ? taus88_fio_seed(job->randseed, thread, 4) : seed));
 	/* As fio: compressible contents are made anew for every write. */
 	w->refill = !job->zero_buffers && (job->refill_buffers || job->buffer_compress_percentage);
 	w->scramble = !job->zero_buffers && !w->refill && job->scramble_buffers;
@@ -510,6 +513,27 @@ static unsigned due_dir(const struct worker *w, const struct loop *lp, unsigned 
 	return due_d <= due_o ? d : o;
 }
 
+/*
+ * rw=rw and randrw, as fio's get_rw_ddir: a draw (1..100 against
+ * rwmixread) starts a run; a run that switched direction lasts until its
+ * direction has issued rwmix% of what the other had (fio's rwmix_issues),
+ * a run that did not switch only the one I/O.  fio counts issued I/Os.
+ */
+static unsigned mix_dir(struct worker *w)
+{
+	const struct job *job = w->job;
+	unsigned d;
+
+	if (w->mix_issues[w->mix_dir] >= w->mix_until) {
+		d = taus88_between(&w->mix_rng, 1, 100) <= job->rwmix_read ? DDIR_READ : DDIR_WRITE;
+		if (d != w->mix_dir)
+			w->mix_until = w->mix_issues[w->mix_dir] *
+				       (d == DDIR_READ ? job->rwmix_read : job->rwmix_write) / 100;
+		w->mix_dir = d;
+	}
+	return w->mix_dir;
+}
+
 /* A block that would cross the end of the region: as fio's
  * get_next_buflen, the largest size the job allows that fits; the room
  * left when none does. */
@@ -597,9 +621,11 @@ static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
 
 	w->next_file = (fi + 1) % w->files.n;
 	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW) {
-		d = rng_below(&w->rng, 100) < job->rwmix_read ? DDIR_READ : DDIR_WRITE;
+		d = mix_dir(w);
+		/* As fio: a direction the rate switches to is the run's. */
 		if (lp->rated)
-			d = due_dir(w, lp, d);
+			w->mix_dir = d = due_dir(w, lp, d);
+		w->mix_issues[d]++;
 	} else
 		d = job_does(job, DDIR_READ)	? DDIR_READ
 		    : job_does(job, DDIR_WRITE) ? DDIR_WRITE
