@@ -1239,7 +1239,8 @@ static void windows_init(struct worker *w, const struct loop *lp)
 }
 
 /* The partial windows of the logs are written at the end, as fio's
- * final flush; the stats window is not a sample (fio's neither). */
+ * final flush; the stats window is not a sample: fio 3.33's helper
+ * thread samples only running jobs, and nothing samples at their end. */
 static void windows_end(struct worker *w, const struct loop *lp, uint64_t now)
 {
 	if (w->lwin.next != UINT64_MAX &&

@@ -18,10 +18,12 @@ enum stat_dir { STAT_READ, STAT_WRITE, STAT_TRIM, STAT_SYNC, STAT_NR };
 #define STATS_LAT_BINS	 32 /* fio's latency_ns (10), latency_us (10), latency_ms (12) */
 
 /* Summary of interval samples (IOPS or bandwidth per window): fio's
- * bw_min/max/mean/dev and iops_* fields. */
+ * bw_min/max/mean/dev and iops_* fields, kept as fio keeps them (a
+ * running mean and sum of squared deviations), so that a group adds its
+ * clones' as fio does. */
 struct sample_agg {
 	uint64_t n;
-	double min, max, sum, sum_sq;
+	double min, max, mean, m2;
 };
 
 /* Latencies as fio defines them (the stamps are described in engine.h). */
