@@ -254,10 +254,18 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsign
 	w->scramble_key[1] = rng_next(&w->data_rng);
 	w->offgen = xcalloc(w->files.n, sizeof(*w->offgen));
 	w->cursor = xcalloc(w->files.n, sizeof(*w->cursor));
+	/* As fio's blockalign default: a direction's random offsets are
+	 * multiples of its own smallest block, so its blocks fit the region. */
+	w->unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
+	for (d = 0; d < DDIR_COUNT; d++) {
+		uint64_t dlo, dhi;
+
+		job_bs_bounds(job, (enum ddir)d, &dlo, &dhi);
+		w->dir_align[d] = dlo > w->unit && dlo % w->unit == 0 ? dlo : w->unit;
+	}
 	for (i = 0; i < w->files.n; i++) {
 		struct run_file *f = &w->files.v[i];
 
-		w->unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
 		/* As fio: the region is used in whole blocks. */
 		if (f->len - f->len % w->unit < hi) {
 			ret = set_cause(cause,
@@ -637,6 +645,7 @@ static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
 		off = f->start +
 		      (w->rdist ? randdist_next(&w->rdist[fi], d) : offgen_next(&w->offgen[fi])) *
 			      w->unit;
+		off -= (off - f->start) % w->dir_align[d];
 		if (!w->rdist && !job->norandommap && !w->offgen[fi].pos)
 			pass_done(w, fi); /* every block of the pass visited */
 	} else if (job->stride) {

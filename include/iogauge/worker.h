@@ -116,6 +116,7 @@ struct worker {
 	struct taus88 mix_rng;
 	unsigned mix_dir;
 	uint64_t mix_issues[2], mix_until;
+	uint64_t dir_align[DDIR_COUNT]; /* bytes: random offsets' step per direction */
 };
 
 /* Whether the worker is to stop: the run was stopped, or its group halted. */

@@ -269,6 +269,10 @@ def test_fio_counts(tmp):
             texts.append("[global]\nioengine=null\nsize=64m\n[a]\nrw=rw\nbs=%s\nrwmixread=%d\n"
                          % (bs, mix))
     texts.append("[global]\nioengine=null\nsize=64m\n[a]\nrw=randrw\nbs=4k\nrwmixread=70\n")
+    # Random, each direction's offsets aligned to its own block (fio's
+    # blockalign default): no block is cut at the region's end.
+    texts.append("[global]\nioengine=null\nsize=64m\n[a]\nrw=randrw\nbs=4k,64k\nrwmixread=70\n"
+                 "norandommap\n")
     for n, text in enumerate(texts):
         path = job(tmp, "c%d.fio" % n, text)
         ours, _ = json_run(["--output-format=json", path], "fio counts %d" % n)
