@@ -84,6 +84,65 @@ double rng_unit(struct rng *r)
 	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
 }
 
+/* ---- taus88, as fio ---- */
+
+/* fio's multiplier for its seed numbers (64-bit, wrapping). */
+#define FIO_SEED_STEP 0x9e370001ull
+
+uint64_t taus88_fio_seed(uint64_t randseed, unsigned thread, unsigned which)
+{
+	uint64_t seed = randseed;
+	unsigned i;
+
+	/* Four steps before the first number, then one per number. */
+	for (i = 0; i < 4 + which; i++)
+		seed *= FIO_SEED_STEP;
+	return seed * thread + which;
+}
+
+/* One step of a component: @s's kept bits (@mask) moved up by @up, XORed
+ * with its feedback. */
+static inline uint32_t taus_step(uint32_t s, unsigned a, unsigned b, uint32_t mask, unsigned up)
+{
+	return ((s & mask) << up) ^ (((s << a) ^ s) >> b);
+}
+
+uint32_t taus88_next(struct taus88 *t)
+{
+	t->s[0] = taus_step(t->s[0], 13, 19, 0xfffffffeu, 12);
+	t->s[1] = taus_step(t->s[1], 2, 25, 0xfffffff8u, 4);
+	t->s[2] = taus_step(t->s[2], 3, 11, 0xfffffff0u, 17);
+	return t->s[0] ^ t->s[1] ^ t->s[2];
+}
+
+/*
+ * fio's seeding: a linear congruential chain from 53 (what fio writes as
+ * (2^31) + (2^17) + (2^7), which C reads as XORs), each component kept
+ * above the bits its step drops (s > 1, > 7, > 15), then six steps.
+ */
+void taus88_seed(struct taus88 *t, uint32_t seed)
+{
+	static const uint32_t least[3] = { 1, 7, 15 };
+	uint32_t x = 53;
+	unsigned i;
+
+	for (i = 0; i < 3; i++) {
+		x = x * 69069u ^ seed;
+		if (x < least[i])
+			x += least[i];
+		t->s[i] = x;
+	}
+	for (i = 0; i < 6; i++)
+		taus88_next(t);
+}
+
+unsigned taus88_between(struct taus88 *t, unsigned lo, unsigned hi)
+{
+	double r = (double)taus88_next(t) / 4294967296.0;
+
+	return lo + (unsigned)((double)(hi - lo + 1) * r);
+}
+
 /* The Feistel round function: a 64-bit finalizer (murmur3's fmix64) of half ^ key. */
 static inline uint64_t feistel_round(uint64_t half, uint64_t key)
 {

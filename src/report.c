@@ -116,7 +116,8 @@ double report_group_bw(const struct run *run, unsigned group, unsigned d)
 
 void report_cpu(const struct run_stats *st, double *usr_pct, double *sys_pct)
 {
-	double t = (double)st->elapsed;
+	/* ru is summed over a group's clones: so is the time, as fio's. */
+	double t = (double)st->runtime_sum * 1e6;
 
 	*usr_pct = t > 0 ? (double)st->ru.usr * 100 / t : 0;
 	*sys_pct = t > 0 ? (double)st->ru.sys * 100 / t : 0;

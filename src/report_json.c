@@ -269,7 +269,7 @@ static void job_object(struct json *j, const struct report_entry *e, const struc
 	json_u64(j, "total_ios", st->dir[STAT_SYNC].ios);
 	lat_object(j, "lat_ns", &st->dir[STAT_SYNC].lat, job, true, plus);
 	json_close(j, '}');
-	json_u64(j, "job_runtime", st->elapsed / 1000000);
+	json_u64(j, "job_runtime", st->runtime_sum);
 	report_cpu(st, &usr, &sys);
 	json_dbl(j, "usr_cpu", usr);
 	json_dbl(j, "sys_cpu", sys);

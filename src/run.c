@@ -652,7 +652,7 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 			slots[n].group = group;
 			slots[n].wait_job =
 				jobs[i].wait_for ? find_job(jobs, i, jobs[i].wait_for) : ~0u;
-			ret = worker_setup(&slots[n].w, &jobs[i], k, stop, cause);
+			ret = worker_setup(&slots[n].w, &jobs[i], k, n + 1, stop, cause);
 			if (!ret) {
 				ready++;
 				slots[n].w.halt = &c->halt[n];

@@ -48,43 +48,48 @@ void stats_init(struct run_stats *s)
 
 void stats_sample(struct sample_agg *a, double v)
 {
+	double delta = v - a->mean;
+
 	if (!a->n || v < a->min)
 		a->min = v;
 	if (!a->n || v > a->max)
 		a->max = v;
 	a->n++;
-	a->sum += v;
-	a->sum_sq += v * v;
+	/* Welford's update: no cancellation however long the run. */
+	a->mean += delta / (double)a->n;
+	a->m2 += delta * (v - a->mean);
 }
 
 double stats_sample_mean(const struct sample_agg *a)
 {
-	return a->n ? a->sum / (double)a->n : 0;
+	return a->mean;
 }
 
 /* fio divides by n - 1 for the samples' deviation. */
 double stats_sample_stddev(const struct sample_agg *a)
 {
-	double m, var;
-
-	if (a->n < 2)
-		return 0;
-	m = a->sum / (double)a->n;
-	var = (a->sum_sq - (double)a->n * m * m) / (double)(a->n - 1);
-	return var > 0 ? sqrt(var) : 0;
+	return a->n < 2 || a->m2 <= 0 ? 0 : sqrt(a->m2 / (double)(a->n - 1));
 }
 
+/*
+ * A group's bandwidth and IOPS are its clones' together, so fio's
+ * sum_thread_stats adds their summaries rather than pooling the samples:
+ * the mean, min and max are the sums of the clones' (the group's rate),
+ * and the samples and squared deviations add up too.
+ */
 static void sample_merge(struct sample_agg *dst, const struct sample_agg *src)
 {
 	if (!src->n)
 		return;
-	if (!dst->n || src->min < dst->min)
-		dst->min = src->min;
-	if (!dst->n || src->max > dst->max)
-		dst->max = src->max;
+	if (!dst->n) {
+		*dst = *src;
+		return;
+	}
+	dst->min += src->min;
+	dst->max += src->max;
 	dst->n += src->n;
-	dst->sum += src->sum;
-	dst->sum_sq += src->sum_sq;
+	dst->mean += src->mean;
+	dst->m2 += src->m2;
 }
 
 void stats_merge(struct run_stats *dst, const struct run_stats *src)
@@ -117,6 +122,7 @@ void stats_merge(struct run_stats *dst, const struct run_stats *src)
 	}
 	if (src->elapsed > dst->elapsed)
 		dst->elapsed = src->elapsed;
+	dst->runtime_sum += src->runtime_sum;
 	dst->errors += src->errors;
 	dst->verified += src->verified;
 	dst->verify_bytes += src->verify_bytes;

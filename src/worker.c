@@ -277,7 +277,7 @@ void worker_prefault(struct worker *w)
 	}
 }
 
-int worker_setup(struct worker *w, const struct job *job, unsigned clone,
+int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
 		 volatile sig_atomic_t *stop, char **cause)
 {
 	uint64_t lo, hi, seed;
@@ -310,6 +310,9 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	rng_seed(&w->rng, seed);
 	rng_seed(&w->data_rng, seed ^ 0x64617461u); /* "data": apart from the mix draws */
 	rng_seed(&w->rate_rng, seed ^ 0x72617465u); /* "rate" */
+	/* fio's FIO_RAND_MIX_OFF (4) seed, so the mix draws are fio's. */
+	taus88_seed(&w->mix_rng,
+		    (uint32_t)(job->randrepeat ? taus88_fio_seed(job->randseed, thread, 4) : seed));
 	/* As fio: compressible contents are made anew for every write. */
 	w->refill = !job->zero_buffers && (job->refill_buffers || job->buffer_compress_percentage);
 	w->scramble = !job->zero_buffers && !w->refill && job->scramble_buffers;
@@ -318,10 +321,18 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone,
 	w->scramble_key[1] = rng_next(&w->data_rng);
 	w->offgen = xcalloc(w->files.n, sizeof(*w->offgen));
 	w->cursor = xcalloc(w->files.n, sizeof(*w->cursor));
+	/* As fio's blockalign default: a direction's random offsets are
+	 * multiples of its own smallest block, so its blocks fit the region. */
+	w->unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
+	for (d = 0; d < DDIR_COUNT; d++) {
+		uint64_t dlo, dhi;
+
+		job_bs_bounds(job, (enum ddir)d, &dlo, &dhi);
+		w->dir_align[d] = dlo > w->unit && dlo % w->unit == 0 ? dlo : w->unit;
+	}
 	for (i = 0; i < w->files.n; i++) {
 		struct run_file *f = &w->files.v[i];
 
-		w->unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
 		/* As fio: the region is used in whole blocks. */
 		if (f->len - f->len % w->unit < hi) {
 			ret = set_cause(cause,
@@ -564,6 +575,27 @@ static unsigned due_dir(const struct worker *w, const struct loop *lp, unsigned 
 	return due_d <= due_o ? d : o;
 }
 
+/*
+ * rw=rw and randrw, as fio's get_rw_ddir: a draw (1..100 against
+ * rwmixread) starts a run; a run that switched direction lasts until its
+ * direction has issued rwmix% of what the other had (fio's rwmix_issues),
+ * a run that did not switch only the one I/O.  fio counts issued I/Os.
+ */
+static unsigned mix_dir(struct worker *w)
+{
+	const struct job *job = w->job;
+	unsigned d;
+
+	if (w->mix_issues[w->mix_dir] >= w->mix_until) {
+		d = taus88_between(&w->mix_rng, 1, 100) <= job->rwmix_read ? DDIR_READ : DDIR_WRITE;
+		if (d != w->mix_dir)
+			w->mix_until = w->mix_issues[w->mix_dir] *
+				       (d == DDIR_READ ? job->rwmix_read : job->rwmix_write) / 100;
+		w->mix_dir = d;
+	}
+	return w->mix_dir;
+}
+
 /* A block that would cross the end of the region: as fio's
  * get_next_buflen, the largest size the job allows that fits; the room
  * left when none does. */
@@ -651,9 +683,11 @@ static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
 
 	w->next_file = (fi + 1) % w->files.n;
 	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW) {
-		d = rng_below(&w->rng, 100) < job->rwmix_read ? DDIR_READ : DDIR_WRITE;
+		d = mix_dir(w);
+		/* As fio: a direction the rate switches to is the run's. */
 		if (lp->rated)
-			d = due_dir(w, lp, d);
+			w->mix_dir = d = due_dir(w, lp, d);
+		w->mix_issues[d]++;
 	} else
 		d = job_does(job, DDIR_READ)	? DDIR_READ
 		    : job_does(job, DDIR_WRITE) ? DDIR_WRITE
@@ -665,6 +699,7 @@ static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
 		off = f->start +
 		      (w->rdist ? randdist_next(&w->rdist[fi], d) : offgen_next(&w->offgen[fi])) *
 			      w->unit;
+		off -= (off - f->start) % w->dir_align[d];
 		if (!w->rdist && !job->norandommap && !w->offgen[fi].pos)
 			pass_done(w, fi); /* every block of the pass visited */
 	} else if (job->stride) {
@@ -1267,7 +1302,8 @@ static void windows_init(struct worker *w, const struct loop *lp)
 }
 
 /* The partial windows of the logs are written at the end, as fio's
- * final flush; the stats window is not a sample (fio's neither). */
+ * final flush; the stats window is not a sample: fio 3.33's helper
+ * thread samples only running jobs, and nothing samples at their end. */
 static void windows_end(struct worker *w, const struct loop *lp, uint64_t now)
 {
 	if (w->lwin.next != UINT64_MAX &&
@@ -1366,6 +1402,7 @@ void worker_run(struct worker *w)
 	worker_verify_finish(w);
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
+	w->stats.runtime_sum = w->stats.elapsed / 1000000;
 	windows_end(w, &lp, now);
 	getrusage(RUSAGE_THREAD, &ru1);
 	rusage_delta(&w->stats.ru, &ru0, &ru1);

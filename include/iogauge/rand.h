@@ -28,6 +28,23 @@ double rng_unit(struct rng *r);
  * look random. */
 uint64_t rng_mix(uint64_t z);
 
+/*
+ * L'Ecuyer's taus88, the generator fio draws its read/write mix from,
+ * seeded as fio seeds it: a job that leaves randseed alone makes fio's
+ * own sequence of directions, so size-bound mixes end with fio's counts.
+ */
+struct taus88 {
+	uint32_t s[3];
+};
+
+/* fio's seed number @which (its FIO_RAND_*_OFF order) of the clone that
+ * is fio's thread number @thread (from 1, in job order) for randseed. */
+uint64_t taus88_fio_seed(uint64_t randseed, unsigned thread, unsigned which);
+void taus88_seed(struct taus88 *t, uint32_t seed);
+uint32_t taus88_next(struct taus88 *t);
+/* Uniform in [lo, hi], as fio's rand_between on a 32-bit state. */
+unsigned taus88_between(struct taus88 *t, unsigned lo, unsigned hi);
+
 enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDOM, OFFGEN_RANDOM_NOMAP };
 
 struct offgen {

@@ -18,10 +18,12 @@ enum stat_dir { STAT_READ, STAT_WRITE, STAT_TRIM, STAT_SYNC, STAT_NR };
 #define STATS_LAT_BINS	 32 /* fio's latency_ns (10), latency_us (10), latency_ms (12) */
 
 /* Summary of interval samples (IOPS or bandwidth per window): fio's
- * bw_min/max/mean/dev and iops_* fields. */
+ * bw_min/max/mean/dev and iops_* fields, kept as fio keeps them (a
+ * running mean and sum of squared deviations), so that a group adds its
+ * clones' as fio does. */
 struct sample_agg {
 	uint64_t n;
-	double min, max, sum, sum_sq;
+	double min, max, mean, m2;
 };
 
 /* Latencies as fio defines them (the stamps are described in engine.h). */
@@ -58,6 +60,9 @@ struct run_stats {
 	uint64_t elapsed;		 /* ns, measured part of the run */
 	uint64_t depth_max;		 /* most I/Os in flight at once */
 	uint64_t errors; /* I/O errors passed over (continue_on_error), as fio's total_err */
+	/* ms: each clone's elapsed in whole ms, summed over a group (fio's
+	 * total_run_time: job_runtime and the CPU shares are over it). */
+	uint64_t runtime_sum;
 	/* verify=: blocks read back and found right, their bytes, blocks
 	 * found wrong, blocks partly overwritten by a later block (not
 	 * checkable), and whether the runtime ended the write phase before
@@ -127,7 +132,8 @@ static inline unsigned stats_batch_bucket(unsigned n)
 		b++;
 	return b;
 }
-/* Adds @src's counts to @dst; elapsed becomes the longer of the two. */
+/* Adds @src's counts to @dst; elapsed becomes the longer of the two,
+ * runtime_sum the sum. */
 void stats_merge(struct run_stats *dst, const struct run_stats *src);
 
 #endif

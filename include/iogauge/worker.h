@@ -71,7 +71,7 @@ struct worker {
 	uint64_t *cursor;	/* bytes: next sequential offset, per file (with stride:
 				* the I/O's index in the clone's columns) */
 	uint64_t col0, cols;	/* stride: the clone's first column and how many */
-	struct rng rng;		/* read/write mix and block size choice */
+	struct rng rng;		/* block size choice (and a mix without fio's seed) */
 	struct rng data_rng;	/* buffer contents */
 	struct rng rate_rng;	/* rate_process=poisson's gaps */
 	bool refill;		/* new contents for every write (refill_buffers, compression) */
@@ -110,6 +110,13 @@ struct worker {
 	struct worker_progress *prog; /* prog_own, or (a clone in a process) the shared one */
 	struct worker_progress prog_own;
 	struct worker_verify v;
+	/* rw=rw/randrw: fio's rwmix rule.  The direction of the current run,
+	 * the I/Os issued in each, and how many the run's direction must
+	 * reach before the next draw. */
+	struct taus88 mix_rng;
+	unsigned mix_dir;
+	uint64_t mix_issues[2], mix_until;
+	uint64_t dir_align[DDIR_COUNT]; /* bytes: random offsets' step per direction */
 };
 
 /* Whether the worker is to stop: the run was stopped, or its group halted. */
@@ -146,8 +153,10 @@ int worker_buffers_renew(struct worker *w, char **cause);
  * clock starts, as its buffers are: its stats, random maps, verify map
  * and the first chunk of each per-I/O log. */
 void worker_prefault(struct worker *w);
-/* 0, or -errno with *cause set; on error nothing is left open. */
-int worker_setup(struct worker *w, const struct job *job, unsigned clone,
+/* @thread: the clone's place among all clones of the run, from 1 (fio's
+ * thread number, which its random seeds follow).  0, or -errno with
+ * *cause set; on error nothing is left open. */
+int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
 		 volatile sig_atomic_t *stop, char **cause);
 /* Binds the calling thread to the job's cpus_allowed (one CPU of it with
  * cpus_allowed_policy=split); 0, or -errno with w->error set. */

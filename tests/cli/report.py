@@ -225,6 +225,22 @@ def test_intervals(tmp):
           "intervals: a null-engine job is CPU-bound: usr %.1f sys %.1f" % (j["usr_cpu"], j["sys_cpu"]))
     check(1900 <= j["job_runtime"] <= 2200 and r["runtime"] == j["job_runtime"],
           "intervals: runtime %d ms" % j["job_runtime"])
+    # A last window cut short is no sample in fio 3.33 (its helper thread
+    # takes samples while the job runs; none at its end): 2.2 s gives the
+    # 4 whole windows, and their mean is the run's rate.
+    path = job(tmp, "i2.fio", text.replace("runtime=2", "runtime=2200ms"))
+    ours, _ = json_run(["--output-format=json", path], "intervals 2.2 s")
+    theirs = fio_json(path) if HAVE_FIO else None
+    for tool, doc in (("iogauge", ours), ("fio", theirs)):
+        if not doc:
+            check(tool == "iogauge" or os.environ.get("IOGAUGE_NO_FIO") == "1",
+                  "intervals 2.2 s: fio did not run")
+            continue
+        r = doc["jobs"][0]["read"]
+        check(r["iops_samples"] == r["bw_samples"] == 4 and
+              abs(r["iops_mean"] / r["iops"] - 1) < 0.1,
+              "intervals 2.2 s (%s): %d samples, iops_mean %.0f, iops %.0f" %
+              (tool, r["iops_samples"], r["iops_mean"], r["iops"]))
 
 
 def fio_json(path):
@@ -244,7 +260,19 @@ def test_fio_counts(tmp):
         "[global]\nioengine=null\nsize=32m\n[a]\nrw=randwrite\nbs=8k\nnumjobs=3\ngroup_reporting\n",
         "[global]\nioengine=null\nsize=16m\n[a]\nrw=read\nbs=4k\nio_size=8m\n",
         "[global]\nioengine=null\nsize=16m\n[a]\nrw=randrw\nbs=4k\n",
+        "[global]\nioengine=null\nsize=64m\n[a]\nrw=randrw\nbs=8k\nrwmixread=30\nnumjobs=2\n",
     ]
+    # Mixes with a block size per direction: fio's rwmix runs, drawn from
+    # fio's seed, give its count in each direction, I/O for I/O.
+    for mix in (50, 70):
+        for bs in ("4k,64k", "64k,4k"):
+            texts.append("[global]\nioengine=null\nsize=64m\n[a]\nrw=rw\nbs=%s\nrwmixread=%d\n"
+                         % (bs, mix))
+    texts.append("[global]\nioengine=null\nsize=64m\n[a]\nrw=randrw\nbs=4k\nrwmixread=70\n")
+    # Random, each direction's offsets aligned to its own block (fio's
+    # blockalign default): no block is cut at the region's end.
+    texts.append("[global]\nioengine=null\nsize=64m\n[a]\nrw=randrw\nbs=4k,64k\nrwmixread=70\n"
+                 "norandommap\n")
     for n, text in enumerate(texts):
         path = job(tmp, "c%d.fio" % n, text)
         ours, _ = json_run(["--output-format=json", path], "fio counts %d" % n)
@@ -254,16 +282,52 @@ def test_fio_counts(tmp):
         check(len(ours["jobs"]) == len(theirs["jobs"]),
               "fio counts %d: %d entries, fio %d" % (n, len(ours["jobs"]), len(theirs["jobs"])))
         for a, b in zip(ours["jobs"], theirs["jobs"]):
-            if "randrw" in text:
-                # The read/write split is a coin per I/O: the RNGs differ, the totals may not.
-                got = (a["read"]["total_ios"] + a["write"]["total_ios"],
-                       a["read"]["io_bytes"] + a["write"]["io_bytes"])
-                want = (b["read"]["total_ios"] + b["write"]["total_ios"],
-                        b["read"]["io_bytes"] + b["write"]["io_bytes"])
-            else:
-                got = [(a[d]["total_ios"], a[d]["io_bytes"]) for d in ("read", "write")]
-                want = [(b[d]["total_ios"], b[d]["io_bytes"]) for d in ("read", "write")]
+            got = [(a[d]["total_ios"], a[d]["io_bytes"]) for d in ("read", "write")]
+            want = [(b[d]["total_ios"], b[d]["io_bytes"]) for d in ("read", "write")]
+            if "rw=rw\nbs=" in text:
+                # One stream over the region here, one per direction in
+                # fio: the I/O that ends the job is cut at the region's end
+                # here, whole in fio (which stops once size is reached).
+                got = [x[0] for x in got] + [sum(x[1] for x in got) // 65536]
+                want = [x[0] for x in want] + [sum(x[1] for x in want) // 65536]
             check(got == want, "fio counts %d [%s]: ours %s, fio %s" % (n, a["jobname"], got, want))
+
+
+def test_group_runtime(tmp):
+    """group_reporting, as fio's sum_thread_stats: job_runtime and the CPU
+    shares are over the clones' runtimes summed; runtime, bw and iops over
+    the longest clone, so the rates stay the group's."""
+    text = ("[a]\nioengine=null\nsize=1g\nbs=4k\nrw=randread\ntime_based\nruntime=1\n"
+            "numjobs=4\ngroup_reporting\n")
+    path = job(tmp, "g.fio", text)
+    ours, _ = json_run(["--output-format=json", path], "group runtime")
+    theirs = fio_json(path) if HAVE_FIO else None
+    for tool, doc in (("iogauge", ours), ("fio", theirs)):
+        if not doc:
+            check(tool == "iogauge" or os.environ.get("IOGAUGE_NO_FIO") == "1",
+                  "group runtime: fio did not run")
+            continue
+        j = doc["jobs"][0]
+        r = j["read"]
+        # Four clones of 1 s each: ~4000 ms summed, the longest ~1000 ms.
+        check(3900 <= j["job_runtime"] <= 4400 and 990 <= r["runtime"] <= 1100,
+              "group runtime (%s): job_runtime %d ms, runtime %d ms" %
+              (tool, j["job_runtime"], r["runtime"]))
+        check(abs(r["iops"] * r["runtime"] / 1000 / r["total_ios"] - 1) < 0.01 and
+              abs(r["bw"] * 1024 * r["runtime"] / 1000 / r["io_bytes"] - 1) < 0.01,
+              "group runtime (%s): iops %.0f, bw %d over runtime %d ms of %d I/Os" %
+              (tool, r["iops"], r["bw"], r["runtime"], r["total_ios"]))
+        # The group's samples are its clones' added (fio's sum_stat with
+        # pure_sum): the mean is the group's rate, not a clone's.
+        check(abs(r["iops_mean"] / r["iops"] - 1) < 0.25 and 4 <= r["iops_samples"] <= 12 and
+              r["iops_min"] <= r["iops_mean"] <= r["iops_max"] and
+              abs(r["bw_mean"] / (r["iops_mean"] * 4) - 1) < 0.01,
+              "group runtime (%s): iops_mean %.0f of %d samples (min %d, max %d), iops %.0f" %
+              (tool, r["iops_mean"], r["iops_samples"], r["iops_min"], r["iops_max"], r["iops"]))
+        # 4 CPU-bound clones on any number of CPUs: at most 100% of their time.
+        check(j["usr_cpu"] + j["sys_cpu"] <= 101,
+              "group runtime (%s): usr %.1f%% sys %.1f%% of the clones' time" %
+              (tool, j["usr_cpu"], j["sys_cpu"]))
 
 
 def log_lines(path):
@@ -463,7 +527,7 @@ def test_interrupted(tmp):
 def main():
     tmp = tempfile.mkdtemp()
     try:
-        for t in (test_shapes, test_intervals, test_fio_counts, test_logs, test_terse, test_plots, test_eta,
+        for t in (test_shapes, test_intervals, test_fio_counts, test_group_runtime, test_logs, test_terse, test_plots, test_eta,
               test_interrupted):
             t(tmp)
     finally:
