@@ -259,6 +259,36 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 	return 0;
 }
 
+/* As fio's gtod_reduce callback: it disables every latency and the
+ * percentiles, but a part set after it keeps its own value, since fio
+ * applies options in order. */
+static void apply_gtod_reduce(struct job *job)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+		bool val;
+	} parts[] = {
+		{ "disable_lat", offsetof(struct job, disable_lat), true },
+		{ "disable_clat", offsetof(struct job, disable_clat), true },
+		{ "disable_slat", offsetof(struct job, disable_slat), true },
+		{ "disable_bw_measurement", offsetof(struct job, disable_bw), true },
+		{ "clat_percentiles", offsetof(struct job, clat_percentiles), false },
+		{ "lat_percentiles", offsetof(struct job, lat_percentiles), false },
+	};
+	unsigned i;
+
+	if (!job->gtod_reduce)
+		return;
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		if (strcmp(later(job, "gtod_reduce", parts[i].name), "gtod_reduce"))
+			continue;
+		*(bool *)((char *)job + parts[i].off) = parts[i].val;
+		*origin_of(job, parts[i].name) = *origin_of(job, "gtod_reduce");
+		origin_of(job, parts[i].name)->via = "gtod_reduce";
+	}
+}
+
 static int check_job(struct job *job, char **cause)
 {
 	/* Each engine-only option, and whose it is. */
@@ -274,6 +304,11 @@ static int check_job(struct job *job, char **cause)
 	const char *limit = NULL;
 	unsigned i;
 
+	apply_gtod_reduce(job);
+	if (job->clocksource == CLOCKSOURCE_CPU && !clock_have_tsc())
+		return fail_at(
+			job, "clocksource", cause,
+			"clocksource=cpu needs a CPU clock (x86's TSC); this build has none");
 	if (is_set(job, "rwmixread") && is_set(job, "rwmixwrite") &&
 	    !origin_of(job, "rwmixread")->via && !origin_of(job, "rwmixwrite")->via) {
 		if (job->rwmix_read + job->rwmix_write != 100)
@@ -415,6 +450,13 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 			ret = fail_at(&v[i], is_set(&v[i], "numjobs") ? "numjobs" : "name", cause,
 				      "%u threads in all, more than the limit of %d", total,
 				      JOB_MAX_NUMJOBS);
+		/* One clock for the run: fio's clocksource is global. */
+		if (!ret && v[i].clocksource != v[0].clocksource)
+			ret = fail_at(
+				&v[i], "clocksource", cause,
+				"clocksource=%s, but [%s] has %s: it is one for the whole run",
+				opt_enum_name("clocksource", (int)v[i].clocksource), v[0].name,
+				opt_enum_name("clocksource", (int)v[0].clocksource));
 		if (!ret && v[i].wait_for) {
 			for (j = 0; j < i; j++)
 				if (!strcmp(v[j].name, v[i].wait_for))
@@ -549,6 +591,12 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 						     "from the job's own thread (inline); the "
 						     "I/Os, their pace and their latencies are "
 						     "the same, the submitting thread is not",
+						     job->name));
+		/* As fio, which says so and uses it all the same. */
+		if (i == 0 && job->clocksource == CLOCKSOURCE_CPU && !clock_tsc_reliable())
+			str_list_push(out, xasprintf("[%s] clocksource=cpu: /proc/cpuinfo does not "
+						     "show constant_tsc and nonstop_tsc, so the "
+						     "TSC may not be reliable",
 						     job->name));
 		if (ops && (ops->flags & ENGINE_F_SYNC) && job->iodepth > 1)
 			str_list_push(out, xasprintf("[%s] ioengine=%s does one I/O at a time: "

@@ -123,6 +123,13 @@ static const struct opt_enum verify_enums[] = {
 	{ NULL, 0 },
 };
 
+static const struct opt_enum clocksource_enums[] = {
+	{ "clock_gettime", CLOCKSOURCE_CLOCK_GETTIME },
+	{ "gettimeofday", CLOCKSOURCE_GETTIMEOFDAY },
+	{ "cpu", CLOCKSOURCE_CPU },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum kb_base_enums[] = {
 	{ "1024", 1024 },
 	{ "1000", 1000 },
@@ -157,6 +164,9 @@ const struct opt_def opt_table[] = {
 	  .help = "use buffered I/O (the inverse of direct)" },
 	{ .name = "clat_percentiles", .kind = &opt_kind_bool, F(clat_percentiles), .def = "1",
 	  .help = "report completion latency percentiles" },
+	{ .name = "clocksource", .kind = &opt_kind_enum, F(clocksource), .enums = clocksource_enums,
+	  .def = "clock_gettime",
+	  .help = "the run's clock: clock_gettime (monotonic), gettimeofday, cpu (the TSC)" },
 	{ .name = "continue_on_error", .kind = &opt_kind_enum, F(continue_on_error),
 	  .enums = coe_enums, .def = "none", .help = "which I/O errors to count and go on past" },
 	{ .name = "cpus_allowed", .kind = &opt_kind_cpus, F(cpus_allowed),
@@ -172,6 +182,14 @@ const struct opt_def opt_table[] = {
 	  .help = "use O_DIRECT (bypass the page cache)" },
 	{ .name = "directory", .kind = &opt_kind_str_list, F(directory),
 	  .help = "folder(s) for the job's files, colon-separated" },
+	{ .name = "disable_bw_measurement", .alias = "disable_bw", .kind = &opt_kind_bool,
+	  F(disable_bw), .def = "0", .help = "no per-I/O bandwidth log entries (part of gtod_reduce)" },
+	{ .name = "disable_clat", .kind = &opt_kind_bool, F(disable_clat), .def = "0",
+	  .help = "no completion latency (part of gtod_reduce)" },
+	{ .name = "disable_lat", .kind = &opt_kind_bool, F(disable_lat), .def = "0",
+	  .help = "no total latency (part of gtod_reduce)" },
+	{ .name = "disable_slat", .kind = &opt_kind_bool, F(disable_slat), .def = "0",
+	  .help = "no submission latency (part of gtod_reduce)" },
 	{ .name = "do_verify", .kind = &opt_kind_bool, F(do_verify), .def = "1",
 	  .help = "run the verify phase after writing when verify is set" },
 	{ .name = "end_fsync", .kind = &opt_kind_bool, F(end_fsync), .def = "0",
@@ -202,6 +220,8 @@ const struct opt_def opt_table[] = {
 	  .help = "fsync each file before it is closed" },
 	{ .name = "group_reporting", .kind = &opt_kind_bool, F(group_reporting), .def = "0",
 	  .flags = OPTF_BARE, .help = "report each group as one" },
+	{ .name = "gtod_reduce", .kind = &opt_kind_bool, F(gtod_reduce), .def = "0",
+	  .help = "no latencies, for fewer clock reads: sets the disable_* options" },
 	{ .name = "hipri", .kind = &opt_kind_bool, F(hipri), .def = "0", .flags = OPTF_BARE,
 	  .help = "io_uring: polled completions (needs direct=1 and a polling device)" },
 	{ .name = "invalidate", .kind = &opt_kind_bool, F(invalidate), .def = "1",

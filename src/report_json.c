@@ -183,7 +183,10 @@ static void extras(struct json *j, const struct report_entry *e, const struct ru
 	json_u64(j, "iodepth", e->r->depth);
 	json_u64(j, "iodepth_max", st->depth_max);
 	json_u64(j, "threads", e->threads);
-	json_str(j, "clock", "CLOCK_MONOTONIC");
+	json_str(j, "clock",
+		 run->clock == CLOCKSOURCE_CPU		  ? "TSC"
+		 : run->clock == CLOCKSOURCE_GETTIMEOFDAY ? "gettimeofday"
+							  : "CLOCK_MONOTONIC");
 	json_u64(j, "runtime_ns", st->elapsed);
 	/* When the (first) clone's I/O began, from the run's start: startdelay,
 	 * wait_for and stonewall show here (fio 3.33 has no job_start). */

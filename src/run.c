@@ -627,6 +627,11 @@ int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	/* Before any time is read: every time of the run is from one clock
+	 * (job.c checked that the jobs agree on it). */
+	if (nr)
+		clock_use(jobs[0].clocksource);
+	out->clock = clock_in_use();
 	for (i = 0; i < nr; i++)
 		n += jobs[i].numjobs;
 	c = shared_new(nr, n);

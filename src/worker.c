@@ -468,6 +468,12 @@ struct loop {
 	unsigned reap_max;   /* most completions taken at once; 0: all there are */
 	unsigned sync_every; /* writes between fsyncs; 0: none */
 	bool has_slat;	     /* async engine not polled by a kernel thread */
+	/* Which clock reads the I/Os need (gtod_reduce and disable_* drop
+	 * them, as fio's): a start per I/O, an issue per commit, a
+	 * completion per reaped batch.  What is not read is lp->now. */
+	bool time_start, time_issue, time_done;
+	bool want_lat, want_clat, want_slat; /* recorded, as fio's disable_* say */
+	unsigned stale;			     /* batches since the last read, without time_done */
 	enum io_op sync_op;
 	uint64_t now; /* ns: the latest completion time, for the deadline */
 	/* rate, rate_iops: each direction's schedule.  due is when its next
@@ -829,14 +835,16 @@ static void log_io(struct worker *w, const struct io_req *req, uint64_t now, uin
 	unsigned d = op_dir(req->op);
 	uint32_t bs = (uint32_t)req->len;
 
-	if (job->write_bw_log)
+	if (job->write_bw_log && !job->disable_bw)
 		iolog_add(&lg[IOLOG_BW], t, clat ? req->len * 1000000ull / clat : 0, d, bs,
 			  req->off);
 	if (job->write_iops_log)
 		iolog_add(&lg[IOLOG_IOPS], t, 1, d, bs, req->off);
 	if (job->write_lat_log) {
-		iolog_add(&lg[IOLOG_LAT], t, now - req->t_start, d, bs, req->off);
-		iolog_add(&lg[IOLOG_CLAT], t, clat, d, bs, req->off);
+		if (!job->disable_lat)
+			iolog_add(&lg[IOLOG_LAT], t, now - req->t_start, d, bs, req->off);
+		if (!job->disable_clat)
+			iolog_add(&lg[IOLOG_CLAT], t, clat, d, bs, req->off);
 		if (slat != UINT64_MAX)
 			iolog_add(&lg[IOLOG_SLAT], t, slat, d, bs, req->off);
 	}
@@ -992,10 +1000,11 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 		worker_verify_read(w, req);
 	if (now >= lp->ramp_end) {
 		uint64_t slat =
-			req->queued && lp->has_slat ? req->t_issue - req->t_start : UINT64_MAX;
+			req->queued && lp->want_slat ? req->t_issue - req->t_start : UINT64_MAX;
 
-		stats_record(&w->stats.dir[sd], slat, now - req->t_issue, now - req->t_start,
-			     rw ? req->len : 0);
+		stats_record(&w->stats.dir[sd], slat,
+			     lp->want_clat ? now - req->t_issue : UINT64_MAX,
+			     lp->want_lat ? now - req->t_start : UINT64_MAX, rw ? req->len : 0);
 		if (req->t_intended) {
 			hist_record(&w->stats.dir[sd].resp, now - req->t_intended);
 			hist_record(&w->stats.dir[sd].lag, req->t_start - req->t_intended);
@@ -1018,20 +1027,39 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 	w->free_reqs[w->nr_free++] = req;
 }
 
-/* Submits what was queued and stamps it: the I/Os reached the kernel now. */
+/* Submits what was queued and stamps it: the I/Os reached the kernel now.
+ * One read for the batch, after the engine's commit, as fio's engines
+ * stamp issue_time; none when neither clat nor slat is wanted (fio's
+ * fio_fill_issue_time), and t_issue stays the I/O's start. */
 static void commit(struct worker *w, struct loop *lp)
 {
 	int r = w->eng.ops->commit(&w->eng);
-	uint64_t now = run_now();
+	uint64_t now;
 	unsigned i;
 
 	if (r < 0)
 		engine_failed(w, "submitting I/O", r);
 	if (lp->queued)
 		w->stats.submit[stats_batch_bucket(lp->queued)]++;
-	for (i = 0; i < lp->queued; i++)
-		w->pending[i]->t_issue = now;
+	if (lp->time_issue) {
+		now = run_now();
+		for (i = 0; i < lp->queued; i++)
+			w->pending[i]->t_issue = now;
+	}
 	lp->queued = 0;
+}
+
+/* The completion time of what a reap (or a sync queue) just returned:
+ * one read for the batch, as fio's init_icd (every I/O of the batch had
+ * completed when the reap returned; a read per I/O would only add the
+ * time spent counting the ones before it).  Without per-I/O times
+ * (gtod_reduce), a read every 64 batches keeps the deadline and the
+ * windows going, as fio's ts_cache (its mask is 63 then). */
+static uint64_t done_time(struct loop *lp)
+{
+	if (lp->time_done || !(++lp->stale & 63))
+		lp->now = run_now();
+	return lp->now;
 }
 
 /* fio's IO depths: the I/Os in flight once this one is queued; as fio,
@@ -1084,7 +1112,9 @@ static void fill(struct worker *w, struct loop *lp)
 				schedule(w, lp, req);
 		}
 		if (!req->t_start) {
-			uint64_t now = run_now();
+			/* fio stamps start_time here, once the I/O is made (not
+			 * with disable_lat); pacing needs the time too. */
+			uint64_t now = lp->time_start || lp->rated ? run_now() : lp->now;
 
 			/* Not due yet: held, and the loop waits for it. */
 			if (req->t_intended > now) {
@@ -1106,7 +1136,7 @@ static void fill(struct worker *w, struct loop *lp)
 			w->stats.submit[1]++;
 			w->stats.complete[1]++;
 			note_depth(w, lp, req, lp->inflight + 1);
-			complete(w, lp, req, run_now());
+			complete(w, lp, req, done_time(lp));
 		} else {
 			req->queued = true;
 			w->pending[lp->queued++] = req;
@@ -1133,18 +1163,20 @@ static int reap(struct worker *w, struct loop *lp, unsigned min)
 	 * full); both 0 polls for whatever is there. */
 	unsigned max = lp->reap_max && lp->reap_max < lp->inflight ? lp->reap_max : lp->inflight;
 	int n = w->eng.ops->reap(&w->eng, min < max ? min : max, max, w->done);
+	uint64_t now;
 	int i;
 
 	if (n < 0) {
 		engine_failed(w, "reaping completions", n);
 		return n;
 	}
-	if (n > 0)
-		w->stats.complete[stats_batch_bucket((unsigned)n)]++;
-	/* One clock read per reaped I/O: each gets its own completion time. */
+	if (n <= 0)
+		return n;
+	w->stats.complete[stats_batch_bucket((unsigned)n)]++;
+	now = done_time(lp);
 	for (i = 0; i < n; i++) {
 		lp->inflight--;
-		complete(w, lp, w->done[i], run_now());
+		complete(w, lp, w->done[i], now);
 	}
 	return n;
 }
@@ -1240,6 +1272,7 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 {
 	const struct job *job = w->job;
 	uint64_t region = 0;
+	bool bw_each;
 	unsigned i;
 
 	memset(lp, 0, sizeof(*lp));
@@ -1268,6 +1301,16 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
 	/* As fio: no submission latency with a kernel thread submitting. */
 	lp->has_slat = !(w->eng.ops->flags & ENGINE_F_SYNC) && !job->sqthread_poll;
+	lp->want_lat = !job->disable_lat;
+	lp->want_clat = !job->disable_clat;
+	lp->want_slat = lp->has_slat && !job->disable_slat;
+	/* fio reads no start with disable_lat and then reports a slat from a
+	 * stale one; here slat keeps its start.  The per-I/O bandwidth log
+	 * takes its interval from clat's two times, as fio's. */
+	bw_each = w->log_each && job->write_bw_log && !job->disable_bw;
+	lp->time_start = lp->want_lat || lp->want_slat;
+	lp->time_issue = lp->want_clat || lp->want_slat || bw_each;
+	lp->time_done = lp->want_lat || lp->want_clat || bw_each;
 	for (i = 0; i < DDIR_COUNT; i++) {
 		if (job_rate_in_iops(job, i))
 			lp->ns_per_io[i] = 1e9 / (double)job->rate_iops[i];

@@ -6,6 +6,7 @@
  * and removed only when this run created them.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -67,6 +68,28 @@ int __wrap_posix_fadvise64(int fd, off_t off, off_t len, int advice)
 			;
 	}
 	return __real_posix_fadvise64(fd, off, len, advice);
+}
+
+/* CLOCK_MONOTONIC reads (run_now's, with the default clocksource),
+ * counted from every thread: the loop's clock reads per I/O are held to
+ * what worker.c claims. */
+static _Atomic unsigned long mono_reads;
+int __real_clock_gettime(clockid_t id, struct timespec *ts);
+int __wrap_clock_gettime(clockid_t id, struct timespec *ts);
+
+int __wrap_clock_gettime(clockid_t id, struct timespec *ts)
+{
+	if (id == CLOCK_MONOTONIC)
+		mono_reads++;
+	return __real_clock_gettime(id, ts);
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	__real_clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static char *path(const char *name)
@@ -541,6 +564,103 @@ static void test_stop_reports_what_ran(void **state)
 	ran_free(&r);
 }
 
+/* Clock reads per I/O of a null-engine job with @opts: the reads of a
+ * 2048-I/O run less those of a 1024-I/O one, over the 1024 I/Os more. */
+static double reads_per_io(const char *opts)
+{
+	unsigned long n[2];
+	unsigned k;
+	struct ran r;
+
+	for (k = 0; k < 2; k++) {
+		mono_reads = 0;
+		run_text(&r, NULL, "[c]\nioengine=null\nthread=1\nbs=4k\nrw=randread\nsize=%um\n%s",
+			 4u << k, opts);
+		n[k] = mono_reads;
+		assert_int_equal(r.ret, 0);
+		assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 1024u << k);
+		ran_free(&r);
+	}
+	return (double)(n[1] - n[0]) / 1024;
+}
+
+static void test_clock_reads_per_io(void **state)
+{
+	(void)state;
+	/* As fio: a start per I/O, an issue per commit, a completion per
+	 * reaped batch; at fio's default batches of one, three. */
+	assert_true(fabs(reads_per_io("iodepth=1\n") - 3) < 0.01);
+	assert_true(fabs(reads_per_io("iodepth=32\n") - 3) < 0.01);
+	/* Batches of 32 submitted and reaped: 32 starts, 1 issue, 1 completion. */
+	assert_true(fabs(reads_per_io("iodepth=32\niodepth_batch_submit=32\n"
+				      "iodepth_batch_complete_max=32\n") -
+			 34.0 / 32) < 0.01);
+	/* No lat, no slat: no start. */
+	assert_true(fabs(reads_per_io("iodepth=1\ndisable_lat=1\ndisable_slat=1\n") - 2) < 0.01);
+	/* No clat, no slat: no issue. */
+	assert_true(fabs(reads_per_io("iodepth=1\ndisable_clat=1\ndisable_slat=1\n") - 2) < 0.01);
+	/* gtod_reduce: one read per 64 completions. */
+	assert_true(fabs(reads_per_io("iodepth=1\ngtod_reduce=1\n") - 1.0 / 64) < 0.01);
+}
+
+/* clocksource=cpu: the TSC's ns are CLOCK_MONOTONIC's (a runtime lasts its
+ * time by the wall clock), a paced job keeps its rate, and latencies are
+ * of the size clock_gettime measures. */
+static void test_clocksource_cpu(void **state)
+{
+	const struct dir_stats *ds;
+	double t0, wall, mean[2];
+	struct ran r;
+	unsigned k;
+
+	(void)state;
+	if (!clock_have_tsc())
+		skip();
+	t0 = wall_now();
+	run_text(&r, NULL,
+		 "[c]\nioengine=null\nthread=1\nsize=64m\nruntime=1\ntime_based\n"
+		 "clocksource=cpu\n");
+	wall = wall_now() - t0;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.run.clock, CLOCKSOURCE_CPU);
+	ds = &r.run.results[0].stats.dir[STAT_READ];
+	assert_in_range(r.run.results[0].stats.elapsed, 950000000, 1100000000);
+	assert_true(wall > 0.95 && wall < 1.5);
+	assert_true(ds->clat.count > 0 && hist_mean(&ds->clat) < 1e5);
+	assert_true(hist_mean(&ds->lat) >= hist_mean(&ds->clat));
+	ran_free(&r);
+
+	/* 100 I/Os at 250 a second: 0.4 s, by the wall clock. */
+	t0 = wall_now();
+	run_text(&r, NULL,
+		 "[p]\nioengine=null\nthread=1\nsize=1m\nio_size=400k\nrate_iops=250\n"
+		 "clocksource=cpu\n");
+	wall = wall_now() - t0;
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 100);
+	assert_true(wall > 0.38 && wall < 0.8);
+	ran_free(&r);
+
+	/* psync reads of a cached file: the same latency on either clock,
+	 * within a broad bound (the machine is shared). */
+	for (k = 0; k < 2; k++) {
+		run_text(&r, NULL,
+			 "[s]\nioengine=psync\nfilename=%s/cs\nsize=1m\nrw=randread\n"
+			 "invalidate=0\nloops=4\nclocksource=%s\n",
+			 testrun_dir, k ? "cpu" : "clock_gettime");
+		assert_int_equal(r.ret, 0);
+		mean[k] = hist_mean(&r.run.results[0].stats.dir[STAT_READ].clat);
+		ran_free(&r);
+	}
+	assert_true(mean[0] > 0 && mean[1] > mean[0] / 4 && mean[1] < mean[0] * 4);
+	/* The next run is back on CLOCK_MONOTONIC. */
+	mono_reads = 0;
+	run_text(&r, NULL, "[m]\nioengine=null\nthread=1\nsize=1m\n");
+	assert_int_equal(r.run.clock, CLOCKSOURCE_CLOCK_GETTIME);
+	assert_true(mono_reads > 256);
+	ran_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -558,6 +678,8 @@ int main(void)
 		cmocka_unit_test(test_io_error_named),
 		cmocka_unit_test(test_continue_on_error),
 		cmocka_unit_test(test_short_and_eof),
+		cmocka_unit_test(test_clock_reads_per_io),
+		cmocka_unit_test(test_clocksource_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, testrun_setup, testrun_teardown);

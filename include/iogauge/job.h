@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "iogauge/clock.h"
 #include "iogauge/iomem.h"
 #include "iogauge/util.h"
 
@@ -230,7 +231,13 @@ struct job {
 	unsigned nr_percentiles;
 	bool clat_percentiles;
 	bool lat_percentiles;
-	char *write_bw_log; /* NULL: off; "": named after the job */
+	/* fio's gtod_reduce and its parts: which latencies are measured (and
+	 * so which clock reads the loop takes); disable_bw drops the per-I/O
+	 * bandwidth log entries, as fio's. */
+	bool gtod_reduce;
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	enum clocksource clocksource; /* one for the whole run (checked) */
+	char *write_bw_log;	      /* NULL: off; "": named after the job */
 	char *write_iops_log;
 	char *write_lat_log;
 	char *write_hist_log;

@@ -47,11 +47,12 @@ struct run_result {
 struct run {
 	struct run_result *results;
 	unsigned nr;
-	bool interrupted;      /* stopped by *stop */
-	int64_t epoch_ms;      /* wall clock when the run started, ms since 1970 */
-	uint64_t t_start;      /* ns, CLOCK_MONOTONIC, the same instant */
-	uint64_t duration;     /* ns, start to the last worker's end */
-	struct disk_set disks; /* the block devices under the files, before and after */
+	bool interrupted;	/* stopped by *stop */
+	int64_t epoch_ms;	/* wall clock when the run started, ms since 1970 */
+	uint64_t t_start;	/* ns, the run's clock, the same instant */
+	enum clocksource clock; /* the clock every time was read from */
+	uint64_t duration;	/* ns, start to the last worker's end */
+	struct disk_set disks;	/* the block devices under the files, before and after */
 };
 
 /* Progress of a run, for a live status line. */

@@ -13,7 +13,8 @@
 /* ns: the longest a sleeper goes without looking at its stop flags. */
 #define RUN_SLEEP_SLICE 10000000ull
 
-/* Now, in ns, from CLOCK_MONOTONIC. */
+/* Now, in ns, from the run's clock: CLOCK_MONOTONIC unless the job says
+ * clocksource= (clock.h; defined in clock.c). */
 uint64_t run_now(void);
 
 /*

@@ -91,7 +91,9 @@ double stats_sample_mean(const struct sample_agg *a);
 double stats_sample_stddev(const struct sample_agg *a); /* sample stddev, as fio */
 
 void stats_init(struct run_stats *s);
-/* Records one I/O; @slat_ns is UINT64_MAX when the engine has none. */
+/* Records one I/O; a latency that is UINT64_MAX is not recorded (the
+ * engine has no slat, or disable_slat/clat/lat).  As fio, the latency
+ * map (lat_bins) follows clat, and the ms buckets follow lat. */
 static inline void stats_record(struct dir_stats *d, uint64_t slat_ns, uint64_t clat_ns,
 				uint64_t lat_ns, uint64_t bytes)
 {
@@ -100,14 +102,18 @@ static inline void stats_record(struct dir_stats *d, uint64_t slat_ns, uint64_t 
 
 	d->ios++;
 	d->bytes += bytes;
-	d->ms[ms < STATS_MS_BUCKETS - 1 ? ms : STATS_MS_BUCKETS - 1]++;
-	d->ms_sum += ms;
+	if (lat_ns != UINT64_MAX) {
+		d->ms[ms < STATS_MS_BUCKETS - 1 ? ms : STATS_MS_BUCKETS - 1]++;
+		d->ms_sum += ms;
+		hist_record(&d->lat, lat_ns);
+	}
 	if (slat_ns != UINT64_MAX)
 		hist_record(&d->slat, slat_ns);
-	idx = hist_index(clat_ns);
-	hist_record_at(&d->clat, clat_ns, idx);
-	hist_record(&d->lat, lat_ns);
-	d->lat_bins[stats_lat_bin(clat_ns, idx)]++;
+	if (clat_ns != UINT64_MAX) {
+		idx = hist_index(clat_ns);
+		hist_record_at(&d->clat, clat_ns, idx);
+		d->lat_bins[stats_lat_bin(clat_ns, idx)]++;
+	}
 }
 /* fio's IO-depth bucket for @n I/Os in flight: 1, 2-3, 4-7, ..., >=64. */
 static inline unsigned stats_depth_bucket(unsigned n)

@@ -329,6 +329,44 @@ def test_group_runtime(tmp):
               "group runtime (%s): usr %.1f%% sys %.1f%% of the clones' time" %
               (tool, j["usr_cpu"], j["sys_cpu"]))
 
+def lat_shape(doc):
+    """Which latencies a report has: (N > 0, has percentiles) per section, and the map."""
+    j = doc["jobs"][0]
+    r = j["read"]
+    return ([(k, r[k]["N"] > 0, "percentile" in r[k]) for k in ("slat_ns", "clat_ns", "lat_ns")],
+            sum(j["latency_ns"].values()) + sum(j["latency_us"].values()) > 0)
+
+
+def test_gtod_reduce(tmp):
+    """gtod_reduce and each disable_*: the same latency sections as fio's, empty ones all zero."""
+    base = "[global]\nioengine=null\niodepth=4\nsize=8m\nrw=randread\n[a]\n"
+    for extra in ("", "gtod_reduce=1\n", "disable_lat=1\n", "disable_clat=1\n", "disable_slat=1\n",
+                  "gtod_reduce=1\ndisable_clat=0\n", "disable_lat=1\ngtod_reduce=1\n"):
+        what = "gtod %r" % extra
+        path = job(tmp, "g.fio", base + extra)
+        ours, _ = json_run(["--output-format=json", path], what)
+        if ours is None:
+            continue
+        r = ours["jobs"][0]["read"]
+        for k in ("slat_ns", "clat_ns", "lat_ns"):
+            if r[k]["N"] == 0:
+                check((r[k]["min"], r[k]["max"], r[k]["mean"], r[k]["stddev"]) == (0, 0, 0, 0),
+                      "%s: empty %s is all zero: %s" % (what, k, r[k]))
+        if not HAVE_FIO:
+            check(os.environ.get("IOGAUGE_NO_FIO") == "1", "fio is not installed")
+            continue
+        theirs = fio_json(path)
+        if check(theirs is not None, "%s: fio ran" % what):
+            check(lat_shape(ours) == lat_shape(theirs),
+                  "%s: ours %s, fio %s" % (what, lat_shape(ours), lat_shape(theirs)))
+    rc, out, _ = run(["--output-format=terse", job(tmp, "g.fio", base + "gtod_reduce=1\n")])
+    f = out.strip().split(";")
+    if check(rc == 0 and len(f) == 121, "gtod terse: %d fields" % len(f)):
+        # slat, clat min..stddev, the percentiles' padding, lat: fio's zeros.
+        check(f[9:17] == ["0", "0", "0.000000", "0.000000"] * 2 and f[17] == "0%=0" and
+              f[37:41] == ["0", "0", "0.000000", "0.000000"],
+              "gtod terse: empty latencies %s %s %s" % (f[9:17], f[17], f[37:41]))
+
 
 def log_lines(path):
     with open(path) as f:
@@ -527,7 +565,8 @@ def test_interrupted(tmp):
 def main():
     tmp = tempfile.mkdtemp()
     try:
-        for t in (test_shapes, test_intervals, test_fio_counts, test_group_runtime, test_logs, test_terse, test_plots, test_eta,
+        for t in (test_shapes, test_intervals, test_fio_counts, test_group_runtime, test_gtod_reduce, test_logs,
+                  test_terse, test_plots, test_eta,
               test_interrupted):
             t(tmp)
     finally:
