@@ -4,7 +4,9 @@
  * with one multiply: ns = base + (tsc - tsc0) * mult >> 32, mult taken from
  * a calibration against CLOCK_MONOTONIC, and base from the same
  * CLOCK_MONOTONIC, so that times from before and after clock_use() are on
- * one scale.  Not a general timer library: one clock for the whole run.
+ * one scale (not so gettimeofday's, the wall clock: run_jobs chooses the
+ * clock before it reads any time).  Not a general timer library: one
+ * clock for the whole run.
  */
 #include <stdio.h>
 #include <string.h>

@@ -108,7 +108,7 @@ static void clone_body(struct slot *s, struct worker *w)
 		run_sleep_until(run_now() + delay, w->stop, w->halt);
 	}
 	atomic_store_explicit(&w->prog->state, 1, memory_order_relaxed);
-	if (!worker_stopped(w) && !worker_pin(w))
+	if (!worker_stopped(w))
 		worker_run(w);
 	atomic_store_explicit(&w->prog->state, 2, memory_order_relaxed);
 	pthread_mutex_lock(&c->lock);
@@ -120,26 +120,29 @@ static void clone_body(struct slot *s, struct worker *w)
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* The clone's buffers and engine, made again in the clone's own thread or
- * process (@w: the slot's worker, or the process's copy of it): its pages
- * are then faulted in before its clock starts, an AIO context belongs to
- * the process's memory, an io_uring ring and its registrations to the
- * thread that made it.  Then the clone is ready.  false, with
- * w->error set, when the engine could not be made. */
-static bool clone_ready(struct slot *s, struct worker *w)
+/* The clone's CPUs, buffers and engine, in the clone's own thread or
+ * process (@w: the slot's worker, or the process's copy of it): bound
+ * first, as fio, so that the pages it faults in are near those CPUs; the
+ * buffers made again and faulted in before its clock starts; an AIO
+ * context belongs to the process's memory, an io_uring ring and its
+ * registrations to the thread that made it.  Then the clone is ready.
+ * 0, or -errno with w->error set when any of it could not be done. */
+static int clone_ready(struct slot *s, struct worker *w)
 {
 	struct ctl *c = s->ctl;
 	char *cause = NULL;
-	int ret = worker_buffers_renew(w, &cause);
+	int ret = worker_pin(w);
 
-	if (!ret)
-		ret = worker_engine_init(w, &cause);
-	if (!ret)
-		worker_prefault(w);
-
-	if (ret) {
-		w->error = cause;
-		w->error_no = -ret;
+	if (!ret) {
+		ret = worker_buffers_renew(w, &cause);
+		if (!ret)
+			ret = worker_engine_init(w, &cause);
+		if (!ret) {
+			worker_prefault(w);
+		} else {
+			w->error = cause;
+			w->error_no = -ret;
+		}
 	}
 	pthread_mutex_lock(&c->lock);
 	s->ready = true;
@@ -147,14 +150,14 @@ static bool clone_ready(struct slot *s, struct worker *w)
 		c->left[s->job]--;
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
-	return !ret;
+	return ret;
 }
 
 static void *slot_main(void *arg)
 {
 	struct slot *s = arg;
 
-	if (clone_ready(s, &s->w))
+	if (!clone_ready(s, &s->w))
 		clone_body(s, &s->w);
 	return NULL;
 }
@@ -183,13 +186,16 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 	signal(SIGTERM, SIG_IGN);
 	/* The other clones' buffers came along: not ours.  The run's process
 	 * lets go of its own copies only once every clone of the batch is
-	 * ready (see start_batch), so none changes under this loop. */
+	 * ready (see start_batch), so none changes under this loop.  Not a
+	 * thread's: it makes its own anew meanwhile, in the run's process,
+	 * and shared pages cost this process nothing while it does not
+	 * write them. */
 	for (i = 0; i < c->n; i++)
-		if (&c->slots[i] != s)
+		if (&c->slots[i] != s && !c->slots[i].w.job->thread)
 			worker_buffers_drop(&c->slots[i].w);
 	*w = s->w;
 	w->stop = &c->stop;
-	if (clone_ready(s, w)) {
+	if (!clone_ready(s, w)) {
 		clone_body(s, w);
 		s->w.stats = w->stats;
 		s->w.t0 = w->t0;

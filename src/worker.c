@@ -224,9 +224,11 @@ int worker_buffers_make(struct worker *w, bool touch, char **cause)
 	piece = (size_t)(hi / n);
 	w->subs = xcalloc((size_t)depth * n, sizeof(*w->subs));
 	for (i = 0; i < depth * n; i++) {
-		if (posix_memalign(&w->subs[i], w->files.mem_align, piece))
-			return set_cause(cause, "[%s] cannot allocate %u sub-blocks of %zu bytes",
-					 job->name, depth * n, piece);
+		if (posix_memalign(&w->subs[i], w->files.mem_align, piece)) {
+			set_cause(cause, "[%s] cannot allocate %u sub-blocks of %zu bytes",
+				  job->name, depth * n, piece);
+			return -ENOMEM;
+		}
 		if (touch)
 			fill_contents(w, w->subs[i], piece);
 		w->iov[i].iov_base = w->subs[i];
@@ -1309,6 +1311,11 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	 * takes its interval from clat's two times, as fio's. */
 	bw_each = w->log_each && job->write_bw_log && !job->disable_bw;
 	lp->time_start = lp->want_lat || lp->want_slat;
+	/* A sync engine's issue is its start (stamped just before ->queue, as
+	 * fio's issue_time): without a read of its own, clat would run from
+	 * the previous completion. */
+	if (w->eng.ops->flags & ENGINE_F_SYNC)
+		lp->time_start |= lp->want_clat || bw_each;
 	lp->time_issue = lp->want_clat || lp->want_slat || bw_each;
 	lp->time_done = lp->want_lat || lp->want_clat || bw_each;
 	for (i = 0; i < DDIR_COUNT; i++) {

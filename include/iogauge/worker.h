@@ -71,7 +71,7 @@ struct worker {
 	uint64_t *cursor;	/* bytes: next sequential offset, per file (with stride:
 				* the I/O's index in the clone's columns) */
 	uint64_t col0, cols;	/* stride: the clone's first column and how many */
-	struct rng rng;		/* block size choice (and a mix without fio's seed) */
+	struct rng rng;		/* block size choice */
 	struct rng data_rng;	/* buffer contents */
 	struct rng rate_rng;	/* rate_process=poisson's gaps */
 	bool refill;		/* new contents for every write (refill_buffers, compression) */
@@ -142,7 +142,8 @@ void worker_buffers_release(struct worker *w);
  * use them. */
 void worker_buffers_drop(const struct worker *w);
 /* The slots' I/O buffers (and sub-block pieces), allocated, and with
- * @touch filled: every page written.  0, or -errno with *cause set. */
+ * @touch filled: every page written.  0, or -errno with *cause set; what
+ * was made before the failure is left for worker_cleanup to release. */
 int worker_buffers_make(struct worker *w, bool touch, char **cause);
 /* The buffers let go and made again, filled, by the clone's own thread or
  * process before its clock starts: so that no page of them is first

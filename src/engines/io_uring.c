@@ -21,7 +21,7 @@ struct uring_priv {
 	struct io_uring ring;
 	unsigned nr_pending, inflight;
 	bool fixedbufs, fixedfiles;
-	bool defer; /* DEFER_TASKRUN: completions are posted only when asked for */
+	bool sqpoll; /* IORING_SETUP_SQPOLL: a kernel thread submits */
 };
 
 /* Why io_uring_queue_init failed, in the user's terms. */
@@ -78,13 +78,15 @@ static int ring_setup(struct uring_priv *p, const struct job *job, unsigned dept
 		IORING_SETUP_CQSIZE,
 	};
 	struct io_uring_params params;
-	unsigned flags = IORING_SETUP_CQSIZE | IORING_SETUP_COOP_TASKRUN, i = 0;
+	unsigned flags = IORING_SETUP_CQSIZE, i = 0;
 	int r;
 
+	/* The kernel refuses both with a kernel thread submitting. */
 	if (job->sqthread_poll)
 		flags |= IORING_SETUP_SQPOLL;
-	else /* DEFER_TASKRUN has the submitter reap: not with a kernel thread */
-		flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	else
+		flags |= IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
+			 IORING_SETUP_DEFER_TASKRUN;
 	if (job->hipri)
 		flags |= IORING_SETUP_IOPOLL;
 	for (;;) {
@@ -92,11 +94,14 @@ static int ring_setup(struct uring_priv *p, const struct job *job, unsigned dept
 		params.flags = flags;
 		params.cq_entries = depth;
 		r = io_uring_queue_init_params(depth, &p->ring, &params);
+		/* The next flag the ring has to drop, skipping those it has not. */
+		while (i < ARRAY_SIZE(optional) && !(flags & optional[i]))
+			i++;
 		if (r != -EINVAL || i == ARRAY_SIZE(optional))
 			break;
 		flags &= ~optional[i++];
 	}
-	p->defer = r == 0 && (flags & IORING_SETUP_DEFER_TASKRUN);
+	p->sqpoll = flags & IORING_SETUP_SQPOLL;
 	return r;
 }
 
@@ -215,8 +220,10 @@ static int uring_commit(struct engine *e)
 	while (p->nr_pending) {
 		/* As fio: the submission also posts what has completed
 		 * (GETEVENTS without waiting), so the reap that follows
-		 * mostly finds completions without a call of its own. */
-		r = io_uring_submit_and_get_events(&p->ring);
+		 * mostly finds completions without a call of its own.  With
+		 * SQPOLL the kernel thread submits: enter only to wake it. */
+		r = p->sqpoll ? io_uring_submit(&p->ring)
+			      : io_uring_submit_and_get_events(&p->ring);
 		if (r == -EINTR || r == -EAGAIN || r == -EBUSY)
 			continue;
 		if (r < 0)
@@ -251,8 +258,10 @@ static unsigned take_cqes(struct uring_priv *p, unsigned max, struct io_req **do
 /*
  * What is in the completion queue is taken without a system call; only
  * when that is short of @min does it wait, in one io_uring_enter for the
- * rest.  Under DEFER_TASKRUN a poll (nothing there, @min 0) asks the
- * kernel once to post what has completed, without waiting.
+ * rest.  A poll (nothing there, @min 0) asks the kernel once, without
+ * waiting, as fio's: under DEFER_TASKRUN nothing is posted until asked,
+ * with hipri the asking is the polling.  Not with SQPOLL, whose kernel
+ * thread posts them.
  */
 static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_req **done)
 {
@@ -271,7 +280,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_re
 		if (got || n >= max)
 			continue;
 		if (n >= min) {
-			if (!p->defer || asked || n)
+			if (p->sqpoll || asked || n)
 				break;
 			asked = true;
 			r = io_uring_get_events(&p->ring);
