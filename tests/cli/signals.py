@@ -30,6 +30,39 @@ def start(tmp, job, args=(), prefix=()):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def stop_after(p, sig, delay, timeout):
+    """Sends @sig to @p after @delay seconds (no signal when @sig is None)
+    and waits for it, killing it after @timeout: its output, and the seconds
+    from the signal (or from the call) to its end."""
+    t0 = time.monotonic()
+    if sig:
+        time.sleep(delay)
+        t0 = time.monotonic()
+        p.send_signal(sig)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    return out, err, time.monotonic() - t0
+
+
+def running(p, timeout=15):
+    """Waits until @p has forked a clone's process (its signal handlers
+    are in place by then), at most @timeout seconds: a fixed sleep was too
+    short once, under a blkio throttle that slowed the program's start."""
+    end = time.monotonic() + timeout
+    path = "/proc/%d/task/%d/children" % (p.pid, p.pid)
+    while time.monotonic() < end and p.poll() is None:
+        try:
+            with open(path) as f:
+                if f.read().strip():
+                    return
+        except OSError:
+            return
+        time.sleep(0.05)
+
+
 def engines():
     out = subprocess.run([BIN, "--list-engines"], capture_output=True, text=True).stdout
     return [e for e in ("io_uring", "libaio") if e in out]
@@ -50,15 +83,7 @@ def stop_all(tmp):
     for sig, want in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
         for fmt in ("json", "normal"):
             p = start(tmp, job, ["--output-format=" + fmt])
-            time.sleep(1.5)
-            t0 = time.monotonic()
-            p.send_signal(sig)
-            try:
-                out, err = p.communicate(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                out, err = p.communicate()
-            took = time.monotonic() - t0
+            out, err, took = stop_after(p, sig, 1.5, 20)
             what = "%s (%s)" % (signal.Signals(sig).name, fmt)
             check(p.returncode == want and took < 1.0,
                   "%s: exit %d after %.2f s (want %d within 1 s) %s" %
@@ -98,20 +123,10 @@ def waits(tmp):
     for thread in (0, 1):
         for what, opts, sig, ios in cases:
             what = "%s, thread=%d" % (what, thread)
-            t0 = time.monotonic()
             p = start(tmp, "[x]\nioengine=null\nsize=1m\nthread=%d\n%s" % (thread, opts),
                       ["--output-format=json"])
-            if sig:
-                # Set-up takes milliseconds (no files): by now it waits.
-                time.sleep(1.5)
-                t0 = time.monotonic()
-                p.send_signal(sig)
-            try:
-                out, err = p.communicate(timeout=8)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                out, err = p.communicate()
-            took = time.monotonic() - t0
+            # Set-up takes milliseconds (no files): after 1.5 s it waits.
+            out, err, took = stop_after(p, sig, 1.5, 8)
             # The runtime (2 s) from the start, or the stop from the signal.
             bound = 1.0 if sig else 3.5
             want = 128 + sig if sig else 0
@@ -161,6 +176,7 @@ def drain_then_second(tmp):
         subprocess.run([BIN, "--name=lay", "--filename=%s/d.dat" % tmp, "--size=16m",
                         "--rw=read", "--bs=1m"], capture_output=True)
         p = start(tmp, job, ["--output-format=json"], in_cg)
+        running(p)
         time.sleep(2)
         p.send_signal(signal.SIGINT)
         time.sleep(0.5)
@@ -179,6 +195,7 @@ def drain_then_second(tmp):
               % (p.returncode, took, out[:100]))
         # One signal: the drain completes and the report comes, 130.
         p = start(tmp, job, ["--output-format=json"], in_cg)
+        running(p)
         time.sleep(2)
         p.send_signal(signal.SIGINT)
         out, _ = p.communicate(timeout=30)
