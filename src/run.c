@@ -448,8 +448,7 @@ static bool any_unready(const struct slot *slots, unsigned from, unsigned to)
 	unsigned i;
 
 	for (i = from; i < to; i++)
-		if ((slots[i].pid > 0 || (slots[i].running && slots[i].w.job->thread)) &&
-		    !slots[i].ready)
+		if (slots[i].running && !slots[i].ready)
 			return true;
 	return false;
 }

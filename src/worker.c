@@ -243,6 +243,12 @@ int worker_buffers_renew(struct worker *w, char **cause)
 	return worker_buffers_make(w, true, cause);
 }
 
+/* The 64-bit words of file @i's random map: a bit per unit of its region. */
+static size_t rmap_words(const struct worker *w, unsigned i)
+{
+	return (size_t)((w->files.v[i].len / w->unit + 63) / 64);
+}
+
 /* Every page of [p, p + len) written (with what it holds), so that none
  * is first faulted in, or copied on write, inside the measured time. */
 static void touch(void *p, size_t len)
@@ -263,7 +269,7 @@ void worker_prefault(struct worker *w)
 
 	touch(&w->stats, sizeof(w->stats));
 	for (i = 0; w->rmap && i < w->files.n; i++)
-		touch(w->rmap[i], (w->files.v[i].len / w->unit + 63) / 64 * sizeof(uint64_t));
+		touch(w->rmap[i], rmap_words(w, i) * sizeof(uint64_t));
 	if (w->v.map)
 		touch(w->v.map, (w->v.n ? w->v.n : 1) * sizeof(*w->v.map));
 	/* The per-I/O logs' first chunks: later ones are made as they fill. */
@@ -363,7 +369,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsign
 				w->rmap = xcalloc(w->files.n, sizeof(*w->rmap));
 				w->rmap_used = xcalloc(w->files.n, sizeof(*w->rmap_used));
 			}
-			w->rmap[i] = xcalloc((f->len / w->unit + 63) / 64, sizeof(uint64_t));
+			w->rmap[i] = xcalloc(rmap_words(w, i), sizeof(uint64_t));
 		}
 		if (job->stride && f->len / w->unit < job->stride) {
 			ret = set_cause(cause,
@@ -1210,8 +1216,8 @@ static void wait_until(struct worker *w, struct loop *lp, uint64_t until)
 		/* Asleep for at most 20 us with I/Os in flight: their
 		 * completions wait that long at most to be stamped. */
 		if (until - now > 60000)
-			now = run_sleep_until(lp->inflight ? run_now() + 20000 : until - 50000,
-					      w->stop, w->halt);
+			now = run_sleep_until(lp->inflight ? now + 20000 : until - 50000, w->stop,
+					      w->halt);
 		else
 			now = run_now();
 	}

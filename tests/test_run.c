@@ -603,25 +603,32 @@ static void test_clock_reads_per_io(void **state)
 	assert_true(fabs(reads_per_io("iodepth=1\ngtod_reduce=1\n") - 1.0 / 64) < 0.01);
 }
 
+/* Runs job file @text, which must succeed: the seconds it took by the
+ * wall clock. */
+static double timed_run(struct ran *r, const char *text)
+{
+	double t0 = wall_now();
+
+	run_text(r, NULL, "%s", text);
+	assert_int_equal(r->ret, 0);
+	return wall_now() - t0;
+}
+
 /* clocksource=cpu: the TSC's ns are CLOCK_MONOTONIC's (a runtime lasts its
  * time by the wall clock), a paced job keeps its rate, and latencies are
  * of the size clock_gettime measures. */
 static void test_clocksource_cpu(void **state)
 {
 	const struct dir_stats *ds;
-	double t0, wall, mean[2];
+	double wall, mean[2];
 	struct ran r;
 	unsigned k;
 
 	(void)state;
 	if (!clock_have_tsc())
 		skip();
-	t0 = wall_now();
-	run_text(&r, NULL,
-		 "[c]\nioengine=null\nthread=1\nsize=64m\nruntime=1\ntime_based\n"
-		 "clocksource=cpu\n");
-	wall = wall_now() - t0;
-	assert_int_equal(r.ret, 0);
+	wall = timed_run(&r, "[c]\nioengine=null\nthread=1\nsize=64m\nruntime=1\ntime_based\n"
+			     "clocksource=cpu\n");
 	assert_int_equal(r.run.clock, CLOCKSOURCE_CPU);
 	ds = &r.run.results[0].stats.dir[STAT_READ];
 	assert_in_range(r.run.results[0].stats.elapsed, 950000000, 1100000000);
@@ -631,12 +638,8 @@ static void test_clocksource_cpu(void **state)
 	ran_free(&r);
 
 	/* 100 I/Os at 250 a second: 0.4 s, by the wall clock. */
-	t0 = wall_now();
-	run_text(&r, NULL,
-		 "[p]\nioengine=null\nthread=1\nsize=1m\nio_size=400k\nrate_iops=250\n"
-		 "clocksource=cpu\n");
-	wall = wall_now() - t0;
-	assert_int_equal(r.ret, 0);
+	wall = timed_run(&r, "[p]\nioengine=null\nthread=1\nsize=1m\nio_size=400k\nrate_iops=250\n"
+			     "clocksource=cpu\n");
 	assert_int_equal(r.run.results[0].stats.dir[STAT_READ].ios, 100);
 	assert_true(wall > 0.38 && wall < 0.8);
 	ran_free(&r);
