@@ -906,8 +906,10 @@ static void stats_window(struct worker *w, const struct loop *lp, uint64_t now)
 			continue;
 		iw.bw[d] = (double)(w->stats.dir[d].bytes - w->win.bytes[d]) / 1024 / secs;
 		iw.iops[d] = (double)(w->stats.dir[d].ios - w->win.ios[d]) / secs;
-		stats_sample(&w->stats.dir[d].bw, iw.bw[d]);
-		stats_sample(&w->stats.dir[d].iops, iw.iops[d]);
+		/* Whole numbers, as fio's samples (KiB/s and I/Os per s): the
+		 * report's integer min and max then bound the mean. */
+		stats_sample(&w->stats.dir[d].bw, floor(iw.bw[d]));
+		stats_sample(&w->stats.dir[d].iops, floor(iw.iops[d]));
 	}
 	iolog_add_window(w->logs, &iw);
 	window_open(w, &w->win, now);
