@@ -12,14 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "iogauge/cli.h"
-#include "iogauge/engine.h"
-#include "iogauge/job.h"
-#include "iogauge/options.h"
-#include "iogauge/report.h"
-#include "iogauge/run.h"
-#include "iogauge/sqlio.h"
-#include "iogauge/sysutil.h"
+#include "jobfile/cli.h"
+#include "engines/engine.h"
+#include "jobfile/job.h"
+#include "jobfile/options.h"
+#include "report/report.h"
+#include "run/run.h"
+#include "sqlio/sqlio.h"
+#include "util/sysutil.h"
 
 #define EXIT_BAD_INPUT 2
 

@@ -31,8 +31,8 @@
 
 #include "testloop.h"
 
-#include "iogauge/diskstats.h"
-#include "iogauge/util.h"
+#include "stats/diskstats.h"
+#include "util/util.h"
 
 #define TMPFS_MAGIC 0x01021994
 #define WRITE_SIZE  (4u << 20) /* bytes */

@@ -26,10 +26,10 @@
 #include <libaio.h>
 #endif
 
-#include "iogauge/engine.h"
-#include "iogauge/files.h"
-#include "iogauge/jobfile.h"
-#include "iogauge/run.h"
+#include "engines/engine.h"
+#include "files/files.h"
+#include "jobfile/jobfile.h"
+#include "run/run.h"
 #include "testloop.h"
 #include "testrun.h"
 

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "iogauge/hist.h"
-#include "iogauge/stats.h"
-#include "iogauge/util.h"
+#include "stats/hist.h"
+#include "stats/stats.h"
+#include "util/util.h"
 
 #define FIO_NR (29 * 64) /* fio's FIO_IO_U_PLAT_NR */
 

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "iogauge/engine.h"
-#include "iogauge/report.h"
+#include "engines/engine.h"
+#include "report/report.h"
 #include "testrun.h"
 
 static unsigned open_fds(void)

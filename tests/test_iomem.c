@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "iogauge/iomem.h"
-#include "iogauge/util.h"
+#include "run/iomem.h"
+#include "util/util.h"
 #include "testrun.h"
 
 #define LEN   ((size_t)4 << 20)

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "iogauge/job.h"
-#include "iogauge/jobfile.h"
+#include "jobfile/job.h"
+#include "jobfile/jobfile.h"
 
 struct parsed {
 	struct jobset js;

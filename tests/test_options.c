@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "iogauge/job.h"
-#include "iogauge/options.h"
+#include "jobfile/job.h"
+#include "jobfile/options.h"
 
 static struct job *job_new(void)
 {

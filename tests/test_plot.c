@@ -18,9 +18,9 @@
 
 #include <cmocka.h>
 
-#include "iogauge/hist.h"
-#include "iogauge/plot.h"
-#include "iogauge/util.h"
+#include "stats/hist.h"
+#include "report/plot.h"
+#include "util/util.h"
 
 #define CANVAS_MAX 1000.0 /* px; both plots are smaller than this either way */
 

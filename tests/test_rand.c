@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "iogauge/rand.h"
-#include "iogauge/util.h"
+#include "workload/rand.h"
+#include "util/util.h"
 
 static void test_rng_deterministic(void **state)
 {

@@ -22,10 +22,10 @@
 
 #include <cmocka.h>
 
-#include "iogauge/job.h"
-#include "iogauge/jobfile.h"
-#include "iogauge/report.h"
-#include "iogauge/run.h"
+#include "jobfile/job.h"
+#include "jobfile/jobfile.h"
+#include "report/report.h"
+#include "run/run.h"
 #include "testrun.h"
 
 /* pread fault injection: the read at eio_at fails with EIO; the read at

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "iogauge/runclock.h"
-#include "iogauge/util.h"
+#include "run/runclock.h"
+#include "util/util.h"
 
 #define MS 1000000ull
 

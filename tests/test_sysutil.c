@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "iogauge/sysutil.h"
+#include "util/sysutil.h"
 
 static char *data(const char *sub)
 {

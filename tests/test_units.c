@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "iogauge/units.h"
-#include "iogauge/util.h"
+#include "jobfile/units.h"
+#include "util/util.h"
 
 struct size_case {
 	const char *in;

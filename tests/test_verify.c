@@ -18,10 +18,10 @@
 
 #include <cmocka.h>
 
-#include "iogauge/checksum.h"
-#include "iogauge/engine.h"
-#include "iogauge/report.h"
-#include "iogauge/verify.h"
+#include "verify/checksum.h"
+#include "engines/engine.h"
+#include "report/report.h"
+#include "verify/verify.h"
 #include "testrun.h"
 
 /* pwrite fault injection: the write number @drop_nth (from 1) at offset

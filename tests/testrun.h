@@ -8,9 +8,9 @@
 
 #include <signal.h>
 
-#include "iogauge/job.h"
-#include "iogauge/jobfile.h"
-#include "iogauge/run.h"
+#include "jobfile/job.h"
+#include "jobfile/jobfile.h"
+#include "run/run.h"
 
 struct ran {
 	struct jobset js;

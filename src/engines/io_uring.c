@@ -13,9 +13,9 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "iogauge/engine.h"
-#include "iogauge/files.h"
-#include "iogauge/util.h"
+#include "engines/engine.h"
+#include "files/files.h"
+#include "util/util.h"
 
 struct uring_priv {
 	struct io_uring ring;

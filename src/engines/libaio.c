@@ -17,8 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "iogauge/engine.h"
-#include "iogauge/util.h"
+#include "engines/engine.h"
+#include "util/util.h"
 
 /* The completion ring the kernel maps at the context's address (fs/aio.c,
  * a stable ABI: libaio and fio read it too).  Only tail is the kernel's to

@@ -11,9 +11,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "iogauge/engine.h"
-#include "iogauge/files.h"
-#include "iogauge/util.h"
+#include "engines/engine.h"
+#include "files/files.h"
+#include "util/util.h"
 
 struct mmap_file {
 	char *base; /* file offset 0 */

@@ -7,8 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "iogauge/engine.h"
-#include "iogauge/util.h"
+#include "engines/engine.h"
+#include "util/util.h"
 
 struct null_priv {
 	struct io_req **ring; /* depth slots, FIFO */

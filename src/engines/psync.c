@@ -3,7 +3,7 @@
  * psync: one pread(2) or pwrite(2) per I/O, at the I/O's offset, done
  * before ->queue() returns.  fio's psync.
  */
-#include "iogauge/engine.h"
+#include "engines/engine.h"
 
 static enum engine_q psync_queue(struct engine *e, struct io_req *req)
 {

@@ -4,7 +4,7 @@
  * before ->queue() returns.  fio's sync: one more system call per I/O than
  * psync, as old programs do it.
  */
-#include "iogauge/engine.h"
+#include "engines/engine.h"
 
 static enum engine_q sync_queue(struct engine *e, struct io_req *req)
 {

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iogauge/job.h"
-#include "iogauge/jobfile.h"
-#include "iogauge/sqlio.h"
-#include "iogauge/util.h"
+#include "jobfile/job.h"
+#include "jobfile/jobfile.h"
+#include "sqlio/sqlio.h"
+#include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iogauge/job.h"
-#include "iogauge/jobfile.h"
-#include "iogauge/options.h"
-#include "iogauge/units.h"
-#include "iogauge/util.h"
+#include "jobfile/job.h"
+#include "jobfile/jobfile.h"
+#include "jobfile/options.h"
+#include "jobfile/units.h"
+#include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine table: every engine this build has, listed here rather than
+ * registered by constructors (a static library drops those), and the
+ * synchronous read, write and sync calls that several engines share.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/fs.h>
+
+#include "engines/engine.h"
+#include "util/util.h"
+
+static const struct engine_ops *const engine_table[] = {
+	&psync_engine_ops,    &sync_engine_ops,
+#ifdef IOGAUGE_HAVE_LIBAIO
+	&libaio_engine_ops,
+#endif
+#ifdef IOGAUGE_HAVE_LIBURING
+	&io_uring_engine_ops,
+#endif
+	&mmap_engine_ops,     &null_engine_ops,
+};
+
+const struct engine_ops *engine_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(engine_table); i++)
+		if (!strcmp(engine_table[i]->name, name))
+			return engine_table[i];
+	return NULL;
+}
+
+const struct engine_ops *engine_at(unsigned i)
+{
+	return i < ARRAY_SIZE(engine_table) ? engine_table[i] : NULL;
+}
+
+int engine_ops_check(const struct engine_ops *ops)
+{
+	if (!ops->name || !ops->desc || !ops->help || !ops->queue)
+		return -EINVAL;
+	if (!(ops->flags & ENGINE_F_SYNC) && (!ops->commit || !ops->reap))
+		return -EINVAL;
+	return 0;
+}
+
+const char *const engine_async_options[] = { "iodepth", "iodepth_batch_submit",
+					     "iodepth_batch_complete_min",
+					     "iodepth_batch_complete_max", NULL };
+
+static bool listed(const char *const *list, const char *name)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+bool engine_takes(const struct engine_ops *ops, const char *name)
+{
+	return listed(ops->options, name) ||
+	       (!(ops->flags & ENGINE_F_SYNC) && listed(engine_async_options, name));
+}
+
+/* One call for what is left of @req after @done bytes: over the @n
+ * iovecs left at @v when vectored, else the contiguous buffer. */
+static ssize_t rw_call(const struct io_req *req, bool at, const struct iovec *v, unsigned n,
+		       size_t done)
+{
+	bool rd = req->op == IO_OP_READ;
+	off_t off = (off_t)(req->off + done);
+	char *p = (char *)req->buf + done;
+	size_t len = req->len - done;
+
+	if (req->nr_iov > 1 && at)
+		return rd ? preadv(req->fd, v, (int)n, off) : pwritev(req->fd, v, (int)n, off);
+	if (req->nr_iov > 1)
+		return rd ? readv(req->fd, v, (int)n) : writev(req->fd, v, (int)n);
+	if (at)
+		return rd ? pread(req->fd, p, len, off) : pwrite(req->fd, p, len, off);
+	return rd ? read(req->fd, p, len) : write(req->fd, p, len);
+}
+
+int64_t engine_rw_now(const struct io_req *req, bool at)
+{
+	struct iovec v[IOV_MAX];
+	unsigned i = 0, n = req->nr_iov > 1 ? req->nr_iov : 0;
+	size_t done = 0;
+	ssize_t r;
+
+	if (!at && lseek(req->fd, (off_t)req->off, SEEK_SET) < 0)
+		return -errno;
+	if (n)
+		memcpy(v, req->iov, n * sizeof(*v));
+	while (done < req->len) {
+		r = rw_call(req, at, v + i, n - i, done);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		done += (size_t)r;
+		/* A short vectored transfer: go on from where it stopped. */
+		for (; i < n && (size_t)r >= v[i].iov_len; i++)
+			r -= (ssize_t)v[i].iov_len;
+		if (i < n) {
+			v[i].iov_base = (char *)v[i].iov_base + r;
+			v[i].iov_len -= (size_t)r;
+		}
+	}
+	return (int64_t)done;
+}
+
+int64_t engine_trim_now(const struct io_req *req)
+{
+	if (req->discard) {
+		uint64_t range[2] = { req->off, req->len };
+
+		if (ioctl(req->fd, BLKDISCARD, range) < 0)
+			return -errno;
+	} else if (fallocate(req->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)req->off,
+			     (off_t)req->len) < 0) {
+		return -errno;
+	}
+	return (int64_t)req->len;
+}
+
+int64_t engine_io_now(const struct io_req *req, bool at)
+{
+	if (req->op == IO_OP_READ || req->op == IO_OP_WRITE)
+		return engine_rw_now(req, at);
+	if (req->op == IO_OP_TRIM)
+		return engine_trim_now(req);
+	return engine_sync_now(req);
+}
+
+int64_t engine_sync_now(const struct io_req *req)
+{
+	int r = req->op == IO_OP_FSYNC ? fsync(req->fd) : fdatasync(req->fd);
+
+	return r < 0 ? -errno : 0;
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine interface: fio's lifecycle with a tenth of the surface.  The
+ * worker fills a struct io_req and calls ->queue(), which answers DONE
+ * (finished now; sync engines), QUEUED (returned later by ->reap()) or
+ * BUSY (no room: ->commit() and ->reap() first, then queue it again).
+ * Engines see only the job, its open files and io_reqs: never stats,
+ * reports or the option table.  Adding an engine is one file in
+ * src/engines/ and one line in engine.c's table.
+ */
+#ifndef IOGAUGE_ENGINE_H
+#define IOGAUGE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "jobfile/job.h"
+
+enum io_op { IO_OP_READ, IO_OP_WRITE, IO_OP_FSYNC, IO_OP_FDATASYNC, IO_OP_TRIM };
+
+/*
+ * One I/O.  The worker stamps the times (CLOCK_MONOTONIC, ns): t_start when
+ * it has built the I/O (fio's start_time), t_issue when the I/O reached the
+ * kernel: just before ->queue() on a sync engine, just after the ->commit()
+ * that submitted it on an async one.  Completion is stamped as each I/O is
+ * reaped, one clock read per I/O.
+ */
+struct io_req {
+	enum io_op op;
+	int fd;
+	void *buf;
+	size_t len;	     /* bytes */
+	uint64_t off;	     /* bytes */
+	uint64_t t_start;    /* ns */
+	uint64_t t_issue;    /* ns */
+	uint64_t t_intended; /* ns: when the rate's schedule wanted it; 0: no rate */
+	int64_t res;	     /* bytes moved, or -errno; set by the engine */
+	unsigned idx;	     /* stable slot 0..depth-1: buffer and engine-private arrays */
+	unsigned file;	     /* index into the worker's files */
+	bool queued;	     /* went through ->commit(): it has a submission latency */
+	bool discard;	     /* a trim on a block device: BLKDISCARD, not a punched hole */
+	/* sub_blocks with sub_block_io=scatter: the I/O is one vectored read
+	 * or write of these nr_iov pieces (len bytes in all), and buf is not
+	 * used.  NULL and 0 otherwise.  Set once per slot at set-up. */
+	const struct iovec *iov;
+	unsigned nr_iov;
+};
+
+enum engine_q {
+	ENGINE_Q_DONE,	 /* completed; req->res is valid */
+	ENGINE_Q_QUEUED, /* will come back from ->reap() */
+	ENGINE_Q_BUSY,	 /* no room: commit and reap, then queue again */
+};
+
+#define ENGINE_F_SYNC	  (1u << 0) /* ->queue() always answers DONE */
+#define ENGINE_F_NOFILES  (1u << 1) /* moves no bytes: no file is laid out or opened */
+#define ENGINE_F_NOEXTEND (1u << 2) /* cannot grow a file: an existing short one is an error */
+#define ENGINE_F_VECTORED (1u << 3) /* takes io_req.iov (sub_blocks=N scatter) */
+
+struct run_files;
+
+/* What ->init() is given: the job, its open files, and the I/O buffers
+ * (slot i at bufs + i * buf_size, the slot of every io_req with idx i). */
+struct engine_setup {
+	const struct job *job;
+	const struct run_files *files;
+	void *bufs;
+	size_t buf_size; /* bytes */
+};
+
+struct engine {
+	const struct engine_ops *ops;
+	void *priv;
+	unsigned depth; /* I/Os the worker may keep in flight */
+};
+
+struct engine_ops {
+	const char *name;
+	const char *desc; /* one line */
+	const char *help; /* what it does, for --enghelp */
+	unsigned flags;
+	/* Job options this engine alone acts on, NULL-ended (an async engine
+	 * takes engine_async_options too). */
+	const char *const *options;
+	/* Optional.  0, or -errno with *cause saying why and what to do. */
+	int (*init)(struct engine *e, const struct engine_setup *s, char **cause);
+	enum engine_q (*queue)(struct engine *e, struct io_req *req);
+	/* Async only: submit what was queued.  0 or -errno. */
+	int (*commit)(struct engine *e);
+	/* Async only: wait for at least @min completions, return up to @max in
+	 * @done.  The count, or -errno. */
+	int (*reap)(struct engine *e, unsigned min, unsigned max, struct io_req **done);
+	/* Optional; called whenever init succeeded. */
+	void (*cleanup)(struct engine *e);
+};
+
+/* The engine called @name, or NULL when this build has none by that name. */
+const struct engine_ops *engine_find(const char *name);
+/* Engine @i of this build in table order, or NULL past the end. */
+const struct engine_ops *engine_at(unsigned i);
+/* fio's rules for an ops table: queue, and commit and reap unless SYNC. */
+int engine_ops_check(const struct engine_ops *ops);
+/* The options every async engine acts on: iodepth and its batching. */
+extern const char *const engine_async_options[];
+/* Whether engine @ops acts on job option @name. */
+bool engine_takes(const struct engine_ops *ops, const char *name);
+
+/* For engines: one read or write, done now.  With @at, pread/pwrite at the
+ * I/O's offset; without, read/write at the file position.  Short transfers
+ * are continued and EINTR retried: a result short of the length means end
+ * of file.  Bytes moved, or -errno. */
+int64_t engine_rw_now(const struct io_req *req, bool at);
+/* For engines: fsync or fdatasync, done now.  0 or -errno. */
+int64_t engine_sync_now(const struct io_req *req);
+/* For engines: a trim, done now: a hole punched in a file (the size kept),
+ * or BLKDISCARD on a block device (req->discard), as fio's.  The length
+ * trimmed, or -errno. */
+int64_t engine_trim_now(const struct io_req *req);
+/* For engines: whichever of these @req is, done now (@at as above). */
+int64_t engine_io_now(const struct io_req *req, bool at);
+
+extern const struct engine_ops psync_engine_ops;
+extern const struct engine_ops sync_engine_ops;
+extern const struct engine_ops mmap_engine_ops;
+extern const struct engine_ops null_engine_ops;
+extern const struct engine_ops libaio_engine_ops;
+extern const struct engine_ops io_uring_engine_ops;
+
+#endif

@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A job clone's files: names from filename or filename_format, sizes, the
+ * layout (created or extended with non-zero data, never left sparse, never
+ * shortened), open flags (O_DIRECT, O_SYNC, O_DSYNC), O_DIRECT alignment,
+ * and the page cache dropped or warmed.  Does no measured I/O.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "files/devsafe.h"
+#include "engines/engine.h"
+#include "files/files.h"
+#include "jobfile/options.h"
+#include "workload/rand.h"
+
+#define LAYOUT_CHUNK (1u << 20)
+
+/* $jobname, $jobnum and $filenum replaced, as fio's filename_format. */
+static char *format_name(const struct job *job, unsigned clone, unsigned filenum)
+{
+	struct strbuf sb = { 0 };
+	const char *p = job->filename_format;
+
+	while (*p) {
+		if (!strncmp(p, "$jobname", 8)) {
+			strbuf_addf(&sb, "%s", job->name);
+			p += 8;
+		} else if (!strncmp(p, "$jobnum", 7)) {
+			strbuf_addf(&sb, "%u", clone);
+			p += 7;
+		} else if (!strncmp(p, "$filenum", 8)) {
+			strbuf_addf(&sb, "%u", filenum);
+			p += 8;
+		} else {
+			strbuf_addc(&sb, *p++);
+		}
+	}
+	if (job->directory.n) {
+		char *name = strbuf_detach(&sb);
+
+		strbuf_addf(&sb, "%s/%s", job->directory.v[clone % job->directory.n], name);
+		free(name);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* Appends non-zero bytes to @fd from @from up to @to. */
+static int extend(int fd, const char *path, uint64_t from, uint64_t to, char **cause)
+{
+	char *buf = xmalloc(LAYOUT_CHUNK);
+	struct rng rng;
+	uint64_t at;
+	size_t i;
+	int ret = 0;
+
+	rng_seed(&rng, 0x10ad);
+	for (i = 0; i < LAYOUT_CHUNK; i += 8) {
+		uint64_t v = rng_next(&rng) | 0x0101010101010101ull;
+
+		memcpy(buf + i, &v, 8);
+	}
+	for (at = from; at < to && !ret;) {
+		size_t n = to - at < LAYOUT_CHUNK ? (size_t)(to - at) : LAYOUT_CHUNK;
+		ssize_t w = pwrite(fd, buf, n, (off_t)at);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = w < 0 ? -errno : -EIO;
+			*cause = xasprintf("%s: laying out the file: offset %llu, size %zu: %s",
+					   path, (unsigned long long)at, n, strerror(-ret));
+			break;
+		}
+		at += (uint64_t)w;
+	}
+	if (!ret && fsync(fd) < 0) {
+		ret = -errno;
+		*cause = xasprintf("%s: fsync after layout: %s", path, strerror(errno));
+	}
+	free(buf);
+	return ret;
+}
+
+static int file_size(int fd, const struct stat *st, uint64_t *size)
+{
+	if (S_ISBLK(st->st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) < 0 ? -errno : 0;
+	*size = (uint64_t)st->st_size;
+	return 0;
+}
+
+int files_probe(const char *path, char *kind, uint64_t *size)
+{
+	struct stat st;
+	int fd, ret;
+
+	*kind = 0;
+	*size = 0;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	*kind = S_ISREG(st.st_mode) ? 'f' : S_ISBLK(st.st_mode) ? 'b' : 'o';
+	if (*kind != 'b') {
+		*size = *kind == 'f' ? (uint64_t)st.st_size : 0;
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = file_size(fd, &st, size);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Creates or extends @f->path to @need bytes (regular files only).  A file
+ * already large enough is only looked at, so a read job needs no write
+ * permission on it.  With @noextend (the engine's name: it cannot grow a
+ * file), an existing file too short is an error instead.
+ */
+static int layout(struct run_file *f, uint64_t need, const char *noextend, bool read_only,
+		  char **cause)
+{
+	struct stat st;
+	uint64_t have = 0;
+	int fd, ret = 0;
+
+	bool found = stat(f->path, &st) == 0;
+
+	if (found && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= need) {
+		f->size = (uint64_t)st.st_size;
+		return 0;
+	}
+	if (read_only && !(found && S_ISBLK(st.st_mode)))
+		return set_cause(cause,
+				 "%s: --readonly: the file %s; lay it out first, or run without "
+				 "--readonly",
+				 f->path,
+				 found ? "is shorter than the job's region and would be extended"
+				       : "does not exist and would be created");
+	if (found && S_ISREG(st.st_mode) && noextend)
+		return set_cause(cause,
+				 "%s: ioengine=%s cannot extend the file from %llu to %llu bytes; "
+				 "lay it out with another engine first, or lower size=",
+				 f->path, noextend, (unsigned long long)st.st_size,
+				 (unsigned long long)need);
+	fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		f->created = true;
+	else if (errno == EEXIST)
+		fd = open(f->path, (found && S_ISBLK(st.st_mode) ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || file_size(fd, &st, &have) < 0) {
+		ret = -errno;
+		*cause = xasprintf("%s: %s", f->path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		ret = set_cause(cause, "%s: not a regular file or block device", f->path);
+	else if (S_ISBLK(st.st_mode) && have < need)
+		ret = set_cause(cause, "%s: the device has %llu bytes, the job needs %llu", f->path,
+				(unsigned long long)have, (unsigned long long)need);
+	else if (have < need)
+		ret = extend(fd, f->path, have, need, cause);
+	f->size = have > need ? have : need;
+	close(fd);
+	return ret;
+}
+
+/* The bytes a job clone needs in each file: its region's start and length.
+ * 0 length: take the file as it is (it must exist). */
+static void file_region(const struct job *job, unsigned clone, unsigned nfiles, unsigned filenum,
+			uint64_t *start, uint64_t *len)
+{
+	*start = job->offset.pct ? 0 : job->offset.val;
+	if (!job->offset_increment.pct)
+		*start += job->offset_increment.val * clone;
+	*len = 0;
+	if (job->filesize_min) {
+		struct rng rng;
+
+		/* A filesize range picks a size per file, the same on every run. */
+		rng_seed(&rng, job->randseed + filenum);
+		*len = job->filesize_min +
+		       rng_below(&rng, job->filesize_max - job->filesize_min + 1);
+		*len = *len > *start ? *len - *start : 0;
+	} else if (job->size.val && !job->size.pct) {
+		*len = job->size.val / nfiles;
+	}
+}
+
+/* Checks O_DIRECT on an open file: the filesystem takes it, and every block
+ * size and the region start are multiples of its offset alignment. */
+static int check_direct(const struct job *job, struct run_file *f, size_t *mem_align, char **cause)
+{
+	struct statx stx;
+	uint64_t align;
+	unsigned d, i;
+
+	/*
+	 * A filesystem that refuses O_DIRECT fails the open with EINVAL.  One
+	 * that takes it may still not report its alignment (tmpfs, which took
+	 * O_DIRECT in Linux 6.6): then 512 bytes, the smallest sector, and
+	 * page-aligned buffers.
+	 */
+	align = 512;
+	if (statx(f->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align) {
+		align = stx.stx_dio_offset_align;
+		if (stx.stx_dio_mem_align > *mem_align)
+			*mem_align = stx.stx_dio_mem_align;
+	}
+	for (d = 0; d < DDIR_TRIM; d++) {
+		/* Block sizes, and what else moves an offset: blockalign, rw's gap. */
+		uint64_t sizes[4 + JOB_MAX_BSSPLIT] = {
+			job->bs[d], job->bsrange_min[d], job->blockalign[d],
+			job->rw_seq_add < 0 ? (uint64_t)-job->rw_seq_add : (uint64_t)job->rw_seq_add
+		};
+		unsigned n = 4;
+
+		for (i = 0; i < job->nr_bssplit[d]; i++)
+			sizes[n++] = job->bssplit[d][i].bs;
+		for (i = 0; i < n; i++)
+			if (sizes[i] % align)
+				return set_cause(
+					cause,
+					"%s: direct=1 needs block sizes, blockalign and "
+					"rw's gap in multiples of %llu bytes here; %llu is not",
+					f->path, (unsigned long long)align,
+					(unsigned long long)sizes[i]);
+	}
+	if (f->start % align)
+		return set_cause(cause, "%s: direct=1 needs the offset in multiples of %llu bytes",
+				 f->path, (unsigned long long)align);
+	return 0;
+}
+
+/* Reads the region once, through the page cache, so that it sits there
+ * (pre_read).  A descriptor of its own: the job's may be O_DIRECT. */
+static int warm(struct run_file *f, char **cause)
+{
+	char *buf = xmalloc(LAYOUT_CHUNK);
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	uint64_t at = f->start;
+	ssize_t r = 0;
+	int ret = 0;
+
+	while (fd >= 0 && at < f->start + f->len) {
+		r = pread(fd, buf, LAYOUT_CHUNK, (off_t)at);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		at += (uint64_t)r;
+	}
+	if (fd < 0 || r < 0) {
+		ret = -errno;
+		*cause = xasprintf("%s: pre_read: offset %llu: %s", f->path, (unsigned long long)at,
+				   strerror(errno));
+	} else if (r == 0 && at < f->start + f->len) {
+		ret = set_cause(cause, "%s: pre_read: end of file at offset %llu", f->path,
+				(unsigned long long)at);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ret;
+}
+
+int files_open(const struct job *job, unsigned clone, unsigned engine_flags, struct run_files *fs,
+	       char **cause)
+{
+	unsigned i, n = job->filename.n ? job->filename.n : job->nrfiles;
+	int flags = O_CLOEXEC | (job_modifies(job) ? O_RDWR : O_RDONLY);
+	int ret = 0;
+
+	if (job->direct)
+		flags |= O_DIRECT;
+	if (job->sync == SYNC_SYNC)
+		flags |= O_SYNC;
+	else if (job->sync == SYNC_DSYNC)
+		flags |= O_DSYNC;
+	memset(fs, 0, sizeof(*fs));
+	fs->v = xcalloc(n, sizeof(*fs->v));
+	fs->mem_align = (size_t)sysconf(_SC_PAGESIZE);
+	for (i = 0; i < n && !ret; i++) {
+		struct run_file *f = &fs->v[i];
+		uint64_t len;
+
+		fs->n++;
+		f->fd = -1;
+		if (!job->filename.n)
+			f->path = format_name(job, clone, i);
+		else if (job->directory.n && job->filename.v[i][0] != '/')
+			/* fio: a relative filename lives in directory. */
+			f->path = xasprintf("%s/%s", job->directory.v[clone % job->directory.n],
+					    job->filename.v[i]);
+		else
+			f->path = xstrdup(job->filename.v[i]);
+		file_region(job, clone, n, i, &f->start, &len);
+		if (engine_flags & ENGINE_F_NOFILES) {
+			/* Nothing is laid out or opened: the region is all there is
+			 * (check_job saw that it is given in bytes). */
+			f->size = f->start + len;
+			f->len = len;
+			continue;
+		}
+		if (!len && access(f->path, F_OK) < 0) {
+			ret = set_cause(cause,
+					"%s: the file does not exist and the job gives no size in "
+					"bytes to lay it out (a percentage needs an existing file; "
+					"set size= or filesize=)",
+					f->path);
+			break;
+		}
+		/* No size: the file is used as it is, never extended. */
+		ret = layout(f, len ? f->start + len : 0,
+			     (engine_flags & ENGINE_F_NOEXTEND)
+				     ? opt_enum_name("ioengine", (int)job->ioengine)
+				     : NULL,
+			     job->read_only, cause);
+		if (ret)
+			break;
+		/* Percentages are of the file as laid out, in whole blocks of bs. */
+		if (job->offset.pct)
+			/* file_region gave only the byte increment, if any: keep it. */
+			f->start += f->size * job->offset.val / 100 / job->bs[0] * job->bs[0];
+		if (job->offset_increment.pct)
+			f->start += f->size * job->offset_increment.val / 100 / job->bs[0] *
+				    job->bs[0] * clone;
+		if (job->size.pct)
+			len = f->size * job->size.val / 100 / n;
+		/* A percentage offset takes its region from what is left after it. */
+		if ((job->offset.pct || job->offset_increment.pct) && f->start + len > f->size)
+			len = f->size > f->start ? f->size - f->start : 0;
+		else if (!len)
+			len = f->size > f->start ? f->size - f->start : 0;
+		f->len = len;
+		if (f->start + f->len > f->size || !f->len) {
+			ret = set_cause(cause,
+					"%s: the I/O region (offset %llu, %llu bytes) does not "
+					"fit in the file's %llu bytes",
+					f->path, (unsigned long long)f->start,
+					(unsigned long long)f->len, (unsigned long long)f->size);
+			break;
+		}
+		f->fd = open(f->path, flags);
+		if (f->fd < 0) {
+			ret = -errno;
+			if (errno == EINVAL && job->direct)
+				*cause = xasprintf(
+					"%s: direct=1, but the filesystem refuses O_DIRECT; "
+					"use direct=0",
+					f->path);
+			else
+				*cause = xasprintf("%s: %s", f->path, strerror(errno));
+			break;
+		}
+		{
+			struct stat st;
+
+			f->blkdev = fstat(f->fd, &st) == 0 && S_ISBLK(st.st_mode);
+			/* A device with something on it is not written unasked. */
+			if (f->blkdev && job_modifies(job) && !job->allow_mounted_write)
+				ret = devsafe_check(f->path, st.st_rdev, cause);
+		}
+		if (ret)
+			break;
+		if (job->direct)
+			ret = check_direct(job, f, &fs->mem_align, cause);
+		if (!ret && job->pre_read)
+			ret = warm(f, cause);
+	}
+	if (ret)
+		files_close(fs, true);
+	return ret;
+}
+
+void files_close(struct run_files *fs, bool unlink_created)
+{
+	unsigned i;
+
+	for (i = 0; i < fs->n; i++) {
+		if (fs->v[i].fd >= 0)
+			close(fs->v[i].fd);
+		if (unlink_created && fs->v[i].created)
+			unlink(fs->v[i].path);
+		free(fs->v[i].path);
+	}
+	free(fs->v);
+	memset(fs, 0, sizeof(*fs));
+}

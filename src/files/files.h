@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The files of one job clone: named, laid out, opened, checked for
+ * O_DIRECT, with the page cache dropped or warmed as the job says.
+ */
+#ifndef IOGAUGE_FILES_H
+#define IOGAUGE_FILES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/run.h"
+
+struct run_files {
+	struct run_file *v;
+	unsigned n;
+	size_t mem_align; /* bytes: buffer alignment the files need */
+};
+
+/*
+ * Lays out and opens the files of clone @clone of @job.  A file that does
+ * not exist is created and filled with non-zero data; one too short is
+ * extended (unless @engine_flags has ENGINE_F_NOEXTEND: then it is an
+ * error); none is shortened.  With ENGINE_F_NOFILES nothing is created or
+ * opened (fd -1) and the regions come from the job alone.  0, or -errno
+ * with *cause naming the file; on error nothing stays open and files this
+ * call created are removed.
+ */
+int files_open(const struct job *job, unsigned clone, unsigned engine_flags, struct run_files *fs,
+	       char **cause);
+/*
+ * What is at @path: *kind is 0 (nothing), 'f' (a regular file), 'b' (a
+ * block device) or 'o' (anything else), *size its bytes.  0, or -errno
+ * when @path cannot be looked at.
+ */
+int files_probe(const char *path, char *kind, uint64_t *size);
+/* Closes the files; with @unlink_created, removes those this run created. */
+void files_close(struct run_files *fs, bool unlink_created);
+
+#endif

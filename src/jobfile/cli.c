@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Command-line parsing.  As in fio, job options before the first --name
+ * are defaults for every job (here: for every job file's jobs too, where
+ * fio forgets them after the first file), --name starts a job, and any
+ * argument that is not a flag is a job file ("-" is standard input).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobfile/cli.h"
+
+static const char *const cli_flags[] = {
+	"help",	   "version",	 "help-options", "parse-only", "section",	"set",
+	"name",	   "clock-info", "list-engines", "enghelp",    "output-format", "output",
+	"minimal", "eta",	 "plot",	 "readonly",
+};
+
+static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
+static const char *const eta_names[] = { "auto", "always", "never" };
+
+/* The index of @val in @names, or -1 with *cause naming the flag and a
+ * "did you mean". */
+static int pick(const char *flag, const char *val, const char *const *names, unsigned n,
+		char **cause)
+{
+	struct util_nearest near = UTIL_NEAREST_INIT;
+	struct strbuf sb = { 0 };
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(val, names[i]))
+			return (int)i;
+		util_nearest_offer(&near, val, names[i]);
+	}
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
+	if (near.best)
+		*cause = xasprintf("--%s=%s: did you mean '%s'? (one of: %s)", flag, val, near.best,
+				   sb.buf);
+	else
+		*cause = xasprintf("--%s=%s: expected one of: %s", flag, val, sb.buf);
+	strbuf_free(&sb);
+	return -1;
+}
+
+/* --output-format=LIST: comma-separated, each printed in turn. */
+static int parse_formats(struct cli *cli, const char *val, char **cause)
+{
+	char *copy = xstrdup(val), *tok, *save = NULL;
+	int k, ret = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		k = pick("output-format", tok, format_names, ARRAY_SIZE(format_names), cause);
+		if (k < 0)
+			ret = -EINVAL;
+		else
+			cli->formats |= 1u << k;
+	}
+	if (!ret && !cli->formats) {
+		*cause = xasprintf(
+			"--output-format needs a value (normal, json, json+, terse, sqlio)");
+		ret = -EINVAL;
+	}
+	free(copy);
+	return ret;
+}
+
+static const char *suggest(const char *name)
+{
+	const char *opt = opt_suggest(name);
+	struct util_nearest n = { opt, opt ? util_edit_distance(name, opt) : ~0u };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cli_flags); i++)
+		util_nearest_offer(&n, name, cli_flags[i]);
+	return n.best;
+}
+
+static int unknown_flag(const char *arg, const char *name, char **cause)
+{
+	const char *near = suggest(name);
+
+	if (near)
+		*cause = xasprintf("unknown option '%s'; did you mean '--%s'?", arg, near);
+	else
+		*cause = xasprintf("unknown option '%s' (see iogauge --help)", arg);
+	return -EINVAL;
+}
+
+/* The value of --flag=VALUE or --flag VALUE; NULL and *cause when missing. */
+static const char *flag_value(int argc, char **argv, int *i, const char *eq, const char *flag,
+			      char **cause)
+{
+	if (eq)
+		return eq + 1;
+	if (*i + 1 < argc)
+		return argv[++*i];
+	*cause = xasprintf("--%s needs a value", flag);
+	return NULL;
+}
+
+static int apply_sets(struct jobset *js, const struct str_list *sets, char **cause)
+{
+	struct origin where = { .kind = ORIGIN_SET };
+	unsigned i, j;
+	char *key, *eq, *inner = NULL;
+	int ret = 0;
+
+	js->section++;
+	for (i = 0; i < sets->n && !ret; i++) {
+		eq = strchr(sets->v[i], '=');
+		key = eq ? xstrndup(sets->v[i], (size_t)(eq - sets->v[i])) : xstrdup(sets->v[i]);
+		/* Checked once even when no job exists, so a typo never passes;
+		 * an option iogauge only warns about is not set (nor warned) again. */
+		ret = jobset_set(js, js->cmdline, key, eq ? eq + 1 : NULL, &where, &inner);
+		for (j = 0; j < js->nr && !ret && opt_find(key); j++)
+			ret = jobset_set(js, js->specs[j].vals, key, eq ? eq + 1 : NULL, &where,
+					 &inner);
+		if (ret) {
+			*cause = xasprintf("--set %s: %s", sets->v[i], inner);
+			free(inner);
+		}
+		free(key);
+	}
+	return ret;
+}
+
+/*
+ * The report flags, shared with iogauge sqlio: --output-format, --minimal,
+ * --output, --plot and --eta (@name without the dashes, @eq at its "=" or
+ * NULL).  1 when taken, 0 when @name is none of them, -EINVAL with *cause.
+ */
+static int report_flag(struct cli *cli, const char *name, const char *eq, int argc, char **argv,
+		       int *i, char **cause)
+{
+	const char *val;
+	int k;
+
+	if (!strcmp(name, "output-format")) {
+		val = flag_value(argc, argv, i, eq, name, cause);
+		return val && !parse_formats(cli, val, cause) ? 1 : -EINVAL;
+	}
+	if (!strcmp(name, "readonly") && !eq) {
+		cli->readonly = true; /* fio's: a guard against writing by mistake */
+		return 1;
+	}
+	if (!strcmp(name, "minimal") && !eq) {
+		cli->formats |= CLI_FMT_TERSE; /* fio's name for terse */
+		return 1;
+	}
+	if (!strcmp(name, "output") || !strcmp(name, "plot")) {
+		val = flag_value(argc, argv, i, eq, name, cause);
+		if (val && !*val)
+			*cause = xasprintf("--%s needs a path", name), val = NULL;
+		if (val && name[0] == 'o')
+			cli->output = val;
+		else if (val)
+			cli->plot = val;
+		return val ? 1 : -EINVAL;
+	}
+	if (!strcmp(name, "eta")) {
+		val = flag_value(argc, argv, i, eq, name, cause);
+		k = val ? pick("eta", val, eta_names, ARRAY_SIZE(eta_names), cause) : -1;
+		cli->eta = k < 0 ? CLI_ETA_AUTO : (enum cli_eta)k;
+		return k < 0 ? -EINVAL : 1;
+	}
+	return 0;
+}
+
+int cli_report_flag(struct cli *cli, int argc, char **argv, int *i, char **cause)
+{
+	const char *arg = argv[*i], *eq = strchr(arg, '=');
+	char *name;
+	int ret;
+
+	if (strncmp(arg, "--", 2))
+		return 0;
+	name = eq ? xstrndup(arg + 2, (size_t)(eq - arg - 2)) : xstrdup(arg + 2);
+	ret = report_flag(cli, name, eq, argc, argv, i, cause);
+	free(name);
+	return ret;
+}
+
+int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
+{
+	struct str_list sets = { 0 }, sections = { 0 };
+	struct settings *cur = NULL;
+	const char *val, *eq;
+	char *name = NULL, *inner = NULL;
+	int i, k, ret = 0;
+
+	memset(cli, 0, sizeof(*cli));
+	jobset_init(&cli->js);
+	for (i = 1; i < argc && !ret; i++) {
+		const char *arg = argv[i];
+		struct origin where = { .kind = ORIGIN_CMDLINE };
+
+		if (!strcmp(arg, "-h")) {
+			cli->help = true;
+			continue;
+		}
+		if (strncmp(arg, "--", 2) || !arg[2]) {
+			if (arg[0] == '-' && arg[1] && strcmp(arg, "--"))
+				ret = unknown_flag(arg, arg + 1, cause);
+			else if (!strcmp(arg, "--"))
+				continue;
+			else {
+				ret = jobfile_parse_file(&cli->js, arg, cause);
+				cli->nr_inputs++;
+			}
+			continue;
+		}
+		eq = strchr(arg, '=');
+		free(name);
+		name = eq ? xstrndup(arg + 2, (size_t)(eq - arg - 2)) : xstrdup(arg + 2);
+		if (!strcmp(name, "help") && !eq) {
+			cli->help = true;
+		} else if (!strcmp(name, "version") && !eq) {
+			cli->version = true;
+		} else if (!strcmp(name, "help-options") && !eq) {
+			cli->help_options = true;
+		} else if (!strcmp(name, "parse-only") && !eq) {
+			cli->parse_only = true;
+		} else if (!strcmp(name, "clock-info") && !eq) {
+			cli->clock_info = true;
+		} else if (!strcmp(name, "list-engines") && !eq) {
+			cli->list_engines = true;
+		} else if (!strcmp(name, "enghelp")) {
+			/* As fio: --enghelp alone lists the engines. */
+			if (eq && eq[1])
+				cli->enghelp = eq + 1;
+			else
+				cli->list_engines = true;
+		} else if ((k = report_flag(cli, name, eq, argc, argv, &i, cause))) {
+			ret = k < 0 ? k : 0;
+		} else if (!strcmp(name, "section")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val)
+				str_list_push(&sections, xstrdup(val));
+			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "set")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && !strchr(val, '='))
+				ret = -EINVAL,
+				*cause = xasprintf("--set %s: expected KEY=VALUE", val);
+			else if (val)
+				str_list_push(&sets, xstrdup(val));
+			else
+				ret = -EINVAL;
+		} else if (!strcmp(name, "name")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (!val || !*val) {
+				ret = -EINVAL;
+				if (val)
+					*cause = xasprintf("--name needs a job name");
+				continue;
+			}
+			cur = jobset_add_cmdline_job(&cli->js, val, &where)->vals;
+			cli->nr_inputs++;
+		} else {
+			const struct opt_def *o = opt_find(name);
+			enum fio_opt_status st = FIO_OPT_UNKNOWN;
+			const char *why;
+
+			if (!o)
+				st = fio_option_status(name, &why);
+			if (!o && st == FIO_OPT_UNKNOWN) {
+				ret = unknown_flag(arg, name, cause);
+				continue;
+			}
+			val = eq ? eq + 1 : NULL;
+			/* --bs 4k takes the next word; a flag that may stand alone does not. */
+			if (!val && o && !(o->flags & OPTF_BARE) && i + 1 < argc &&
+			    strncmp(argv[i + 1], "--", 2))
+				val = argv[++i];
+			where.global = !cur;
+			ret = jobset_set(&cli->js, cur ? cur : cli->js.cmdline, name, val, &where,
+					 &inner);
+			if (ret) {
+				*cause = xasprintf("%s: %s", arg, inner);
+				free(inner);
+			}
+		}
+	}
+	if (!ret && (cli->formats & CLI_FMT_SQLIO))
+		ret = set_cause(cause, "--output-format=sqlio is the report of 'iogauge sqlio' "
+				       "(SQLIO command lines); job files get normal, json, json+ "
+				       "or terse");
+	if (!ret)
+		ret = apply_sets(&cli->js, &sets, cause);
+	if (!ret && sections.n)
+		ret = jobset_keep(&cli->js, &sections, cause);
+	free(name);
+	str_list_clear(&sets);
+	str_list_clear(&sections);
+	return ret;
+}
+
+void cli_free(struct cli *cli)
+{
+	jobset_free(&cli->js);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The iogauge command line: flags, fio-style jobs (--name=a --rw=read),
+ * job files, --set overrides and --section filters, gathered into a
+ * jobset.  Nothing here prints or exits: main.c does.
+ */
+#ifndef IOGAUGE_CLI_H
+#define IOGAUGE_CLI_H
+
+#include "jobfile/jobfile.h"
+
+enum cli_format {
+	CLI_FMT_NORMAL = 1,
+	CLI_FMT_JSON = 2,
+	CLI_FMT_JSONPLUS = 4,
+	CLI_FMT_TERSE = 8,
+	CLI_FMT_SQLIO = 16, /* iogauge sqlio only */
+};
+
+enum cli_eta { CLI_ETA_AUTO, CLI_ETA_ALWAYS, CLI_ETA_NEVER };
+
+struct cli {
+	bool help;
+	bool version;
+	bool help_options;
+	bool parse_only;
+	bool readonly; /* --readonly: refuse every job that writes, trims or lays out */
+	bool clock_info;
+	bool list_engines;
+	const char *enghelp; /* --enghelp=NAME; points into argv */
+	unsigned formats;    /* enum cli_format bits; 0: normal */
+	const char *output;  /* --output=FILE, or NULL: standard output */
+	const char *plot;    /* --plot=DIR, or NULL */
+	enum cli_eta eta;
+	unsigned nr_inputs; /* job files and --name jobs */
+	struct jobset js;
+};
+
+/*
+ * Parses argv and reads the job files it names into cli->js, with --set
+ * applied and --section filtered.  0, or -EINVAL (or -errno for a file that
+ * cannot be read) with *cause naming the flag, or FILE:LINE.
+ */
+int cli_parse(struct cli *cli, int argc, char **argv, char **cause);
+void cli_free(struct cli *cli);
+
+/*
+ * One report flag at argv[*i] (--output-format, --minimal, --output, --plot,
+ * --eta), for iogauge sqlio's command line; a value given as the next word
+ * advances *i.  1 when taken, 0 when argv[*i] is none of them, or -EINVAL
+ * with *cause naming the flag.
+ */
+int cli_report_flag(struct cli *cli, int argc, char **argv, int *i, char **cause);
+
+#endif

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What fio knows that iogauge does not: option names (fio 3.33's --cmdhelp
+ * for every name its parser accepts, with aliases, engine and profile options) and
+ * option values such as ioengine=posixaio.  A name here is refused with a
+ * message saying it is fio's, unless it cannot change the workload, in
+ * which case it only warns.  Facts about fio, not code from it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobfile/options.h"
+
+static const struct {
+	const char *name;
+	enum fio_opt_status status;
+	const char *why;
+} fio_opts[] = {
+	{ "allow_file_create", FIO_OPT_UNSUPPORTED, NULL },
+	{ "allrandrepeat", FIO_OPT_UNSUPPORTED, NULL },
+	{ "arguments", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
+	{ "atomic", FIO_OPT_UNSUPPORTED, NULL },
+	{ "bindname", FIO_OPT_UNSUPPORTED, "an option of fio's rdma engine" },
+	{ "block", FIO_OPT_HARMLESS,
+	  "an option of fio's tiobench profile, which fio ignores unless that profile runs" },
+	{ "block_error_percentiles", FIO_OPT_HARMLESS,
+	  "a report setting for trim errors, which iogauge does not issue" },
+	{ "blocksize_unaligned", FIO_OPT_UNSUPPORTED, NULL },
+	{ "brick", FIO_OPT_UNSUPPORTED, "an option of fio's gfapi, gfapi_async engines" },
+	{ "bs_is_seq_rand", FIO_OPT_UNSUPPORTED, NULL },
+	{ "bs_unaligned", FIO_OPT_UNSUPPORTED, NULL },
+	{ "buffer_pattern", FIO_OPT_UNSUPPORTED, NULL },
+	{ "busy_poll", FIO_OPT_UNSUPPORTED, "an option of fio's rados, rbd engines" },
+	{ "bwavgtime", FIO_OPT_HARMLESS, "a reporting window; it does not change the I/O" },
+	{ "cgroup", FIO_OPT_UNSUPPORTED, NULL },
+	{ "cgroup_nodelete", FIO_OPT_UNSUPPORTED, NULL },
+	{ "cgroup_weight", FIO_OPT_UNSUPPORTED, NULL },
+	{ "clientname", FIO_OPT_UNSUPPORTED, "an option of fio's rados, rbd engines" },
+	{ "clustername", FIO_OPT_UNSUPPORTED, "an option of fio's rados, rbd engines" },
+	{ "cmd_type", FIO_OPT_UNSUPPORTED, "an option of fio's io_uring, io_uring_cmd engines" },
+	{ "cmdprio", FIO_OPT_UNSUPPORTED,
+	  "an option of fio's io_uring, io_uring_cmd, libaio engines" },
+	{ "cmdprio_bssplit", FIO_OPT_UNSUPPORTED,
+	  "an option of fio's io_uring, io_uring_cmd, libaio engines" },
+	{ "cmdprio_class", FIO_OPT_UNSUPPORTED,
+	  "an option of fio's io_uring, io_uring_cmd, libaio engines" },
+	{ "cmdprio_percentage", FIO_OPT_UNSUPPORTED,
+	  "an option of fio's io_uring, io_uring_cmd, libaio engines" },
+	{ "conf", FIO_OPT_UNSUPPORTED, "an option of fio's rados engine" },
+	{ "cpuchunks", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
+	{ "cpuload", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
+	{ "cpumask", FIO_OPT_UNSUPPORTED, NULL },
+	{ "cpumode", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
+	{ "create_fsync", FIO_OPT_UNSUPPORTED, NULL },
+	{ "create_only", FIO_OPT_UNSUPPORTED, NULL },
+	{ "create_serialize", FIO_OPT_UNSUPPORTED, NULL },
+	{ "dedupe_global", FIO_OPT_UNSUPPORTED, NULL },
+	{ "dedupe_mode", FIO_OPT_UNSUPPORTED, NULL },
+	{ "dedupe_percentage", FIO_OPT_UNSUPPORTED, NULL },
+	{ "dedupe_working_set_percentage", FIO_OPT_UNSUPPORTED, NULL },
+	{ "device-names", FIO_OPT_HARMLESS,
+	  "an option of fio's act profile, which fio ignores unless that profile runs" },
+	{ "dir", FIO_OPT_HARMLESS,
+	  "an option of fio's tiobench profile, which fio ignores unless that profile runs" },
+	{ "disk_util", FIO_OPT_HARMLESS, "disk utilisation statistics are not reported" },
+	{ "donorname", FIO_OPT_UNSUPPORTED, "an option of fio's e4defrag engine" },
+	{ "error_dump", FIO_OPT_UNSUPPORTED, NULL },
+	{ "exec_postrun", FIO_OPT_UNSUPPORTED, NULL },
+	{ "exec_prerun", FIO_OPT_UNSUPPORTED, NULL },
+	{ "exit_on_io_done", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
+	{ "experimental_verify", FIO_OPT_UNSUPPORTED, NULL },
+	{ "file_append", FIO_OPT_UNSUPPORTED, NULL },
+	{ "file_service_type", FIO_OPT_UNSUPPORTED, NULL },
+	{ "fill_device", FIO_OPT_UNSUPPORTED, NULL },
+	{ "fill_fs", FIO_OPT_UNSUPPORTED, NULL },
+	{ "flow", FIO_OPT_UNSUPPORTED, NULL },
+	{ "flow_id", FIO_OPT_UNSUPPORTED, NULL },
+	{ "flow_sleep", FIO_OPT_UNSUPPORTED, NULL },
+	{ "flow_watermark", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },
+	{ "force_async", FIO_OPT_UNSUPPORTED, "an option of fio's io_uring, io_uring_cmd engines" },
+	{ "gid", FIO_OPT_UNSUPPORTED, NULL },
+	{ "grace_time", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
+	{ "gtod_cpu", FIO_OPT_HARMLESS, "iogauge always times every I/O in the worker" },
+	{ "hipri_percentage", FIO_OPT_UNSUPPORTED, "an option of fio's pvsync2 engine" },
+	{ "hostname", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice, rdma engines" },
+	{ "hugepage-size", FIO_OPT_UNSUPPORTED, NULL },
+	{ "ignore_error", FIO_OPT_UNSUPPORTED, NULL },
+	{ "ignore_zone_limits", FIO_OPT_UNSUPPORTED, NULL },
+	{ "inplace", FIO_OPT_UNSUPPORTED, "an option of fio's e4defrag engine" },
+	{ "interface", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
+	{ "iodepth_low", FIO_OPT_UNSUPPORTED, NULL },
+	{ "iomem_align", FIO_OPT_UNSUPPORTED, NULL },
+	{ "iopsavgtime", FIO_OPT_HARMLESS, "a reporting window; it does not change the I/O" },
+	{ "ioscheduler", FIO_OPT_UNSUPPORTED, NULL },
+	{ "job_max_open_zones", FIO_OPT_UNSUPPORTED, NULL },
+	{ "large-block-op-kbytes", FIO_OPT_HARMLESS,
+	  "an option of fio's act profile, which fio ignores unless that profile runs" },
+	{ "latency_percentile", FIO_OPT_UNSUPPORTED, NULL },
+	{ "latency_run", FIO_OPT_UNSUPPORTED, NULL },
+	{ "latency_target", FIO_OPT_UNSUPPORTED, NULL },
+	{ "latency_window", FIO_OPT_UNSUPPORTED, NULL },
+	{ "listen", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
+	{ "load", FIO_OPT_HARMLESS,
+	  "an option of fio's act profile, which fio ignores unless that profile runs" },
+	{ "lockfile", FIO_OPT_UNSUPPORTED, NULL },
+	{ "lockmem", FIO_OPT_UNSUPPORTED, NULL },
+	{ "log_alternate_epoch", FIO_OPT_HARMLESS, "a log timestamp setting" },
+	{ "log_alternate_epoch_clock_id", FIO_OPT_HARMLESS, "a log timestamp setting" },
+	{ "log_compression", FIO_OPT_HARMLESS, "a log storage setting" },
+	{ "log_compression_cpus", FIO_OPT_HARMLESS, "a log storage setting" },
+	{ "log_entries", FIO_OPT_HARMLESS, "a log buffer size" },
+	{ "log_max_value", FIO_OPT_HARMLESS, "a log column setting" },
+	{ "log_prio", FIO_OPT_HARMLESS, "a log column setting" },
+	{ "log_store_compressed", FIO_OPT_HARMLESS, "a log storage setting" },
+	{ "log_unix_epoch", FIO_OPT_HARMLESS, "a log timestamp setting" },
+	{ "max_latency", FIO_OPT_UNSUPPORTED, NULL },
+	{ "max_open_zones", FIO_OPT_UNSUPPORTED, NULL },
+	{ "mem_align", FIO_OPT_UNSUPPORTED, NULL },
+	{ "merge_blktrace_file", FIO_OPT_UNSUPPORTED, NULL },
+	{ "merge_blktrace_iters", FIO_OPT_UNSUPPORTED, NULL },
+	{ "merge_blktrace_scalars", FIO_OPT_UNSUPPORTED, NULL },
+	{ "mss", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
+	{ "nice", FIO_OPT_UNSUPPORTED, NULL },
+	{ "nodelay", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
+	{ "nonvectored", FIO_OPT_UNSUPPORTED, "an option of fio's io_uring, io_uring_cmd engines" },
+	{ "nowait", FIO_OPT_UNSUPPORTED,
+	  "an option of fio's io_uring, io_uring_cmd, libaio, pvsync2 engines" },
+	{ "numa_cpu_nodes", FIO_OPT_UNSUPPORTED, NULL },
+	{ "numa_mem_policy", FIO_OPT_UNSUPPORTED, NULL },
+	{ "number_ios", FIO_OPT_UNSUPPORTED, NULL },
+	{ "numruns", FIO_OPT_HARMLESS,
+	  "an option of fio's tiobench profile, which fio ignores unless that profile runs" },
+	{ "offset_align", FIO_OPT_UNSUPPORTED, NULL },
+	{ "opendir", FIO_OPT_UNSUPPORTED, NULL },
+	{ "openfiles", FIO_OPT_UNSUPPORTED, NULL },
+	{ "overwrite", FIO_OPT_UNSUPPORTED, NULL },
+	{ "per_job_logs", FIO_OPT_HARMLESS, "a log-naming setting" },
+	{ "percentage_random", FIO_OPT_UNSUPPORTED, NULL },
+	{ "percentage_sequential", FIO_OPT_UNSUPPORTED, "deprecated in fio, which refuses it" },
+	{ "pingpong", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
+	{ "pool", FIO_OPT_UNSUPPORTED, "an option of fio's rados, rbd engines" },
+	{ "port", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice, rdma engines" },
+	{ "prep", FIO_OPT_HARMLESS,
+	  "an option of fio's act profile, which fio ignores unless that profile runs" },
+	{ "prio", FIO_OPT_UNSUPPORTED, NULL },
+	{ "prioclass", FIO_OPT_UNSUPPORTED, NULL },
+	{ "profile", FIO_OPT_UNSUPPORTED, NULL },
+	{ "program", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
+	{ "protocol", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
+	{ "random_generator", FIO_OPT_HARMLESS,
+	  "iogauge has one generator; it changes which random offsets, not how many or where they may fall" },
+	{ "rate_cycle", FIO_OPT_UNSUPPORTED, NULL },
+	{ "rate_ignore_thinktime", FIO_OPT_UNSUPPORTED, NULL },
+	{ "rate_iops_min", FIO_OPT_UNSUPPORTED, NULL },
+	{ "rate_min", FIO_OPT_UNSUPPORTED, NULL },
+	{ "ratecycle", FIO_OPT_UNSUPPORTED, NULL },
+	{ "ratemin", FIO_OPT_UNSUPPORTED, NULL },
+	{ "rbdname", FIO_OPT_UNSUPPORTED, "an option of fio's rbd engine" },
+	{ "read-req-num-512-blocks", FIO_OPT_HARMLESS,
+	  "an option of fio's act profile, which fio ignores unless that profile runs" },
+	{ "read_beyond_wp", FIO_OPT_UNSUPPORTED, NULL },
+	{ "read_iolog", FIO_OPT_UNSUPPORTED, NULL },
+	{ "read_iolog_chunked", FIO_OPT_UNSUPPORTED, NULL },
+	{ "readfua", FIO_OPT_UNSUPPORTED, "an option of fio's sg engine" },
+	{ "replay_align", FIO_OPT_UNSUPPORTED, NULL },
+	{ "replay_no_stall", FIO_OPT_UNSUPPORTED, NULL },
+	{ "replay_redirect", FIO_OPT_UNSUPPORTED, NULL },
+	{ "replay_scale", FIO_OPT_UNSUPPORTED, NULL },
+	{ "replay_skip", FIO_OPT_UNSUPPORTED, NULL },
+	{ "replay_time_scale", FIO_OPT_UNSUPPORTED, NULL },
+	{ "rw_sequencer", FIO_OPT_UNSUPPORTED, NULL },
+	{ "rwmixcycle", FIO_OPT_UNSUPPORTED, "deprecated in fio, which refuses it" },
+	{ "serialize_overlap", FIO_OPT_UNSUPPORTED, NULL },
+	{ "sg_write_mode", FIO_OPT_UNSUPPORTED, "an option of fio's sg engine" },
+	{ "significant_figures", FIO_OPT_HARMLESS, "an output format setting" },
+	{ "single-instance", FIO_OPT_UNSUPPORTED, "an option of fio's gfapi, gfapi_async engines" },
+	{ "skip_bad", FIO_OPT_UNSUPPORTED, "an option of fio's mtd engine" },
+	{ "slat_percentiles", FIO_OPT_HARMLESS,
+	  "a report setting; iogauge reports the percentiles it reports" },
+	{ "softrandommap", FIO_OPT_UNSUPPORTED, NULL },
+	{ "sqthread_poll_cpu", FIO_OPT_UNSUPPORTED,
+	  "an option of fio's io_uring, io_uring_cmd engines" },
+	{ "ss", FIO_OPT_UNSUPPORTED, NULL },
+	{ "ss_dur", FIO_OPT_UNSUPPORTED, NULL },
+	{ "ss_ramp", FIO_OPT_UNSUPPORTED, NULL },
+	{ "stat_type", FIO_OPT_UNSUPPORTED, "an option of fio's filestat engine" },
+	{ "stats", FIO_OPT_UNSUPPORTED, NULL },
+	{ "std_redirect", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
+	{ "steadystate", FIO_OPT_UNSUPPORTED, NULL },
+	{ "steadystate_duration", FIO_OPT_UNSUPPORTED, NULL },
+	{ "steadystate_ramp_time", FIO_OPT_UNSUPPORTED, NULL },
+	{ "stream_id", FIO_OPT_UNSUPPORTED, "an option of fio's sg engine" },
+	{ "sync_file_range", FIO_OPT_UNSUPPORTED, NULL },
+	{ "test-duration", FIO_OPT_HARMLESS,
+	  "an option of fio's act profile, which fio ignores unless that profile runs" },
+	{ "thinktime_blocks_type", FIO_OPT_UNSUPPORTED, NULL },
+	{ "thinktime_iotime", FIO_OPT_UNSUPPORTED, NULL },
+	{ "thp", FIO_OPT_UNSUPPORTED, "an option of fio's mmap engine" },
+	{ "threads", FIO_OPT_HARMLESS,
+	  "an option of fio's tiobench profile that fio itself ignores (it is not 'thread')" },
+	{ "threads-per-queue", FIO_OPT_HARMLESS,
+	  "an option of fio's act profile, which fio ignores unless that profile runs" },
+	{ "touch_objects", FIO_OPT_UNSUPPORTED, "an option of fio's rados engine" },
+	{ "trim_backlog", FIO_OPT_UNSUPPORTED, NULL },
+	{ "trim_backlog_batch", FIO_OPT_UNSUPPORTED, NULL },
+	{ "trim_percentage", FIO_OPT_UNSUPPORTED, NULL },
+	{ "trim_verify_zero", FIO_OPT_UNSUPPORTED, NULL },
+	{ "ttl", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
+	{ "uid", FIO_OPT_UNSUPPORTED, NULL },
+	{ "uncached", FIO_OPT_UNSUPPORTED,
+	  "an option of fio's io_uring, io_uring_cmd, pvsync2 engines" },
+	{ "unified_rw_reporting", FIO_OPT_UNSUPPORTED, NULL },
+	{ "unique_filename", FIO_OPT_UNSUPPORTED, NULL },
+	{ "unit_base", FIO_OPT_UNSUPPORTED, NULL },
+	{ "unlink_each_loop", FIO_OPT_UNSUPPORTED, NULL },
+	{ "uri", FIO_OPT_UNSUPPORTED, "an option of fio's nbd engine" },
+	{ "verb", FIO_OPT_UNSUPPORTED, "an option of fio's rdma engine" },
+	{ "verify_async", FIO_OPT_UNSUPPORTED, NULL },
+	{ "verify_async_cpus", FIO_OPT_UNSUPPORTED, NULL },
+	{ "verify_backlog_batch", FIO_OPT_UNSUPPORTED, NULL },
+	{ "verify_dump", FIO_OPT_UNSUPPORTED, NULL },
+	{ "verify_interval", FIO_OPT_UNSUPPORTED, NULL },
+	{ "verify_offset", FIO_OPT_UNSUPPORTED, NULL },
+	{ "verify_only", FIO_OPT_UNSUPPORTED, NULL },
+	{ "verify_state_load", FIO_OPT_UNSUPPORTED, NULL },
+	{ "verify_state_save", FIO_OPT_UNSUPPORTED, NULL },
+	{ "verifysort", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },
+	{ "verifysort_nr", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },
+	{ "volume", FIO_OPT_UNSUPPORTED, "an option of fio's gfapi, gfapi_async engines" },
+	{ "window_size", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
+	{ "write_barrier", FIO_OPT_UNSUPPORTED, NULL },
+	{ "write_hint", FIO_OPT_UNSUPPORTED, NULL },
+	{ "write_iolog", FIO_OPT_UNSUPPORTED, NULL },
+	{ "writefua", FIO_OPT_UNSUPPORTED, "an option of fio's sg engine" },
+	{ "zone_reset_frequency", FIO_OPT_UNSUPPORTED, NULL },
+	{ "zone_reset_threshold", FIO_OPT_UNSUPPORTED, NULL },
+	{ "zonecapacity", FIO_OPT_UNSUPPORTED, NULL },
+	{ "zonemode", FIO_OPT_UNSUPPORTED, NULL },
+	{ "zonerange", FIO_OPT_UNSUPPORTED, NULL },
+	{ "zonesize", FIO_OPT_UNSUPPORTED, NULL },
+	{ "zoneskip", FIO_OPT_UNSUPPORTED, NULL },
+};
+
+static int fio_opt_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+enum fio_opt_status fio_option_status(const char *name, const char **why)
+{
+	const char *const *hit =
+		bsearch(name, fio_opts, ARRAY_SIZE(fio_opts), sizeof(fio_opts[0]), fio_opt_cmp);
+	size_t i;
+
+	if (!hit)
+		return FIO_OPT_UNKNOWN;
+	i = (size_t)((const char *)hit - (const char *)fio_opts) / sizeof(fio_opts[0]);
+	*why = fio_opts[i].why;
+	return fio_opts[i].status;
+}
+
+static const char *const fio_engines[] = {
+	"cpuio",     "vsync",	     "pvsync",	 "pvsync2",    "net",	      "netsplice",
+	"ftruncate", "filecreate",   "filestat", "filedelete", "exec",	      "posixaio",
+	"falloc",    "e4defrag",     "splice",	 "gfapi",      "gfapi_async", "mtd",
+	"sg",	     "io_uring_cmd", "nbd",	 "rdma",       "rados",	      "rbd",
+	"pmemblk",   "dev-dax",	     "libpmem",	 "windowsaio", "solarisaio",  "guasi",
+	"binject",   "xnvme",	     "libblkio", "http",       "nfs",	      "libiscsi",
+	"libzbc",    "libcufile",    "dfs",	 "gpudirect",
+};
+
+static const char *const fio_trim_modes[] = { "trimwrite", "randtrimwrite" };
+
+const char *fio_value_unsupported(const char *name, const char *val)
+{
+	size_t i;
+
+	if (!strcmp(name, "ioengine")) {
+		for (i = 0; i < ARRAY_SIZE(fio_engines); i++)
+			if (!strcmp(val, fio_engines[i]))
+				return "a fio I/O engine";
+	} else if (!strcmp(name, "rw")) {
+		for (i = 0; i < ARRAY_SIZE(fio_trim_modes); i++)
+			if (!strcmp(val, fio_trim_modes[i]))
+				return "a fio trim-then-write mode";
+	}
+	return NULL;
+}

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * struct job: one job section, resolved.  Plain data, no behaviour: the
+ * option table writes it, workers read it.  Sizes are in bytes and times
+ * in nanoseconds unless a field says otherwise.
+ */
+#ifndef IOGAUGE_JOB_H
+#define IOGAUGE_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run/clock.h"
+#include "run/iomem.h"
+#include "util/util.h"
+
+enum ddir { DDIR_READ, DDIR_WRITE, DDIR_TRIM, DDIR_COUNT };
+
+enum rw_mode {
+	RW_READ,
+	RW_WRITE,
+	RW_RANDREAD,
+	RW_RANDWRITE,
+	RW_READWRITE, /* fio's rw / readwrite: sequential mixed */
+	RW_RANDRW,
+	RW_TRIM, /* sequential trims: holes punched (files), discards (devices) */
+	RW_RANDTRIM,
+};
+
+enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
+
+enum ioengine_id {
+	IOENGINE_PSYNC,
+	IOENGINE_SYNC,
+	IOENGINE_LIBAIO,
+	IOENGINE_IO_URING,
+	IOENGINE_MMAP,
+	IOENGINE_NULL,
+};
+
+enum rate_process { RATE_LINEAR, RATE_POISSON };
+enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
+enum fadvise_hint { FADV_HINT_NONE, FADV_HINT_WORKLOAD, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM };
+/* What exitall ends when a clone ends: its reporting group, the clones
+ * running at the time, or every clone of the run (fio's exit_what). */
+enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
+
+enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
+
+enum sub_block_io { SUBIO_SCATTER, SUBIO_COPY };
+
+enum fallocate_mode {
+	FALLOC_NONE,
+	FALLOC_NATIVE,
+	FALLOC_POSIX,
+	FALLOC_KEEP,
+	FALLOC_TRUNCATE,
+};
+
+enum continue_on_error {
+	COE_NONE,
+	COE_READ,
+	COE_WRITE,
+	COE_IO,
+	COE_VERIFY,
+	COE_ALL,
+};
+
+enum verify_kind {
+	VERIFY_NONE,
+	VERIFY_MD5,
+	VERIFY_CRC64,
+	VERIFY_CRC32C,
+	VERIFY_CRC32C_INTEL,
+	VERIFY_CRC32,
+	VERIFY_CRC16,
+	VERIFY_CRC7,
+	VERIFY_XXHASH,
+	VERIFY_SHA1,
+	VERIFY_SHA256,
+	VERIFY_SHA512,
+	VERIFY_SHA3_224,
+	VERIFY_SHA3_256,
+	VERIFY_SHA3_384,
+	VERIFY_SHA3_512,
+	VERIFY_META,
+	VERIFY_PATTERN,
+	VERIFY_PATTERN_HDR,
+	VERIFY_NULL,
+};
+
+enum rand_dist_kind {
+	RDIST_RANDOM,
+	RDIST_ZIPF,
+	RDIST_PARETO,
+	RDIST_NORMAL,
+	RDIST_ZONED,
+	RDIST_ZONED_ABS,
+};
+
+#define JOB_MAX_ZONES	    256
+#define JOB_MAX_BSSPLIT	    64
+#define JOB_MAX_PERCENTILES 20
+#define JOB_MAX_CPUS	    1024
+#define JOB_MAX_NUMJOBS	    4096
+
+struct rand_zone {
+	double access_pct; /* % of accesses */
+	double size_pct;   /* % of the region (zoned) */
+	uint64_t size;	   /* bytes (zoned_abs) */
+};
+
+struct rand_dist {
+	enum rand_dist_kind kind;
+	double param;		       /* zipf theta, pareto h, normal sigma (%) */
+	double center;		       /* 0..1; 0 when not given */
+	bool has_center;	       /* center given: zipf/pareto put the hottest block there */
+	unsigned nr_zones[DDIR_COUNT]; /* zoned, zoned_abs: per direction, as bssplit */
+	struct rand_zone zones[DDIR_COUNT][JOB_MAX_ZONES];
+};
+
+struct bssplit_entry {
+	uint64_t bs; /* bytes */
+	double pct;  /* share of I/Os in this direction */
+};
+
+/* verify_pattern: up to 512 bytes, repeated over each block; %o places
+ * the block's offset (8 bytes, little-endian) at off_at. */
+struct verify_pattern {
+	uint8_t bytes[512];
+	uint16_t len; /* bytes; 0: none */
+	uint8_t nr_off;
+	uint16_t off_at[8];
+};
+
+struct size_or_pct {
+	uint64_t val; /* bytes, or a percentage when pct */
+	bool pct;
+};
+
+struct job {
+	char *name;
+	char *description;
+	struct str_list filename;
+	struct str_list directory;
+	char *filename_format;
+	unsigned nrfiles;
+	struct size_or_pct size;
+	uint64_t filesize_min, filesize_max; /* 0: not set */
+	struct size_or_pct io_size;
+	struct size_or_pct offset;
+	struct size_or_pct offset_increment;
+
+	enum rw_mode rw;
+	int64_t rw_seq_add;   /* bytes skipped (or, < 0, gone back) after each sequential I/O */
+	unsigned stride;      /* SQLIO's -f: blocks between I/Os in a run; 0: off */
+	unsigned rw_rand_nr;  /* I/Os per random offset */
+	unsigned rwmix_read;  /* %; writes get the rest */
+	unsigned rwmix_write; /* % as set by rwmixwrite, kept to cross-check */
+	uint64_t bs[DDIR_COUNT];
+	uint64_t bsrange_min[DDIR_COUNT], bsrange_max[DDIR_COUNT]; /* 0: not set */
+	struct bssplit_entry bssplit[DDIR_COUNT][JOB_MAX_BSSPLIT];
+	unsigned nr_bssplit[DDIR_COUNT];
+	uint64_t blockalign[DDIR_COUNT]; /* 0: same as the block size */
+	unsigned sub_blocks;		 /* SQLIO's -m: pieces of each I/O's buffer; 1: off */
+	enum sub_block_io sub_block_io;
+
+	enum ioengine_id ioengine;
+	unsigned iodepth;
+	unsigned iodepth_batch_submit;
+	unsigned iodepth_batch_complete_min;
+	unsigned iodepth_batch_complete_max; /* 0: same as iodepth */
+	bool direct;
+	enum sync_mode sync;
+	unsigned fsync; /* every N writes; 0: never */
+	unsigned fdatasync;
+	bool end_fsync;
+	bool fsync_on_close;
+
+	uint64_t runtime; /* ns; 0: no limit */
+	bool time_based;
+	uint64_t ramp_time;			 /* ns */
+	uint64_t startdelay_min, startdelay_max; /* ns */
+	unsigned loops;
+	unsigned numjobs;
+	bool thread;
+	bool stonewall;
+	char *wait_for;
+	bool new_group;
+	bool group_reporting;
+	uint64_t thinktime;	   /* ns */
+	unsigned thinktime_blocks; /* I/Os between thinks */
+	uint64_t thinktime_spin;   /* ns of the think spent spinning */
+	uint64_t rate[DDIR_COUNT]; /* bytes/s; 0: no cap */
+	uint64_t rate_iops[DDIR_COUNT];
+	enum rate_process rate_process;
+	bool exitall;		  /* when any clone ends (any job's sets it for all), end others */
+	bool exitall_on_error;	  /* ... when a clone ends in error */
+	enum exit_what exit_what; /* ... or what else exitall ends */
+	enum submit_mode io_submit_mode;
+	enum iomem_kind iomem; /* I/O buffer memory */
+	enum fadvise_hint
+		fadvise_hint;	  /* posix_fadvise at the start: fio's default, the workload's */
+	bool allow_mounted_write; /* write a block device that holds something */
+	bool read_only;
+	/* --readonly (not a job option): files are neither created nor grown */ /* offload: read, warned about, run inline */
+
+	struct rand_dist random_distribution;
+	bool randrepeat;
+	uint64_t randseed;
+	bool norandommap;
+	bool zero_buffers;
+	bool refill_buffers;
+	bool scramble_buffers; /* fio's default: each write's 512-byte blocks made unique */
+	unsigned buffer_compress_chunk; /* bytes of random-then-zero in compressible buffers */
+	unsigned buffer_compress_percentage;
+
+	enum verify_kind verify;
+	bool do_verify;
+	bool verify_fatal;
+	unsigned verify_backlog; /* writes between read-backs; 0: all at the end */
+	struct verify_pattern verify_pattern;
+	bool invalidate;
+	bool pre_read;
+	bool unlink;
+	bool create_on_open;
+	enum fallocate_mode fallocate;
+	unsigned kb_base;
+
+	double percentile_list[JOB_MAX_PERCENTILES];
+	unsigned nr_percentiles;
+	bool clat_percentiles;
+	bool lat_percentiles;
+	/* fio's gtod_reduce and its parts: which latencies are measured (and
+	 * so which clock reads the loop takes); disable_bw drops the per-I/O
+	 * bandwidth log entries, as fio's. */
+	bool gtod_reduce;
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	enum clocksource clocksource; /* one for the whole run (checked) */
+	char *write_bw_log;	      /* NULL: off; "": named after the job */
+	char *write_iops_log;
+	char *write_lat_log;
+	char *write_hist_log;
+	unsigned log_avg_msec;	      /* ms; 0: every I/O */
+	unsigned log_hist_msec;	      /* ms; 0: no histogram log lines */
+	unsigned log_hist_coarseness; /* histogram log bins merged 2^N at a time */
+	bool log_offset;	      /* an offset column in per-I/O logs */
+	uint64_t cpus_allowed[JOB_MAX_CPUS / 64];
+	bool cpus_allowed_set;
+	enum cpus_policy cpus_allowed_policy;
+	enum continue_on_error continue_on_error;
+
+	bool hipri;
+	bool fixedbufs;
+	bool registerfiles;
+	bool sqthread_poll;
+	bool userspace_reap;
+
+	/* Where each option's value came from, indexed like opt_table. */
+	struct origin *origin;
+};
+
+/* Whether the job's rw pattern issues I/O in direction @d. */
+static inline bool job_does(const struct job *job, enum ddir d)
+{
+	switch (job->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return d == DDIR_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return d == DDIR_WRITE;
+	case RW_TRIM:
+	case RW_RANDTRIM:
+		return d == DDIR_TRIM;
+	default:
+		return d != DDIR_TRIM;
+	}
+}
+
+/* Whether the job changes what is stored: writes or trims. */
+static inline bool job_modifies(const struct job *job)
+{
+	return job_does(job, DDIR_WRITE) || job_does(job, DDIR_TRIM);
+}
+
+static inline bool job_is_random(enum rw_mode rw)
+{
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW || rw == RW_RANDTRIM;
+}
+
+/* The smallest and largest block sizes direction @d can use, from bs,
+ * bsrange or bssplit (the last one set wins, as the run uses them). */
+void job_bs_bounds(const struct job *job, enum ddir d, uint64_t *lo, uint64_t *hi);
+/* The same over every direction the job does. */
+void job_bs_span(const struct job *job, uint64_t *lo, uint64_t *hi);
+
+struct jobset;
+struct strbuf;
+struct engine_ops;
+
+/* Fills @job with every option at its default, with default origins
+ * (job_free_all releases it).  0, or -EINVAL with *cause set when a
+ * default of the table does not parse (a bug). */
+int job_defaults(struct job *job, char **cause);
+
+/* The engine @job's ioengine names, or NULL when this build lacks it. */
+const struct engine_ops *job_engine(const struct job *job);
+
+/*
+ * Builds every job of @js (defaults, then kb_base, then values in the
+ * order they were read) and checks the rules that involve two options or
+ * two jobs.  Returns 0 with *jobs and *nr set, or -EINVAL with *cause set to
+ * "ORIGIN: message" naming the file:line or flag that set the bad value.
+ */
+int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause);
+void job_free_all(struct job *jobs, unsigned nr);
+
+/* Appends to @out a line for each job whose options work, but not as a
+ * reader may think (buffered libaio, mmap with direct=1, iodepth on a sync
+ * engine). */
+void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out);
+/* Whether direction @d's cap is rate_iops: when rate is given too, rate
+ * wins, as in fio (job_warnings says so). */
+static inline bool job_rate_in_iops(const struct job *job, unsigned d)
+{
+	return !job->rate[d] && job->rate_iops[d];
+}
+
+/* Whether option @name of @job has its default value (or was never set). */
+bool job_option_is_default(const struct job *job, const char *name);
+
+/* Appends @job as a job file: every option, its final value, and where the
+ * value came from as a comment (--parse-only). */
+void job_dump(const struct job *job, struct strbuf *sb);
+
+#endif

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading jobs: fio job files (through the system libinih) and the pieces
+ * of the command line that define jobs, into a struct jobset of raw option
+ * text with the origin of each value.  job.c turns a jobset into struct
+ * jobs; nothing here parses option values.
+ */
+#ifndef IOGAUGE_JOBFILE_H
+#define IOGAUGE_JOBFILE_H
+
+#include <stdio.h>
+
+#include "jobfile/options.h"
+
+/* One option as written, in reading order.  A job applies its settings
+ * in order, so a later value overrides an earlier one piece by piece, as
+ * in fio ([global] bs=16k then bs=,8k leaves reads at 16k). */
+struct setting {
+	const struct opt_def *opt;
+	char *value; /* after ${VAR} expansion; "" for a bare flag */
+	char *unset; /* NULL, or the ${VAR}s that were not set ("A, B"): for messages */
+	bool bare;   /* the option stood alone, without "=" */
+	struct origin origin;
+};
+
+struct settings {
+	struct setting *v;
+	unsigned n;
+};
+
+struct jobspec {
+	char *name;	       /* the section name, or --name */
+	struct origin where;   /* the section header */
+	struct settings *vals; /* inherited ones first */
+};
+
+struct jobset {
+	struct jobspec *specs;
+	unsigned nr, cap;	  /* specs used, allocated */
+	struct settings *global;  /* defaults for the jobs that follow */
+	struct settings *cmdline; /* command-line defaults: each file starts from them */
+	unsigned nr_files_read;
+	struct str_list names;	  /* file names that origins point into */
+	struct str_list warnings; /* "file:line: warning: message", in order */
+	unsigned seq;
+	unsigned section; /* counts sections, --name jobs and the --set pass */
+};
+
+void jobset_init(struct jobset *js);
+void jobset_free(struct jobset *js);
+
+/*
+ * Reads a job file into @js; "-" reads standard input.  Returns 0, or a
+ * negative errno with *cause set to "FILE:LINE: message" (or "FILE:
+ * message" when the file cannot be opened).
+ */
+int jobfile_parse_file(struct jobset *js, const char *path, char **cause);
+/* The same, from @len bytes of @text, reported as @name. */
+int jobfile_parse_mem(struct jobset *js, const char *name, const char *text, size_t len,
+		      char **cause);
+
+/* Starts a job that the command line defines (--name=NAME). */
+struct jobspec *jobset_add_job(struct jobset *js, const char *name, const struct origin *where);
+
+/* Starts a --name job: it inherits the command-line defaults only. */
+struct jobspec *jobset_add_cmdline_job(struct jobset *js, const char *name,
+				       const struct origin *where);
+
+/* Keeps only the jobs whose section name is in @names (--section); a name
+ * that matches no job is an error.  0 or -EINVAL with *cause set. */
+int jobset_keep(struct jobset *js, const struct str_list *names, char **cause);
+
+/*
+ * Appends option @key to @vals (a jobspec's or a global set) after expanding
+ * ${VAR} and fio's $keywords in @value.  @value NULL means a bare flag.
+ * 0, or -EINVAL with *cause set (no location: the caller adds it).
+ * Options fio has but that cannot change the workload only add a warning.
+ */
+int jobset_set(struct jobset *js, struct settings *vals, const char *key, const char *value,
+	       const struct origin *where, char **cause);
+
+/* Expands ${VAR} from the environment and $ncpus, $mb_memory, $pagesize,
+ * evaluating + - * / ( ) when a keyword was substituted, as fio does.
+ * An unset ${VAR} expands to nothing, as fio's; with @unset, *unset names
+ * them ("A, B", fresh) or is NULL.  Returns a fresh string, or NULL with
+ * *cause set. */
+char *jobfile_expand(const char *value, char **unset, char **cause);
+/* The longest value a job file line can give option @key: the system's
+ * libinih reads lines of a fixed length. */
+size_t jobfile_value_max(const char *key);
+
+/* Integer arithmetic: + - * / and parentheses.  0 or -EINVAL. */
+int expr_eval(const char *s, long long *out, char **cause);
+
+#endif

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The option table and the few functions that walk it.  Value syntax lives
+ * in optvals.c; cross-option rules live in job.c, not here.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jobfile/options.h"
+#include "jobfile/units.h"
+
+#define F(field)   .off = offsetof(struct job, field)
+#define F2(lo, hi) .off = offsetof(struct job, lo), .off2 = offsetof(struct job, hi)
+
+static const struct opt_enum rw_enums[] = {
+	{ "read", RW_READ },	     { "write", RW_WRITE },
+	{ "randread", RW_RANDREAD }, { "randwrite", RW_RANDWRITE },
+	{ "rw", RW_READWRITE },	     { "readwrite", RW_READWRITE },
+	{ "randrw", RW_RANDRW },     { "trim", RW_TRIM },
+	{ "randtrim", RW_RANDTRIM }, { NULL, 0 },
+};
+
+static const struct opt_enum ioengine_enums[] = {
+	{ "psync", IOENGINE_PSYNC },
+	{ "sync", IOENGINE_SYNC },
+	{ "libaio", IOENGINE_LIBAIO },
+	{ "io_uring", IOENGINE_IO_URING },
+	{ "mmap", IOENGINE_MMAP },
+	{ "null", IOENGINE_NULL },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum sync_enums[] = {
+	{ "none", SYNC_NONE }, { "0", SYNC_NONE },	{ "sync", SYNC_SYNC },
+	{ "1", SYNC_SYNC },    { "dsync", SYNC_DSYNC }, { NULL, 0 },
+};
+
+static const struct opt_enum fadvise_enums[] = {
+	{ "0", FADV_HINT_NONE },
+	{ "1", FADV_HINT_WORKLOAD },
+	{ "sequential", FADV_HINT_SEQUENTIAL },
+	{ "random", FADV_HINT_RANDOM },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum exit_what_enums[] = {
+	{ "group", EXIT_GROUP },
+	{ "stonewall", EXIT_STONEWALL },
+	{ "all", EXIT_ALL },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum iomem_enums[] = {
+	{ "malloc", IOMEM_MALLOC },
+	{ "mmap", IOMEM_MMAP },
+	{ "mmapshared", IOMEM_MMAPSHARED },
+	{ "mmaphuge", IOMEM_MMAPHUGE },
+	{ "shm", IOMEM_SHM },
+	{ "shmhuge", IOMEM_SHMHUGE },
+	{ "thp", IOMEM_THP },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum submit_mode_enums[] = {
+	{ "inline", SUBMIT_INLINE },
+	{ "offload", SUBMIT_OFFLOAD },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum rate_process_enums[] = {
+	{ "linear", RATE_LINEAR },
+	{ "poisson", RATE_POISSON },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum cpus_policy_enums[] = {
+	{ "shared", CPUS_SHARED },
+	{ "split", CPUS_SPLIT },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum sub_block_io_enums[] = {
+	{ "scatter", SUBIO_SCATTER },
+	{ "copy", SUBIO_COPY },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum fallocate_enums[] = {
+	{ "none", FALLOC_NONE },	 { "0", FALLOC_NONE },	{ "native", FALLOC_NATIVE },
+	{ "posix", FALLOC_POSIX },	 { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
+	{ "truncate", FALLOC_TRUNCATE }, { NULL, 0 },
+};
+
+static const struct opt_enum coe_enums[] = {
+	{ "none", COE_NONE },	{ "0", COE_NONE }, { "read", COE_READ },
+	{ "write", COE_WRITE }, { "io", COE_IO },  { "verify", COE_VERIFY },
+	{ "all", COE_ALL },	{ "1", COE_ALL },  { NULL, 0 },
+};
+
+static const struct opt_enum verify_enums[] = {
+	{ "0", VERIFY_NONE },
+	{ "md5", VERIFY_MD5 },
+	{ "crc64", VERIFY_CRC64 },
+	{ "crc32c", VERIFY_CRC32C },
+	{ "crc32c-intel", VERIFY_CRC32C_INTEL },
+	{ "crc32", VERIFY_CRC32 },
+	{ "crc16", VERIFY_CRC16 },
+	{ "crc7", VERIFY_CRC7 },
+	{ "xxhash", VERIFY_XXHASH },
+	{ "sha1", VERIFY_SHA1 },
+	{ "sha256", VERIFY_SHA256 },
+	{ "sha512", VERIFY_SHA512 },
+	{ "sha3-224", VERIFY_SHA3_224 },
+	{ "sha3-256", VERIFY_SHA3_256 },
+	{ "sha3-384", VERIFY_SHA3_384 },
+	{ "sha3-512", VERIFY_SHA3_512 },
+	{ "meta", VERIFY_META },
+	{ "pattern", VERIFY_PATTERN },
+	{ "pattern_hdr", VERIFY_PATTERN_HDR },
+	{ "null", VERIFY_NULL },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum clocksource_enums[] = {
+	{ "clock_gettime", CLOCKSOURCE_CLOCK_GETTIME },
+	{ "gettimeofday", CLOCKSOURCE_GETTIMEOFDAY },
+	{ "cpu", CLOCKSOURCE_CPU },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum kb_base_enums[] = {
+	{ "1024", 1024 },
+	{ "1000", 1000 },
+	{ NULL, 0 },
+};
+
+/*
+ * Sorted by name.  Defaults are text, parsed exactly as a job file's value.
+ * Kept one option per row, which clang-format would break into a field a line.
+ */
+/* clang-format off */
+const struct opt_def opt_table[] = {
+	{ .name = "allow_mounted_write", .kind = &opt_kind_bool, F(allow_mounted_write), .def = "0",
+	  .flags = OPTF_BARE,
+	  .help = "write a block device that is mounted or holds a filesystem or volume" },
+	{ .name = "blockalign", .alias = "ba", .kind = &opt_kind_size_ddir, F(blockalign), .def = "0",
+	  .help = "alignment of random offsets per direction (0: the block size)" },
+	{ .name = "bs", .alias = "blocksize", .kind = &opt_kind_size_ddir, F(bs), .min = 1,
+	  .def = "4k", .help = "block size, or read,write,trim sizes" },
+	{ .name = "bsrange", .alias = "blocksize_range", .kind = &opt_kind_range_ddir,
+	  F2(bsrange_min, bsrange_max), .min = 1,
+	  .help = "block size range LO-HI per direction, in multiples of LO" },
+	{ .name = "bssplit", .kind = &opt_kind_bssplit, F(bssplit),
+	  .help = "weighted block sizes: bs/pct:bs/pct..., per direction with commas" },
+	{ .name = "buffer_compress_chunk", .kind = &opt_kind_uint, F(buffer_compress_chunk),
+	  .min = 1, .def = "512",
+	  .help = "bytes per random-then-zero stretch of a compressible buffer" },
+	{ .name = "buffer_compress_percentage", .kind = &opt_kind_pct,
+	  F(buffer_compress_percentage), .max = 100, .def = "0",
+	  .help = "make write buffers compressible by this percentage" },
+	{ .name = "buffered", .kind = &opt_kind_bool, F(direct), .def = "1", .flags = OPTF_INVERT,
+	  .help = "use buffered I/O (the inverse of direct)" },
+	{ .name = "clat_percentiles", .kind = &opt_kind_bool, F(clat_percentiles), .def = "1",
+	  .help = "report completion latency percentiles" },
+	{ .name = "clocksource", .kind = &opt_kind_enum, F(clocksource), .enums = clocksource_enums,
+	  .def = "clock_gettime",
+	  .help = "the run's clock: clock_gettime (monotonic), gettimeofday, cpu (the TSC)" },
+	{ .name = "continue_on_error", .kind = &opt_kind_enum, F(continue_on_error),
+	  .enums = coe_enums, .def = "none", .help = "which I/O errors to count and go on past" },
+	{ .name = "cpus_allowed", .kind = &opt_kind_cpus, F(cpus_allowed),
+	  .help = "CPUs the job's threads may run on: 0,5,8-15" },
+	{ .name = "cpus_allowed_policy", .kind = &opt_kind_enum, F(cpus_allowed_policy),
+	  .enums = cpus_policy_enums, .def = "shared",
+	  .help = "shared: every clone may use all of cpus_allowed; split: one CPU each" },
+	{ .name = "create_on_open", .kind = &opt_kind_bool, F(create_on_open), .def = "0",
+	  .help = "create files when first opened rather than up front" },
+	{ .name = "description", .kind = &opt_kind_str, F(description),
+	  .help = "free text describing the job" },
+	{ .name = "direct", .kind = &opt_kind_bool, F(direct), .def = "0",
+	  .help = "use O_DIRECT (bypass the page cache)" },
+	{ .name = "directory", .kind = &opt_kind_str_list, F(directory),
+	  .help = "folder(s) for the job's files, colon-separated" },
+	{ .name = "disable_bw_measurement", .alias = "disable_bw", .kind = &opt_kind_bool,
+	  F(disable_bw), .def = "0", .help = "no per-I/O bandwidth log entries (part of gtod_reduce)" },
+	{ .name = "disable_clat", .kind = &opt_kind_bool, F(disable_clat), .def = "0",
+	  .help = "no completion latency (part of gtod_reduce)" },
+	{ .name = "disable_lat", .kind = &opt_kind_bool, F(disable_lat), .def = "0",
+	  .help = "no total latency (part of gtod_reduce)" },
+	{ .name = "disable_slat", .kind = &opt_kind_bool, F(disable_slat), .def = "0",
+	  .help = "no submission latency (part of gtod_reduce)" },
+	{ .name = "do_verify", .kind = &opt_kind_bool, F(do_verify), .def = "1",
+	  .help = "run the verify phase after writing when verify is set" },
+	{ .name = "end_fsync", .kind = &opt_kind_bool, F(end_fsync), .def = "0",
+	  .help = "fsync the files when the write phase ends" },
+	{ .name = "exit_what", .kind = &opt_kind_enum, F(exit_what), .enums = exit_what_enums,
+	  .def = "group", .help = "what exitall ends: group, stonewall (the running jobs) or all" },
+	{ .name = "exitall", .kind = &opt_kind_bool, F(exitall), .def = "0", .flags = OPTF_BARE,
+	  .help = "when any job ends, end the others of its group (set in one job, for all)" },
+	{ .name = "exitall_on_error", .kind = &opt_kind_bool, F(exitall_on_error), .def = "0",
+	  .flags = OPTF_BARE, .help = "when one job fails, end the others of its group" },
+	{ .name = "fadvise_hint", .kind = &opt_kind_enum, F(fadvise_hint), .enums = fadvise_enums,
+	  .def = "1", .help = "posix_fadvise the files: 1 as the workload, sequential, random, 0" },
+	{ .name = "fallocate", .kind = &opt_kind_enum, F(fallocate), .enums = fallocate_enums,
+	  .def = "native", .help = "how files are preallocated when laid out" },
+	{ .name = "fdatasync", .kind = &opt_kind_uint, F(fdatasync), .def = "0",
+	  .help = "fdatasync every N writes (0: never)" },
+	{ .name = "filename", .kind = &opt_kind_str_list, F(filename),
+	  .help = "file(s) to use, colon-separated (\\: for a literal colon)" },
+	{ .name = "filename_format", .kind = &opt_kind_str, F(filename_format),
+	  .def = "$jobname.$jobnum.$filenum", .help = "how file names are made when filename is unset" },
+	{ .name = "filesize", .kind = &opt_kind_range, F2(filesize_min, filesize_max), .min = 1,
+	  .help = "size of each file, or a LO-HI range picked per file" },
+	{ .name = "fixedbufs", .kind = &opt_kind_bool, F(fixedbufs), .def = "0", .flags = OPTF_BARE,
+	  .help = "io_uring: fail if the I/O buffers cannot be registered (they are, when allowed)" },
+	{ .name = "fsync", .kind = &opt_kind_uint, F(fsync), .def = "0",
+	  .help = "fsync every N writes (0: never)" },
+	{ .name = "fsync_on_close", .kind = &opt_kind_bool, F(fsync_on_close), .def = "0",
+	  .help = "fsync each file before it is closed" },
+	{ .name = "group_reporting", .kind = &opt_kind_bool, F(group_reporting), .def = "0",
+	  .flags = OPTF_BARE, .help = "report each group as one" },
+	{ .name = "gtod_reduce", .kind = &opt_kind_bool, F(gtod_reduce), .def = "0",
+	  .help = "no latencies, for fewer clock reads: sets the disable_* options" },
+	{ .name = "hipri", .kind = &opt_kind_bool, F(hipri), .def = "0", .flags = OPTF_BARE,
+	  .help = "io_uring: polled completions (needs direct=1 and a polling device)" },
+	{ .name = "invalidate", .kind = &opt_kind_bool, F(invalidate), .def = "1",
+	  .help = "drop the files' page cache before I/O" },
+	{ .name = "io_size", .alias = "io_limit", .kind = &opt_kind_size_pct, F(io_size),
+	  .help = "bytes of I/O to do, apart from the region size" },
+	{ .name = "io_submit_mode", .kind = &opt_kind_enum, F(io_submit_mode),
+	  .enums = submit_mode_enums, .def = "inline",
+	  .help = "who submits: the job's thread (inline); offload warns and runs inline" },
+	{ .name = "iodepth", .kind = &opt_kind_uint, F(iodepth), .min = 1, .max = 65536,
+	  .def = "1", .help = "I/Os kept in flight (async engines)" },
+	{ .name = "iodepth_batch_complete_max", .kind = &opt_kind_uint,
+	  F(iodepth_batch_complete_max), .max = 65536, .def = "0",
+	  .help = "most completions reaped at once (below the min: the min)" },
+	{ .name = "iodepth_batch_complete_min", .alias = "iodepth_batch_complete",
+	  .kind = &opt_kind_uint, F(iodepth_batch_complete_min), .max = 65536, .def = "1",
+	  .help = "fewest completions waited for at once (0: poll)" },
+	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .kind = &opt_kind_uint,
+	  F(iodepth_batch_submit), .max = 65536, .def = "1",
+	  .help = "I/Os submitted at once (0: iodepth)" },
+	{ .name = "ioengine", .kind = &opt_kind_enum, F(ioengine), .enums = ioengine_enums,
+	  .def = "psync", .help = "how I/O is issued" },
+	{ .name = "iomem", .alias = "mem", .kind = &opt_kind_enum, F(iomem), .enums = iomem_enums,
+	  .def = "malloc",
+	  .help = "I/O buffer memory: malloc, mmap, mmapshared, mmaphuge, shm, shmhuge, thp" },
+	{ .name = "kb_base", .kind = &opt_kind_enum, F(kb_base), .enums = kb_base_enums,
+	  .def = "1024", .help = "what k means in sizes: 1024 (fio's default) or 1000" },
+	{ .name = "lat_percentiles", .kind = &opt_kind_bool, F(lat_percentiles), .def = "0",
+	  .help = "report total latency percentiles" },
+	{ .name = "log_avg_msec", .kind = &opt_kind_uint, F(log_avg_msec), .def = "0",
+	  .help = "average log entries over this many ms (0: every I/O)" },
+	{ .name = "log_hist_coarseness", .kind = &opt_kind_uint, F(log_hist_coarseness), .max = 6,
+	  .def = "0", .help = "merge histogram log bins 2^N at a time (0..6)" },
+	{ .name = "log_hist_msec", .kind = &opt_kind_uint, F(log_hist_msec), .def = "0",
+	  .help = "write a histogram log line every this many ms (0: none)" },
+	{ .name = "log_offset", .kind = &opt_kind_bool, F(log_offset), .def = "0", .help = "add each I/O's offset to the per-I/O logs" },
+	{ .name = "loops", .kind = &opt_kind_uint, F(loops), .min = 1, .def = "1",
+	  .help = "run the workload this many times" },
+	{ .name = "name", .kind = &opt_kind_str, F(name),
+	  .help = "the job's name (the section name unless set)" },
+	{ .name = "new_group", .kind = &opt_kind_bool, F(new_group), .def = "0", .flags = OPTF_BARE,
+	  .help = "start a new reporting group" },
+	{ .name = "norandommap", .kind = &opt_kind_bool, F(norandommap), .def = "0",
+	  .flags = OPTF_BARE, .help = "random offsets may repeat or skip blocks" },
+	{ .name = "nrfiles", .alias = "nr_files", .kind = &opt_kind_uint, F(nrfiles), .min = 1,
+	  .max = 1000000, .def = "1", .help = "files per job" },
+	{ .name = "numjobs", .kind = &opt_kind_uint, F(numjobs), .min = 1, .max = JOB_MAX_NUMJOBS,
+	  .def = "1", .help = "clones of this job" },
+	{ .name = "offset", .alias = "fileoffset", .kind = &opt_kind_size_pct, F(offset), .def = "0",
+	  .help = "start of the I/O region in each file" },
+	{ .name = "offset_increment", .kind = &opt_kind_size_pct, F(offset_increment), .def = "0",
+	  .help = "added to offset for each clone" },
+	{ .name = "percentile_list", .kind = &opt_kind_percentiles, F(percentile_list),
+	  .def = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99",
+	  .help = "percentiles to report, colon-separated" },
+	{ .name = "pre_read", .kind = &opt_kind_bool, F(pre_read), .def = "0",
+	  .help = "read the files into the page cache first" },
+	{ .name = "ramp_time", .kind = &opt_kind_time, F(ramp_time), .unit = NSEC_PER_SEC,
+	  .def = "0", .help = "run this long before measuring" },
+	{ .name = "random_distribution", .kind = &opt_kind_rand_dist, F(random_distribution),
+	  .def = "random", .help = "random, zipf:T, pareto:H, normal:S, zoned:..., zoned_abs:..." },
+	{ .name = "randrepeat", .kind = &opt_kind_bool, F(randrepeat), .def = "1",
+	  .help = "the same random sequence on every run" },
+	{ .name = "randseed", .kind = &opt_kind_u64, F(randseed), .def = "0x89",
+	  .help = "seed of the random generators" },
+	{ .name = "rate", .kind = &opt_kind_size_ddir, F(rate), .def = "0",
+	  .help = "bandwidth cap in bytes/s per direction (0: none)" },
+	{ .name = "rate_iops", .kind = &opt_kind_u64_ddir, F(rate_iops), .def = "0",
+	  .help = "IOPS cap per direction (0: none)" },
+	{ .name = "rate_process", .kind = &opt_kind_enum, F(rate_process),
+	  .enums = rate_process_enums, .def = "linear", .help = "arrival pattern under a rate cap" },
+	{ .name = "refill_buffers", .kind = &opt_kind_bool, F(refill_buffers), .def = "0",
+	  .flags = OPTF_BARE, .help = "new buffer contents for every write" },
+	{ .name = "registerfiles", .kind = &opt_kind_bool, F(registerfiles), .def = "0",
+	  .flags = OPTF_BARE, .help = "io_uring: register the files with the kernel" },
+	{ .name = "runtime", .alias = "timeout", .kind = &opt_kind_time, F(runtime),
+	  .unit = NSEC_PER_SEC, .def = "0", .help = "stop after this long (0: no limit)" },
+	{ .name = "rw", .alias = "readwrite", .kind = &opt_kind_rw, F(rw), .enums = rw_enums,
+	  .def = "read", .help = "I/O pattern, with an optional :N suffix" },
+	{ .name = "rwmixread", .kind = &opt_kind_pct, F(rwmix_read), .max = 100, .def = "50",
+	  .help = "% of mixed I/O that reads" },
+	{ .name = "rwmixwrite", .kind = &opt_kind_pct, F(rwmix_write), .max = 100, .def = "50",
+	  .help = "% of mixed I/O that writes" },
+	{ .name = "scramble_buffers", .kind = &opt_kind_bool, F(scramble_buffers), .def = "1",
+	  .flags = OPTF_BARE,
+	  .help = "write the offset and a sequence number into each 512-byte block written" },
+	{ .name = "size", .kind = &opt_kind_size_pct, F(size),
+	  .help = "bytes of I/O region per job, or a % of the file" },
+	{ .name = "sqthread_poll", .kind = &opt_kind_bool, F(sqthread_poll), .def = "0",
+	  .flags = OPTF_BARE, .help = "io_uring: a kernel thread polls the submission queue" },
+	{ .name = "startdelay", .kind = &opt_kind_time_range, F2(startdelay_min, startdelay_max),
+	  .unit = NSEC_PER_SEC, .def = "0", .help = "wait this long (or LO-HI) before starting" },
+	{ .name = "stonewall", .alias = "wait_for_previous", .kind = &opt_kind_bool, F(stonewall),
+	  .def = "0", .flags = OPTF_BARE, .help = "wait for earlier jobs; starts a new group" },
+	{ .name = "stride", .kind = &opt_kind_uint, F(stride), .def = "0",
+	  .help = "iogauge: SQLIO's stripe factor, blocks between I/Os of a run (0: off)" },
+	{ .name = "sub_block_io", .kind = &opt_kind_enum, F(sub_block_io),
+	  .enums = sub_block_io_enums, .def = "scatter",
+	  .help = "iogauge: sub_blocks by one vectored I/O (scatter) or a copy (copy)" },
+	{ .name = "sub_blocks", .kind = &opt_kind_uint, F(sub_blocks), .min = 1, .max = 1024,
+	  .def = "1", .help = "iogauge: each I/O's buffer as N pieces apart (SQLIO's -m)" },
+	{ .name = "sync", .kind = &opt_kind_enum, F(sync), .enums = sync_enums, .def = "none",
+	  .help = "open with O_SYNC (sync, 1) or O_DSYNC (dsync)" },
+	{ .name = "thinktime", .kind = &opt_kind_time, F(thinktime), .unit = NSEC_PER_USEC,
+	  .def = "0", .help = "pause after every thinktime_blocks I/Os (bare numbers in us)" },
+	{ .name = "thinktime_blocks", .kind = &opt_kind_uint, F(thinktime_blocks), .min = 1,
+	  .def = "1", .help = "I/Os issued between thinks" },
+	{ .name = "thinktime_spin", .kind = &opt_kind_time, F(thinktime_spin),
+	  .unit = NSEC_PER_USEC, .def = "0", .help = "part of thinktime spent spinning, not sleeping" },
+	{ .name = "thread", .kind = &opt_kind_bool, F(thread), .def = "0", .flags = OPTF_BARE,
+	  .help = "run the clones as threads of one process, not a process each" },
+	{ .name = "time_based", .kind = &opt_kind_bool, F(time_based), .def = "0",
+	  .flags = OPTF_BARE, .help = "repeat the workload until runtime ends" },
+	{ .name = "unlink", .kind = &opt_kind_bool, F(unlink), .def = "0",
+	  .help = "remove the files this run created when it ends" },
+	{ .name = "userspace_reap", .kind = &opt_kind_bool, F(userspace_reap), .def = "0",
+	  .flags = OPTF_BARE,
+	  .help = "libaio: a reap that need not wait reads the AIO ring from user space" },
+	{ .name = "verify", .kind = &opt_kind_enum, F(verify), .enums = verify_enums, .def = "0",
+	  .help = "checksum written blocks and check them" },
+	{ .name = "verify_backlog", .kind = &opt_kind_uint, F(verify_backlog), .def = "0",
+	  .max = 1u << 24, .help = "read back and check every N writes; 0: all at the end" },
+	{ .name = "verify_fatal", .kind = &opt_kind_bool, F(verify_fatal), .def = "0",
+	  .help = "stop at the first verify failure" },
+	{ .name = "verify_pattern", .kind = &opt_kind_pattern, F(verify_pattern),
+	  .help = "bytes for verify=pattern: 0xhex, \"text\", decimal, %o (the offset)" },
+	{ .name = "wait_for", .kind = &opt_kind_str, F(wait_for),
+	  .help = "start after the named earlier job ends" },
+	{ .name = "write_bw_log", .kind = &opt_kind_str, F(write_bw_log), .flags = OPTF_BARE,
+	  .help = "log bandwidth to PREFIX_bw.N.log" },
+	{ .name = "write_hist_log", .kind = &opt_kind_str, F(write_hist_log), .flags = OPTF_BARE,
+	  .help = "log latency histograms to PREFIX_clat_hist.N.log" },
+	{ .name = "write_iops_log", .kind = &opt_kind_str, F(write_iops_log), .flags = OPTF_BARE,
+	  .help = "log IOPS to PREFIX_iops.N.log" },
+	{ .name = "write_lat_log", .kind = &opt_kind_str, F(write_lat_log), .flags = OPTF_BARE,
+	  .help = "log latencies to PREFIX_{slat,clat,lat}.N.log" },
+	{ .name = "zero_buffers", .kind = &opt_kind_bool, F(zero_buffers), .def = "0",
+	  .flags = OPTF_BARE, .help = "fill write buffers with zeros" },
+};
+/* clang-format on */
+
+const unsigned opt_count = ARRAY_SIZE(opt_table);
+
+const struct opt_def *opt_find(const char *name)
+{
+	unsigned lo = 0, hi = opt_count, i;
+
+	/* The names are sorted (test_options checks): halve; the aliases
+	 * are not, and few. */
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		int c = strcmp(opt_table[mid].name, name);
+
+		if (!c)
+			return &opt_table[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = 0; i < opt_count; i++)
+		if (opt_table[i].alias && !strcmp(opt_table[i].alias, name))
+			return &opt_table[i];
+	return NULL;
+}
+
+const char *opt_enum_name(const char *name, int value)
+{
+	const struct opt_enum *e;
+
+	for (e = opt_find(name)->enums; e->name; e++)
+		if (e->value == value)
+			return e->name;
+	return "?";
+}
+
+const char *opt_suggest(const char *name)
+{
+	struct util_nearest n = UTIL_NEAREST_INIT;
+	unsigned i;
+
+	for (i = 0; i < opt_count; i++) {
+		util_nearest_offer(&n, name, opt_table[i].name);
+		if (opt_table[i].alias)
+			util_nearest_offer(&n, name, opt_table[i].alias);
+	}
+	return n.best;
+}
+
+int opt_apply(const struct opt_def *o, struct job *job, const char *val, bool bare, char **cause)
+{
+	if (bare) {
+		if (o->kind == &opt_kind_bool && (o->flags & OPTF_BARE))
+			val = "1";
+		else if (o->flags & OPTF_BARE)
+			val = "";
+		else {
+			*cause = xasprintf("'%s' needs a value (%s=VALUE)", o->name, o->name);
+			return -EINVAL;
+		}
+	}
+	return o->kind->parse(o, job, val, cause);
+}
+
+void opt_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
+{
+	o->kind->format(o, job, sb);
+}
+
+void origin_format(const struct origin *o, const char *optname, struct strbuf *sb)
+{
+	switch (o->kind) {
+	case ORIGIN_DEFAULT:
+		strbuf_addf(sb, "default");
+		break;
+	case ORIGIN_FILE:
+		strbuf_addf(sb, "%s:%u", o->file, o->line);
+		break;
+	case ORIGIN_CMDLINE:
+		strbuf_addf(sb, "--%s", optname);
+		break;
+	case ORIGIN_SET:
+		strbuf_addf(sb, "--set %s", optname);
+		break;
+	}
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The option table: one row per job option (name, alias, kind, field,
+ * bounds, default, one-line help).  A row's kind knows how to parse a value
+ * into struct job and how to print it back.  Adding an option is one row
+ * here plus its entry in man/iogauge-jobfile.5.
+ */
+#ifndef IOGAUGE_OPTIONS_H
+#define IOGAUGE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jobfile/job.h"
+#include "util/util.h"
+
+enum origin_kind {
+	ORIGIN_DEFAULT,
+	ORIGIN_FILE,	/* file:line */
+	ORIGIN_CMDLINE, /* --name=value on the command line */
+	ORIGIN_SET,	/* --set name=value */
+};
+
+struct origin {
+	enum origin_kind kind;
+	const char *file; /* ORIGIN_FILE: the path as given; not owned */
+	unsigned line;	  /* ORIGIN_FILE: 1-based */
+	bool global;	  /* inherited from a global section or from before --name */
+	unsigned seq;	  /* reading order: later values win */
+	unsigned section; /* which section (or --name, or --set) it was read in */
+	const char *via;  /* set through another option sharing the field */
+};
+
+/* "jobs/a.ini:3", "--bs", "--set bs" or "default". */
+void origin_format(const struct origin *o, const char *optname, struct strbuf *sb);
+
+struct opt_def;
+
+/* How one kind of value is parsed and printed. */
+struct opt_kind {
+	const char *syntax; /* shown by --help-options: "size", "bool", ... */
+	/* 0, or -EINVAL with *cause set; @val is never NULL. */
+	int (*parse)(const struct opt_def *o, struct job *job, const char *val, char **cause);
+	/* Appends the value as a job file would spell it. */
+	void (*format)(const struct opt_def *o, const struct job *job, struct strbuf *sb);
+};
+
+struct opt_enum {
+	const char *name;
+	int value;
+};
+
+#define OPTF_BARE   (1u << 0) /* may stand alone: "time_based" means "time_based=1" */
+#define OPTF_INVERT (1u << 1) /* bool stored inverted (buffered writes direct) */
+
+struct opt_def {
+	const char *name;
+	const char *alias; /* NULL, or fio's other spelling */
+	const struct opt_kind *kind;
+	size_t off;		      /* offsetof(struct job, field) */
+	size_t off2;		      /* ranges: the field for the high end */
+	uint64_t min, max;	      /* inclusive, after units; max 0: no bound */
+	uint64_t unit;		      /* times: ns per unit of a bare number */
+	const struct opt_enum *enums; /* NULL-terminated */
+	const char *def;	      /* default, parsed by the same code; NULL: none */
+	unsigned flags;
+	const char *help;
+};
+
+extern const struct opt_def opt_table[];
+extern const unsigned opt_count;
+
+/* The row for @name or its alias (exact, case-sensitive as fio), or NULL. */
+const struct opt_def *opt_find(const char *name);
+static inline unsigned opt_index(const struct opt_def *o)
+{
+	return (unsigned)(o - opt_table);
+}
+/* The name enum option @name gives @value ("io_uring" for ioengine), or "?". */
+const char *opt_enum_name(const char *name, int value);
+/* The closest option name, or NULL when nothing is close enough. */
+const char *opt_suggest(const char *name);
+
+/*
+ * Sets one option in @job from its text.  @bare: the option stood alone
+ * without "=value".  0, or -EINVAL with *cause set (the value and what
+ * would be valid; no location: the caller knows it).
+ */
+int opt_apply(const struct opt_def *o, struct job *job, const char *val, bool bare, char **cause);
+void opt_format(const struct opt_def *o, const struct job *job, struct strbuf *sb);
+
+/* Value kinds, defined in optvals.c. */
+extern const struct opt_kind opt_kind_str, opt_kind_str_list, opt_kind_bool, opt_kind_uint,
+	opt_kind_u64, opt_kind_pct, opt_kind_size_pct, opt_kind_size_ddir, opt_kind_range,
+	opt_kind_range_ddir, opt_kind_time, opt_kind_time_range, opt_kind_enum, opt_kind_u64_ddir,
+	opt_kind_rw, opt_kind_bssplit, opt_kind_rand_dist, opt_kind_percentiles, opt_kind_cpus,
+	opt_kind_pattern;
+
+/*
+ * Options fio knows that iogauge does not implement.  FIO_OPT_UNSUPPORTED
+ * is an error; FIO_OPT_HARMLESS (it cannot change the workload) warns.
+ */
+enum fio_opt_status { FIO_OPT_UNKNOWN, FIO_OPT_UNSUPPORTED, FIO_OPT_HARMLESS };
+enum fio_opt_status fio_option_status(const char *name, const char **why);
+/* When @val is a value fio accepts for option @name but iogauge does not
+ * ("posixaio" for ioengine), a phrase saying what it is; else NULL. */
+const char *fio_value_unsupported(const char *name, const char *val);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reporters: they read a finished run and write text, JSON, terse lines,
+ * logs or plots.  They never see engines or threads.
+ */
+#ifndef IOGAUGE_REPORT_H
+#define IOGAUGE_REPORT_H
+
+#include "jobfile/jobfile.h"
+#include "run/run.h"
+#include "util/util.h"
+
+/* One reported entry: a job clone, or with group_reporting a whole group. */
+struct report_entry {
+	const struct run_result *r; /* the first clone in it */
+	unsigned threads;
+	const struct run_stats *st;   /* the clone's, or the group's merged */
+	const struct run_result *err; /* the first clone with an error, or NULL */
+};
+
+struct report_entries {
+	struct report_entry *v;
+	unsigned n;
+	struct run_stats *merged; /* storage for the groups */
+};
+
+/* Builds the entries of @run in order, as fio: one per clone, one per
+ * group where group_reporting is set. */
+void report_entries(const struct run *run, struct report_entries *out);
+void report_entries_free(struct report_entries *e);
+/* The group's aggregate bandwidth in direction @d: its bytes over its
+ * longest runtime, in bytes per second (fio's rs->agg). */
+double report_group_bw(const struct run *run, unsigned group, unsigned d);
+
+/* fio's bw_agg: the entry's mean windowed bandwidth in direction @d as a
+ * share of its group's aggregate, capped at 100%; @if_no_agg when the
+ * group moved no bytes. */
+double report_bw_share(const struct run *run, const struct report_entry *e, unsigned d,
+		       double if_no_agg);
+/* A rate-limited direction (rate, rate_iops): the target of @threads
+ * clones and what they achieved, in IOPS (rate_iops) or bytes/s (rate).
+ * Kept: achieved at least 99% of the target.  False when @d has no cap. */
+struct report_rate {
+	double target, achieved;
+	bool iops, kept;
+};
+bool report_rate(const struct job *job, unsigned d, unsigned threads, const struct dir_stats *ds,
+		 uint64_t elapsed, struct report_rate *out);
+/* continue_on_error: "N I/Os failed and passed over (continue_on_error);
+ * the first: ..." for @st's errors, @first the first one (or NULL), with
+ * no newline; the report's and standard error's words. */
+void report_passed_over(const struct run_stats *st, const char *first, struct strbuf *sb);
+/* "verify=crc32c: 2048 blocks (8.00 MiB) read back and checked, 0
+ * mismatched", or why the read-back did not run; for a job with verify. */
+void report_verify(const struct job *job, const struct run_stats *st, struct strbuf *sb);
+/* User and system CPU time of @st as percentages of its measured time. */
+void report_cpu(const struct run_stats *st, double *usr_pct, double *sys_pct);
+/* Reads and writes together by fio's latency_ns/us/ms buckets, and their total. */
+uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BINS]);
+
+/* The native report, modelled on SQLIO's: per job clone, or per group with
+ * group_reporting, and per direction. */
+void report_text(const struct run *run, struct strbuf *sb);
+/* fio's JSON (@plus: json+, with histogram bins); @js gives the option
+ * strings as written. */
+void report_json(const struct run *run, const struct jobset *js, bool plus, struct strbuf *sb);
+/* fio's terse format, version 3: one line per entry. */
+void report_terse(const struct run *run, struct strbuf *sb);
+/* The live status line, without the carriage return; @prev (may be NULL)
+ * is the one before, for the current rates. */
+void report_status(const struct run_status *st, const struct run_status *prev, struct strbuf *sb);
+/* Writes the write_*_log files of every clone.  0, or -errno with *cause
+ * naming the file. */
+int report_logs(const struct run *run, char **cause);
+/* Writes SVG plots into @dir (created if missing): per entry the latency
+ * histogram of each direction and IOPS and bandwidth over time. */
+int report_plots(const struct run *run, const char *dir, char **cause);
+
+#endif

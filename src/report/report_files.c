@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reporters that write files: fio's logs (write_bw_log and the rest,
+ * named PREFIX_KIND.N.log with N the clone's number in the run, as fio)
+ * and the --plot SVG files.  They run after the run, never during it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/plot.h"
+#include "report/report.h"
+
+/* Opens @path for writing; NULL with *cause naming it. */
+static FILE *create(const char *path, char **cause)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		set_cause(cause, "%s: cannot create: %s", path, strerror(errno));
+	return f;
+}
+
+static int finish(FILE *f, const char *path, char **cause)
+{
+	int err = ferror(f);
+
+	if (fclose(f) || err)
+		return set_cause(cause, "%s: cannot write: %s", path,
+				 strerror(errno ? errno : EIO));
+	return 0;
+}
+
+/* One log: "time, value, ddir, bs[, offset], prio", as fio 3.33 writes it. */
+static int write_log(const struct iolog *l, const char *path, bool offset, char **cause)
+{
+	const struct iolog_chunk *c;
+	FILE *f = create(path, cause);
+	unsigned i;
+
+	if (!f)
+		return -EIO;
+	for (c = l->head; c; c = c->next)
+		for (i = 0; i < c->n; i++) {
+			const struct iolog_entry *e = &c->e[i];
+
+			if (offset)
+				fprintf(f, "%llu, %llu, %u, %u, %llu, 0\n",
+					(unsigned long long)e->t, (unsigned long long)e->val,
+					e->dir, e->bs, (unsigned long long)e->off);
+			else
+				fprintf(f, "%llu, %llu, %u, %u, 0\n", (unsigned long long)e->t,
+					(unsigned long long)e->val, e->dir, e->bs);
+		}
+	return finish(f, path, cause);
+}
+
+/* "time, ddir, bs, bin0, bin1, ...": fio's 1856 bins, 2^coarseness merged. */
+static int write_hist_log(const struct run_logs *lg, const char *path, unsigned coarse,
+			  char **cause)
+{
+	const struct iolog_hist *h;
+	FILE *f = create(path, cause);
+	unsigned i, k, step = 1u << coarse;
+
+	if (!f)
+		return -EIO;
+	for (h = lg->hist_head; h; h = h->next) {
+		fprintf(f, "%llu, %u, %u", (unsigned long long)h->t, h->dir, h->bs);
+		for (i = 0; i < IOLOG_HIST_BINS; i += step) {
+			uint64_t sum = 0;
+
+			for (k = 0; k < step; k++)
+				sum += h->bins[i + k];
+			fprintf(f, ", %llu", (unsigned long long)sum);
+		}
+		fputc('\n', f);
+	}
+	return finish(f, path, cause);
+}
+
+static int clone_logs(const struct run_result *r, unsigned n, char **cause)
+{
+	static const char *const kinds[IOLOG_NR] = { "bw", "iops", "lat", "clat", "slat" };
+	const struct job *job = r->job;
+	const char *prefix[IOLOG_NR] = { job->write_bw_log, job->write_iops_log, job->write_lat_log,
+					 job->write_lat_log, job->write_lat_log };
+	char *path;
+	unsigned k;
+	int ret = 0;
+
+	for (k = 0; k < IOLOG_NR && !ret; k++) {
+		if (!prefix[k])
+			continue;
+		path = xasprintf("%s_%s.%u.log", *prefix[k] ? prefix[k] : job->name, kinds[k], n);
+		ret = write_log(&r->logs->log[k], path, job->log_offset && !job->log_avg_msec,
+				cause);
+		free(path);
+	}
+	if (!ret && job->write_hist_log) {
+		path = xasprintf("%s_clat_hist.%u.log",
+				 *job->write_hist_log ? job->write_hist_log : job->name, n);
+		ret = write_hist_log(r->logs, path, job->log_hist_coarseness, cause);
+		free(path);
+	}
+	return ret;
+}
+
+int report_logs(const struct run *run, char **cause)
+{
+	unsigned i;
+	int ret = 0;
+
+	for (i = 0; i < run->nr && !ret; i++)
+		if (run->results[i].logs)
+			ret = clone_logs(&run->results[i], i + 1, cause);
+	return ret;
+}
+
+/* ---- plots ---- */
+
+/* A job name as a file name: what is not [A-Za-z0-9._-] becomes '_'. */
+static char *file_part(const char *name)
+{
+	char *s = xstrdup(name), *p;
+
+	for (p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-'))
+			*p = '_';
+	return s;
+}
+
+static int save(const char *dir, const char *base, const char *kind, const struct strbuf *sb,
+		char **cause)
+{
+	char *path = xasprintf("%s/%s_%s.svg", dir, base, kind);
+	FILE *f = create(path, cause);
+	int ret = -EIO;
+
+	if (f) {
+		fputs(sb->buf, f);
+		ret = finish(f, path, cause);
+	}
+	free(path);
+	return ret;
+}
+
+/*
+ * An entry's windows: a clone's own, or a group's summed window by window
+ * (each clone's k-th window ends about k * 500 ms after it started).
+ */
+static void entry_series(const struct report_entry *e, struct plot_point *pts[4], size_t *n)
+{
+	const struct run_result *first = e->r;
+	size_t k, i, most = 0;
+
+	for (i = 0; i < e->threads; i++)
+		if (first[i].logs && first[i].logs->nr_win > most)
+			most = first[i].logs->nr_win;
+	for (k = 0; k < 4; k++)
+		pts[k] = xcalloc(most ? most : 1, sizeof(struct plot_point));
+	for (i = 0; i < e->threads; i++) {
+		const struct run_logs *lg = first[i].logs;
+
+		for (k = 0; lg && k < lg->nr_win; k++) {
+			const struct iolog_window *w = &lg->win[k];
+
+			/* The first clone with a k-th window stamps it (t > 0). */
+			if (pts[0][k].t == 0)
+				pts[0][k].t = pts[1][k].t = pts[2][k].t = pts[3][k].t = w->t;
+			pts[0][k].v += w->iops[0];
+			pts[1][k].v += w->iops[1];
+			pts[2][k].v += w->bw[0] / 1024;
+			pts[3][k].v += w->bw[1] / 1024;
+		}
+	}
+	*n = most;
+}
+
+static int plot_entry(const struct report_entry *e, unsigned idx, const char *dir, char **cause)
+{
+	const struct job *job = e->r->job;
+	const struct run_stats *st = e->st;
+	static const char *const dnames[STAT_NR] = { "read", "write", "trim", "sync" };
+	struct strbuf sb = { 0 };
+	struct plot_point *pts[4];
+	struct plot_series s[2];
+	char *name = file_part(job->name), *base = xasprintf("%s.%u", name, idx), *title;
+	unsigned d, ns = 0, k;
+	size_t n;
+	int ret = 0;
+
+	for (d = 0; d < STAT_NR && !ret; d++) {
+		if (!st->dir[d].ios)
+			continue;
+		title = xasprintf("[%s] %s latency (%llu I/Os)", job->name, dnames[d],
+				  (unsigned long long)st->dir[d].ios);
+		plot_hist_svg(&sb, title, &st->dir[d].lat, job->percentile_list,
+			      job->nr_percentiles);
+		free(title);
+		title = xasprintf("lat-%s", dnames[d]);
+		ret = save(dir, base, title, &sb, cause);
+		free(title);
+		sb.len = 0;
+	}
+	entry_series(e, pts, &n);
+	for (k = 0; k < 2 && !ret; k++) {
+		ns = 0;
+		for (d = 0; d < 2; d++)
+			if (job_does(job, (enum ddir)d))
+				s[ns++] = (struct plot_series){ dnames[d], pts[k * 2 + d], n };
+		title = xasprintf("[%s] %s over time (500 ms windows)", job->name,
+				  k ? "bandwidth" : "IOPS");
+		plot_lines_svg(&sb, title, k ? "MiB/s" : "IOPS", s, ns);
+		free(title);
+		ret = save(dir, base, k ? "bw" : "iops", &sb, cause);
+		sb.len = 0;
+	}
+	for (k = 0; k < 4; k++)
+		free(pts[k]);
+	strbuf_free(&sb);
+	free(name);
+	free(base);
+	return ret;
+}
+
+int report_plots(const struct run *run, const char *dir, char **cause)
+{
+	struct report_entries es;
+	unsigned i;
+	int ret = 0;
+
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return set_cause(cause, "--plot %s: cannot create the folder: %s", dir,
+				 strerror(errno));
+	report_entries(run, &es);
+	for (i = 0; i < es.n && !ret; i++)
+		ret = plot_entry(&es.v[i], i + 1, dir, cause);
+	report_entries_free(&es);
+	return ret;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fio's terse output, version 3 (stat.c show_thread_status_terse_all):
+ * one ';'-separated line per entry, in fio's field order and formats, so
+ * scripts that cut fields by number read ours.  v3 has no trim section.
+ */
+#include "report/report.h"
+
+#define TERSE_PCTS 20 /* fio's FIO_IO_U_LIST_MAX_LEN */
+
+/* min;max;mean;dev in microseconds, as fio. */
+static void lat_us(const struct hist *h, struct strbuf *sb)
+{
+	if (!h->count) {
+		strbuf_addf(sb, ";0;0;%f;%f", 0.0, 0.0);
+		return;
+	}
+	strbuf_addf(sb, ";%llu;%llu;%f;%f", (unsigned long long)(h->min / 1000),
+		    (unsigned long long)(h->max / 1000), hist_mean(h) / 1000,
+		    hist_stddev_sample(h) / 1000);
+}
+
+static void direction(const struct run *run, const struct report_entry *e, unsigned d,
+		      struct strbuf *sb)
+{
+	const struct dir_stats *ds = &e->st->dir[d];
+	const struct job *job = e->r->job;
+	double secs = (double)e->st->elapsed / 1e9, mean, p;
+	unsigned i, n = job->clat_percentiles || job->lat_percentiles ? job->nr_percentiles : 0;
+	/* fio's percentiles come from clat unless only lat_percentiles is set. */
+	const struct hist *ph = job->clat_percentiles ? &ds->clat : &ds->lat;
+
+	strbuf_addf(sb, ";%llu;%llu;%llu;%llu", (unsigned long long)(ds->bytes >> 10),
+		    (unsigned long long)(secs > 0 ? (double)ds->bytes / secs / 1024 : 0),
+		    (unsigned long long)(secs > 0 ? (double)ds->ios / secs : 0),
+		    (unsigned long long)(ds->ios ? e->st->elapsed / 1000000 : 0));
+	lat_us(&ds->slat, sb);
+	lat_us(&ds->clat, sb);
+	for (i = 0; i < TERSE_PCTS; i++) {
+		if (i >= n || !ph->count)
+			strbuf_addf(sb, ";0%%=0");
+		else
+			strbuf_addf(
+				sb, ";%f%%=%llu", job->percentile_list[i],
+				(unsigned long long)(hist_percentile(ph, job->percentile_list[i]) /
+						     1000));
+	}
+	lat_us(&ds->lat, sb);
+	if (!ds->bw.n) {
+		strbuf_addf(sb, ";0;0;%f%%;%f;%f", 0.0, 0.0, 0.0);
+		return;
+	}
+	mean = stats_sample_mean(&ds->bw);
+	/* fio's terse reads 100% when the group's aggregate is 0. */
+	p = report_bw_share(run, e, d, 100);
+	strbuf_addf(sb, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)ds->bw.min,
+		    (unsigned long long)ds->bw.max, p, mean, stats_sample_stddev(&ds->bw));
+}
+
+static void entry(const struct run *run, const struct report_entry *e, struct strbuf *sb)
+{
+	const struct run_stats *st = e->st;
+	double usr, sys, total;
+	uint64_t depths = 0, bins[STATS_LAT_BINS];
+	unsigned i;
+
+	strbuf_addf(sb, "3;iogauge-%s;%s;%u;%d", IOGAUGE_VERSION, e->r->job->name, e->r->group,
+		    e->err ? e->err->error_no : 0);
+	direction(run, e, STAT_READ, sb);
+	direction(run, e, STAT_WRITE, sb);
+	report_cpu(st, &usr, &sys);
+	strbuf_addf(sb, ";%f%%;%f%%;%llu;%llu;%llu", usr, sys, (unsigned long long)st->ru.ctx,
+		    (unsigned long long)st->ru.majf, (unsigned long long)st->ru.minf);
+	for (i = 0; i < STATS_DEPTHS; i++)
+		depths += st->depth[i];
+	for (i = 0; i < STATS_DEPTHS; i++)
+		strbuf_addf(sb, ";%3.1f%%", depths ? 100.0 * (double)st->depth[i] / depths : 0);
+	total = (double)report_lat_bins(st, bins);
+	/* The ns buckets fold into the first us one, as fio's stat_calc_lat_nu. */
+	for (i = 0; i < 10; i++)
+		bins[10] += bins[i];
+	for (i = 10; i < STATS_LAT_BINS; i++)
+		strbuf_addf(sb, ";%3.2f%%", total > 0 ? 100.0 * (double)bins[i] / total : 0);
+	for (i = 0; i < run->disks.n; i++) {
+		struct disk_counters c;
+		double util;
+
+		disks_delta(&run->disks.v[i], run->duration / 1000000, &c, &util);
+		strbuf_addf(sb, ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%",
+			    run->disks.v[i].name, (unsigned long long)c.ios[0],
+			    (unsigned long long)c.ios[1], (unsigned long long)c.merges[0],
+			    (unsigned long long)c.merges[1], (unsigned long long)c.ticks[0],
+			    (unsigned long long)c.ticks[1], (unsigned long long)c.in_queue, util);
+	}
+	if (e->r->job->description && *e->r->job->description)
+		strbuf_addf(sb, ";%s", e->r->job->description);
+	strbuf_addc(sb, '\n');
+}
+
+void report_terse(const struct run *run, struct strbuf *sb)
+{
+	struct report_entries es;
+	unsigned i;
+
+	report_entries(run, &es);
+	for (i = 0; i < es.n; i++)
+		entry(run, &es.v[i], sb);
+	report_entries_free(&es);
+}

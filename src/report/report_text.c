@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The native text report, modelled on SQLIO's: per entry (a job clone, or
+ * a group with group_reporting) and direction, IOs/sec, MBs/sec (MiB, as
+ * SQLIO), latency min/avg/max in microseconds with decimals, a percentile
+ * line, and SQLIO's histogram of 1 ms buckets 0..23 and 24+ in percent.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobfile/options.h"
+#include "report/report.h"
+
+static const char *const dir_names[STAT_NR] = { "read", "write", "trim", "sync" };
+static const double short_pcts[] = { 50, 90, 99, 99.9, 99.99, 100 };
+
+static void percentiles(const struct job *job, const struct hist *h, struct strbuf *sb)
+{
+	const double *p = short_pcts;
+	unsigned i, n = ARRAY_SIZE(short_pcts);
+
+	/* percentile_list, when the job sets it, replaces the short line. */
+	if (job->origin[opt_index(opt_find("percentile_list"))].kind != ORIGIN_DEFAULT) {
+		p = job->percentile_list;
+		n = job->nr_percentiles;
+	}
+	strbuf_addf(sb, "  percentiles(us):");
+	for (i = 0; i < n; i++) {
+		if (p[i] >= 100)
+			strbuf_addf(sb, " max=%.2f", hist_percentile(h, 100) / 1e3);
+		else
+			strbuf_addf(sb, " p%g=%.2f", p[i], hist_percentile(h, p[i]) / 1e3);
+	}
+	strbuf_addc(sb, '\n');
+}
+
+static void min_avg_max(const char *name, const struct hist *h, struct strbuf *sb)
+{
+	strbuf_addf(sb, "  %s(us): min=%.2f avg=%.2f max=%.2f\n", name, h->min / 1e3,
+		    hist_mean(h) / 1e3, h->max / 1e3);
+}
+
+/* fio's "IO depths": the share of I/Os queued with 1, 2-3, 4-7 ... in flight. */
+static void depths(const struct run_stats *st, struct strbuf *sb)
+{
+	static const char *const names[STATS_DEPTHS] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	uint64_t total = 0;
+	unsigned i;
+
+	for (i = 0; i < STATS_DEPTHS; i++)
+		total += st->depth[i];
+	strbuf_addf(sb, "IO depths:");
+	for (i = 0; i < STATS_DEPTHS; i++)
+		strbuf_addf(sb, " %s=%.1f%%", names[i], total ? 100.0 * st->depth[i] / total : 0.0);
+	strbuf_addc(sb, '\n');
+}
+
+/* A rate-limited direction: the target and what was kept, and latency
+ * from each I/O's intended start (response) beside the service latency
+ * above, with the generator's lag behind the schedule. */
+static void rate_lines(const struct job *job, const struct dir_stats *d, unsigned dd,
+		       unsigned threads, uint64_t elapsed, struct strbuf *sb)
+{
+	struct report_rate rr;
+
+	if (!report_rate(job, dd, threads, d, elapsed, &rr) || !d->resp.count)
+		return;
+	strbuf_addf(sb, "  rate (%s): ", job->rate_process == RATE_POISSON ? "poisson" : "linear");
+	if (rr.iops)
+		strbuf_addf(sb, "target %.0f IOPS, achieved %.2f", rr.target, rr.achieved);
+	else
+		strbuf_addf(sb, "target %.2f MBs/sec, achieved %.2f", rr.target / 1048576.0,
+			    rr.achieved / 1048576.0);
+	strbuf_addf(sb, ": %s\n", rr.kept ? "kept" : "NOT KEPT (the job fell behind its schedule)");
+	min_avg_max("resp", &d->resp, sb);
+	strbuf_addf(sb, "  resp percentiles(us): p50=%.2f p90=%.2f p99=%.2f p99.9=%.2f\n",
+		    hist_percentile(&d->resp, 50) / 1e3, hist_percentile(&d->resp, 90) / 1e3,
+		    hist_percentile(&d->resp, 99) / 1e3, hist_percentile(&d->resp, 99.9) / 1e3);
+	strbuf_addf(sb, "  lag(us): avg=%.2f p99=%.2f max=%.2f\n", hist_mean(&d->lag) / 1e3,
+		    hist_percentile(&d->lag, 99) / 1e3, d->lag.max / 1e3);
+}
+
+static void direction(const struct job *job, const struct dir_stats *d, unsigned dd,
+		      unsigned threads, uint64_t elapsed, struct strbuf *sb)
+{
+	const char *name = dir_names[dd];
+	double secs = elapsed / 1e9;
+	unsigned i;
+
+	strbuf_addf(sb, "%s:\n", name);
+	strbuf_addf(sb, "  IOs/sec: %.2f\n", secs > 0 ? d->ios / secs : 0.0);
+	if (d->bytes || strcmp(name, "sync"))
+		strbuf_addf(sb, "  MBs/sec: %.2f\n", secs > 0 ? d->bytes / secs / 1048576.0 : 0.0);
+	strbuf_addf(sb, "  Min_Latency(us): %.2f\n", d->lat.count ? d->lat.min / 1e3 : 0.0);
+	strbuf_addf(sb, "  Avg_Latency(us): %.2f\n", hist_mean(&d->lat) / 1e3);
+	strbuf_addf(sb, "  Max_Latency(us): %.2f\n", d->lat.max / 1e3);
+	/* An engine with a submission step: the total's two parts, as fio. */
+	if (d->slat.count) {
+		min_avg_max("slat", &d->slat, sb);
+		min_avg_max("clat", &d->clat, sb);
+	}
+	if (job->clat_percentiles || job->lat_percentiles)
+		percentiles(job, &d->lat, sb);
+	rate_lines(job, d, dd, threads, elapsed, sb);
+	strbuf_addf(sb, "  histogram:\n  ms:");
+	for (i = 0; i < STATS_MS_BUCKETS; i++)
+		strbuf_addf(sb, i + 1 < STATS_MS_BUCKETS ? " %u" : " %u+", i);
+	strbuf_addf(sb, "\n  %%: ");
+	for (i = 0; i < STATS_MS_BUCKETS; i++)
+		strbuf_addf(sb, " %.0f", d->ios ? 100.0 * d->ms[i] / d->ios : 0.0);
+	strbuf_addc(sb, '\n');
+}
+
+static void entry(const struct run_result *r, unsigned threads, const struct run_stats *st,
+		  struct strbuf *sb)
+{
+	const struct job *job = r->job;
+	double usr, sys;
+	unsigned d;
+
+	strbuf_addf(sb, "\n[%s]", job->name);
+	if (job->numjobs > 1 && threads == 1)
+		strbuf_addf(sb, " clone %u of %u,", r->clone + 1, job->numjobs);
+	/* As fio: each clone a process unless the job sets thread. */
+	strbuf_addf(sb, " %u %s%s, %s, iodepth %u, rw=", threads,
+		    job->thread ? "thread" : "process",
+		    threads == 1  ? ""
+		    : job->thread ? "s"
+				  : "es",
+		    r->engine, r->depth);
+	opt_format(opt_find("rw"), job, sb);
+	strbuf_addf(sb, ", bs=");
+	opt_format(opt_find(job->nr_bssplit[0]	  ? "bssplit"
+			    : job->bsrange_max[0] ? "bsrange"
+						  : "bs"),
+		   job, sb);
+	strbuf_addf(sb, ", %s%s, %.2f s\n", job->direct ? "direct" : "buffered",
+		    job->sync == SYNC_SYNC    ? " O_SYNC"
+		    : job->sync == SYNC_DSYNC ? " O_DSYNC"
+					      : "",
+		    st->elapsed / 1e9);
+	depths(st, sb);
+	report_cpu(st, &usr, &sys);
+	strbuf_addf(sb, "cpu: usr=%.2f%% sys=%.2f%% ctx=%llu majf=%llu minf=%llu\n", usr, sys,
+		    (unsigned long long)st->ru.ctx, (unsigned long long)st->ru.majf,
+		    (unsigned long long)st->ru.minf);
+	for (d = 0; d < STAT_NR; d++)
+		if (st->dir[d].ios)
+			direction(job, &st->dir[d], d, threads, st->elapsed, sb);
+	if (job->verify != VERIFY_NONE) {
+		report_verify(job, st, sb);
+		strbuf_addc(sb, '\n');
+	}
+	if (st->errors) {
+		strbuf_addf(sb, "errors: ");
+		report_passed_over(st, r->first_error, sb);
+		strbuf_addc(sb, '\n');
+	}
+	if (r->error)
+		strbuf_addf(sb, "error: %s\n", r->error);
+}
+
+void report_text(const struct run *run, struct strbuf *sb)
+{
+	struct report_entries es;
+	unsigned i;
+
+	strbuf_addf(sb, "iogauge %s%s\n", IOGAUGE_VERSION,
+		    run->interrupted ? " (interrupted: partial results)" : "");
+	report_entries(run, &es);
+	for (i = 0; i < es.n; i++)
+		entry(es.v[i].r, es.v[i].threads, es.v[i].st, sb);
+	report_entries_free(&es);
+	if (run->disks.n)
+		strbuf_addf(sb, "\nDisk stats (read/write):\n");
+	for (i = 0; i < run->disks.n; i++) {
+		struct disk_counters c;
+		double util;
+
+		disks_delta(&run->disks.v[i], run->duration / 1000000, &c, &util);
+		strbuf_addf(sb,
+			    "  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
+			    "util=%.2f%%\n",
+			    run->disks.v[i].name, (unsigned long long)c.ios[0],
+			    (unsigned long long)c.ios[1], (unsigned long long)c.merges[0],
+			    (unsigned long long)c.merges[1], (unsigned long long)c.ticks[0],
+			    (unsigned long long)c.ticks[1], (unsigned long long)c.in_queue, util);
+	}
+}
+
+/* A rate as fio's status line prints it: 1023KiB/s, 12.3MiB/s, 1.2GiB/s. */
+static void rate(double bytes_s, struct strbuf *sb)
+{
+	static const char *const units[] = { "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
+	double v = bytes_s / 1024;
+	unsigned u = 0;
+
+	while (v >= 1024 && u + 1 < ARRAY_SIZE(units)) {
+		v /= 1024;
+		u++;
+	}
+	strbuf_addf(sb, u ? "%.1f%s" : "%.0f%s", v, units[u]);
+}
+
+static void count(double v, struct strbuf *sb)
+{
+	if (v >= 1e6)
+		strbuf_addf(sb, "%.1fM", v / 1e6);
+	else if (v >= 1e3)
+		strbuf_addf(sb, "%.1fk", v / 1e3);
+	else
+		strbuf_addf(sb, "%.0f", v);
+}
+
+void report_status(const struct run_status *st, const struct run_status *prev, struct strbuf *sb)
+{
+	double dt = prev && st->elapsed > prev->elapsed
+			    ? (double)(st->elapsed - prev->elapsed) / 1e9
+			    : (double)st->elapsed / 1e9;
+	uint64_t eta = st->eta / 1000000000ull;
+	unsigned d;
+
+	strbuf_addf(sb, "Jobs: %u (done %u of %u): [%.1f%%][", st->running, st->done, st->total,
+		    st->frac * 100);
+	for (d = 0; d < 2; d++) {
+		strbuf_addf(sb, d ? ",w=" : "r=");
+		rate(dt > 0 ? (double)(st->bytes[d] - (prev ? prev->bytes[d] : 0)) / dt : 0, sb);
+	}
+	strbuf_addf(sb, "][");
+	for (d = 0; d < 2; d++) {
+		strbuf_addf(sb, d ? ",w=" : "r=");
+		count(dt > 0 ? (double)(st->ios[d] - (prev ? prev->ios[d] : 0)) / dt : 0, sb);
+	}
+	if (st->eta == UINT64_MAX)
+		strbuf_addf(sb, " IOPS][eta --m:--s]");
+	else if (eta >= 3600)
+		strbuf_addf(sb, " IOPS][eta %02lluh:%02llum:%02llus]",
+			    (unsigned long long)eta / 3600, (unsigned long long)eta / 60 % 60,
+			    (unsigned long long)eta % 60);
+	else
+		strbuf_addf(sb, " IOPS][eta %02llum:%02llus]", (unsigned long long)eta / 60,
+			    (unsigned long long)eta % 60);
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running jobs: files laid out, one worker thread per job clone, released
+ * together, stonewall and wait_for honoured, results collected.  The
+ * results are plain data for a reporter; nothing here prints.
+ */
+#ifndef IOGAUGE_RUN_H
+#define IOGAUGE_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats/diskstats.h"
+#include "stats/iolog.h"
+#include "jobfile/job.h"
+#include "run/runclock.h"
+#include "stats/stats.h"
+
+struct run_file {
+	char *path;
+	int fd;
+	uint64_t size;	/* bytes the job may use from offset 0 of the file */
+	uint64_t start; /* bytes: first byte of the I/O region (offset) */
+	uint64_t len;	/* bytes: length of the I/O region */
+	bool created;	/* this run created it: unlink may remove it */
+	bool blkdev;	/* a block device: trims are discards */
+};
+
+/* One job clone's outcome. */
+struct run_result {
+	const struct job *job;
+	unsigned job_index;
+	unsigned clone; /* 0..numjobs-1 */
+	unsigned group; /* reporting group */
+	const char *engine;
+	unsigned depth; /* I/Os the engine could keep in flight */
+	struct run_stats stats;
+	char *error;	   /* NULL, or "file: offset N, size N: errno text" */
+	int error_no;	   /* its errno; 0 without an error */
+	char *first_error; /* continue_on_error: the first error passed over, or NULL */
+	int first_error_no;
+	struct run_logs *logs; /* windows and the write_*_log entries */
+	uint64_t t_start;      /* ns, CLOCK_MONOTONIC: when the clone's I/O began; 0: never */
+};
+
+struct run {
+	struct run_result *results;
+	unsigned nr;
+	bool interrupted;	/* stopped by *stop */
+	int64_t epoch_ms;	/* wall clock when the run started, ms since 1970 */
+	uint64_t t_start;	/* ns, the run's clock, the same instant */
+	enum clocksource clock; /* the clock every time was read from */
+	uint64_t duration;	/* ns, start to the last worker's end */
+	struct disk_set disks;	/* the block devices under the files, before and after */
+};
+
+/* Progress of a run, for a live status line. */
+struct run_status {
+	unsigned total, waiting, running, done; /* job clones */
+	uint64_t bytes[2], ios[2];		/* measured read, write so far */
+	double frac;				/* 0..1 of the work done */
+	uint64_t elapsed;			/* ns since the run started */
+	uint64_t eta;				/* ns left; UINT64_MAX: unknown */
+};
+
+/* Calls @fn from a thread of the run about every @every ns while jobs run. */
+struct run_watch {
+	void (*fn)(const struct run_status *st, void *arg);
+	void *arg;
+	uint64_t every; /* ns */
+};
+
+/*
+ * Runs @jobs.  @watch (may be NULL) sees the progress.  *stop (set from a
+ * signal handler) ends every worker at the next I/O, and any wait (rate,
+ * thinktime, startdelay) within a few run_sleep_until slices; what ran is
+ * still in the results.  Returns 0 when every job ran (I/O errors are in
+ * the results), or -errno with *cause set when the run could not start (a
+ * file, O_DIRECT, alignment): then no job did I/O.
+ */
+int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
+	     const struct run_watch *watch, struct run *out, char **cause);
+void run_free(struct run *r);
+
+#endif

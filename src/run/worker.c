@@ -1,0 +1,1476 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The worker: one job clone's setup and its I/O loop.  The loop serves
+ * sync and async engines alike (queue / commit / reap) and does no
+ * allocation, locking or stdio; errors are formatted once, when they stop
+ * the worker.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jobfile/options.h"
+#include "run/worker.h"
+
+/* The engines of this build, "psync, sync, ...", for a message. */
+static char *engine_list(void)
+{
+	struct strbuf sb = { 0 };
+	unsigned i;
+
+	for (i = 0; engine_at(i); i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", engine_at(i)->name);
+	return strbuf_detach(&sb);
+}
+
+static volatile sig_atomic_t never_halted;
+
+static uint64_t seed_for(const struct job *job, unsigned clone)
+{
+	struct timespec ts;
+
+	if (job->randrepeat)
+		return job->randseed + clone;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40) ^
+	       clone;
+}
+
+/*
+ * Buffer contents, as fio makes them: random bytes (not dedupable, not
+ * compressible); zeros with zero_buffers; with
+ * buffer_compress_percentage=P, each buffer_compress_chunk bytes are
+ * (100 - P)% random then P% zeros, so that the data compresses to about
+ * (100 - P)% of its size.
+ */
+static void fill_contents(struct worker *w, char *p, size_t len)
+{
+	const struct job *job = w->job;
+	size_t chunk = job->buffer_compress_percentage ? job->buffer_compress_chunk : len;
+	size_t done, l, r;
+
+	if (job->zero_buffers) {
+		memset(p, 0, len);
+		return;
+	}
+	for (done = 0; done < len; done += chunk) {
+		size_t n = len - done < chunk ? len - done : chunk;
+
+		r = n - n * job->buffer_compress_percentage / 100;
+		for (l = 0; l < r; l += 8) {
+			uint64_t v = rng_next(&w->data_rng);
+
+			memcpy(p + done + l, &v, r - l < 8 ? r - l : 8);
+		}
+		memset(p + done + r, 0, n - r);
+	}
+}
+
+/* scramble_buffers (fio's default): 16 bytes of each 512-byte block of a
+ * write become its file offset and the write's sequence number, so that no
+ * two blocks written are the same.  Both go through a keyed bijection, and
+ * the place is the worker's own (16-byte aligned, drawn at set-up), so the
+ * stamps look like the random data around them (no compressor finds them)
+ * and do not pile up. */
+static void scramble(struct worker *w, char *p, size_t len, uint64_t off)
+{
+	/* Mixed once per write; the blocks of one write step by an odd
+	 * constant, so they differ from each other, and seq sets the write
+	 * apart from every other one. */
+	uint64_t seq = rng_mix(w->writes ^ w->scramble_key[1]);
+	uint64_t o = rng_mix(off ^ w->scramble_key[0]);
+	size_t l;
+
+	for (l = 0; l + 512 <= len; l += 512, o += 0x9e3779b97f4a7c15ull) {
+		memcpy(p + l + w->scramble_at, &o, 8);
+		memcpy(p + l + w->scramble_at + 8, &seq, 8);
+	}
+}
+
+/* A write's contents, before it is queued: refilled or scrambled, in
+ * the buffer or in the sub-block pieces that the engine will write. */
+static void write_contents(struct worker *w, const struct io_req *req)
+{
+	const struct iovec *v;
+	uint64_t off = req->off;
+	unsigned k;
+
+	if (!w->iov) {
+		if (w->refill)
+			fill_contents(w, req->buf, req->len);
+		else
+			scramble(w, req->buf, req->len, off);
+		return;
+	}
+	/* sub_blocks: the pieces hold the data (copy mode gathers them after). */
+	v = &w->iov[(size_t)req->idx * w->job->sub_blocks];
+	for (k = 0; k < w->job->sub_blocks; off += v[k].iov_len, k++)
+		if (w->refill)
+			fill_contents(w, v[k].iov_base, v[k].iov_len);
+		else
+			scramble(w, v[k].iov_base, v[k].iov_len, off);
+}
+
+/*
+ * sub_blocks=N (SQLIO's -m): each slot's buffer as N pieces of bs/N bytes,
+ * each allocated on its own so that they are apart in memory, filled as
+ * the buffers are.  scatter hands the engine their iovecs; copy keeps the
+ * contiguous buffer for the I/O and copies (see sub_copy_in/out).  The
+ * iovecs are made here once; worker_buffers_make fills in the pieces.
+ */
+static void sub_blocks_setup(struct worker *w, unsigned depth)
+{
+	unsigned n = w->job->sub_blocks, k;
+
+	w->iov = xcalloc((size_t)depth * n, sizeof(*w->iov));
+	w->sub_copy = w->job->sub_block_io == SUBIO_COPY;
+	for (k = 0; k < depth && !w->sub_copy; k++) {
+		w->reqs[k].iov = &w->iov[(size_t)k * n];
+		w->reqs[k].nr_iov = n;
+	}
+}
+
+/* sub_block_io=copy: a write's bytes gathered from the slot's pieces, a
+ * read's scattered into them: SQLIO's copy mode, a memcpy per I/O. */
+static void sub_copy(const struct worker *w, const struct io_req *req, bool in)
+{
+	const struct iovec *v = &w->iov[(size_t)req->idx * w->job->sub_blocks];
+	char *p = req->buf;
+	unsigned k;
+
+	for (k = 0; k < w->job->sub_blocks; k++, p += v[k - 1].iov_len)
+		if (in)
+			memcpy(p, v[k].iov_base, v[k].iov_len);
+		else
+			memcpy(v[k].iov_base, p, v[k].iov_len);
+}
+
+int worker_engine_init(struct worker *w, char **cause)
+{
+	struct engine_setup es = { w->job, &w->files, w->bufmem.buf, w->buf_size };
+	char *why = NULL;
+	int ret;
+
+	if (!w->eng.ops->init)
+		return 0;
+	ret = w->eng.ops->init(&w->eng, &es, &why);
+	if (ret) {
+		set_cause(cause, "[%s] ioengine=%s: %s", w->job->name, w->eng.ops->name,
+			  why ? why : strerror(-ret));
+		free(why);
+		return ret;
+	}
+	w->eng_ready = true;
+	return 0;
+}
+
+void worker_engine_release(struct worker *w)
+{
+	if (w->eng_ready && w->eng.ops->cleanup)
+		w->eng.ops->cleanup(&w->eng);
+	w->eng_ready = false;
+}
+
+void worker_buffers_drop(const struct worker *w)
+{
+	struct iomem m = w->bufmem;
+	void **subs = w->subs;
+	unsigned i;
+
+	iomem_free(&m);
+	for (i = 0; subs && i < w->eng.depth * w->job->sub_blocks; i++)
+		free(subs[i]);
+	free(subs);
+}
+
+void worker_buffers_release(struct worker *w)
+{
+	worker_buffers_drop(w);
+	w->bufmem.base = w->bufmem.buf = NULL;
+	w->subs = NULL;
+}
+
+int worker_buffers_make(struct worker *w, bool touch, char **cause)
+{
+	const struct job *job = w->job;
+	unsigned depth = w->eng.depth, n = job->sub_blocks, i;
+	uint64_t lo, hi;
+	size_t piece;
+	char *why = NULL;
+	int ret;
+
+	ret = iomem_alloc(&w->bufmem, job->iomem, w->buf_size * depth, w->files.mem_align, &why);
+	if (ret) {
+		set_cause(cause, "[%s] I/O buffers: %s", job->name, why);
+		free(why);
+		return ret;
+	}
+	for (i = 0; i < depth; i++) {
+		w->reqs[i].buf = (char *)w->bufmem.buf + (size_t)i * w->buf_size;
+		if (touch)
+			fill_contents(w, w->reqs[i].buf, w->buf_size);
+	}
+	if (n < 2)
+		return 0;
+	job_bs_span(job, &lo, &hi);
+	piece = (size_t)(hi / n);
+	w->subs = xcalloc((size_t)depth * n, sizeof(*w->subs));
+	for (i = 0; i < depth * n; i++) {
+		if (posix_memalign(&w->subs[i], w->files.mem_align, piece)) {
+			set_cause(cause, "[%s] cannot allocate %u sub-blocks of %zu bytes",
+				  job->name, depth * n, piece);
+			return -ENOMEM;
+		}
+		if (touch)
+			fill_contents(w, w->subs[i], piece);
+		w->iov[i].iov_base = w->subs[i];
+		w->iov[i].iov_len = piece;
+	}
+	return 0;
+}
+
+int worker_buffers_renew(struct worker *w, char **cause)
+{
+	worker_buffers_release(w);
+	return worker_buffers_make(w, true, cause);
+}
+
+/* The 64-bit words of file @i's random map: a bit per unit of its region. */
+static size_t rmap_words(const struct worker *w, unsigned i)
+{
+	return (size_t)((w->files.v[i].len / w->unit + 63) / 64);
+}
+
+/* Every page of [p, p + len) written (with what it holds), so that none
+ * is first faulted in, or copied on write, inside the measured time. */
+static void touch(void *p, size_t len)
+{
+	volatile char *c = p;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+
+	for (i = 0; i < len; i += page)
+		c[i] = c[i];
+	if (len)
+		c[len - 1] = c[len - 1];
+}
+
+void worker_prefault(struct worker *w)
+{
+	const struct job *job = w->job;
+	unsigned i, k;
+
+	touch(&w->stats, sizeof(w->stats));
+	for (i = 0; w->rmap && i < w->files.n; i++)
+		touch(w->rmap[i], rmap_words(w, i) * sizeof(uint64_t));
+	if (w->v.map)
+		touch(w->v.map, (w->v.n ? w->v.n : 1) * sizeof(*w->v.map));
+	/* The per-I/O logs' first chunks: later ones are made as they fill. */
+	for (k = 0; w->log_each && k < IOLOG_NR; k++) {
+		struct iolog *l = &w->logs->log[k];
+
+		if ((k == IOLOG_BW && !job->write_bw_log) ||
+		    (k == IOLOG_IOPS && !job->write_iops_log) ||
+		    (k >= IOLOG_LAT && !job->write_lat_log) || l->tail)
+			continue;
+		iolog_grow(l);
+		touch(l->tail->e, sizeof(l->tail->e));
+	}
+}
+
+int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
+		 volatile sig_atomic_t *stop, char **cause)
+{
+	uint64_t lo, hi, seed;
+	unsigned d, i, depth;
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->job = job;
+	w->clone = clone;
+	w->stop = stop;
+	w->halt = &never_halted;
+	w->prog = &w->prog_own;
+	w->eng.ops = job_engine(job);
+	if (!w->eng.ops) {
+		char *have = engine_list();
+
+		ret = set_cause(cause,
+				"[%s] ioengine=%s is not in this build of iogauge (it has: %s)",
+				job->name, opt_enum_name("ioengine", (int)job->ioengine), have);
+		free(have);
+		return ret;
+	}
+	depth = (w->eng.ops->flags & ENGINE_F_SYNC) ? 1 : job->iodepth;
+	w->eng.depth = depth;
+	job_bs_span(job, &lo, &hi);
+	ret = files_open(job, clone, w->eng.ops->flags, &w->files, cause);
+	if (ret)
+		return ret;
+	seed = seed_for(job, clone);
+	rng_seed(&w->rng, seed);
+	rng_seed(&w->data_rng, seed ^ 0x64617461u); /* "data": apart from the mix draws */
+	rng_seed(&w->rate_rng, seed ^ 0x72617465u); /* "rate" */
+	/* fio's FIO_RAND_MIX_OFF (4) seed, so the mix draws are fio's. */
+	taus88_seed(&w->mix_rng,
+		    (uint32_t)(job->randrepeat ? taus88_fio_seed(job->randseed, thread, 4) : seed));
+	/* As fio: compressible contents are made anew for every write. */
+	w->refill = !job->zero_buffers && (job->refill_buffers || job->buffer_compress_percentage);
+	w->scramble = !job->zero_buffers && !w->refill && job->scramble_buffers;
+	w->scramble_at = (size_t)rng_below(&w->data_rng, 512 / 16) * 16;
+	w->scramble_key[0] = rng_next(&w->data_rng);
+	w->scramble_key[1] = rng_next(&w->data_rng);
+	w->offgen = xcalloc(w->files.n, sizeof(*w->offgen));
+	w->cursor = xcalloc(w->files.n, sizeof(*w->cursor));
+	/* As fio's blockalign default: a direction's random offsets are
+	 * multiples of its own smallest block, so its blocks fit the region. */
+	w->unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
+	for (d = 0; d < DDIR_COUNT; d++) {
+		uint64_t dlo, dhi;
+
+		job_bs_bounds(job, (enum ddir)d, &dlo, &dhi);
+		w->dir_align[d] = dlo > w->unit && dlo % w->unit == 0 ? dlo : w->unit;
+	}
+	for (i = 0; i < w->files.n; i++) {
+		struct run_file *f = &w->files.v[i];
+
+		/* As fio: the region is used in whole blocks. */
+		if (f->len - f->len % w->unit < hi) {
+			ret = set_cause(cause,
+					"%s: the I/O region (%llu bytes, %llu in whole blocks of "
+					"%llu) is smaller than the block size %llu",
+					f->path, (unsigned long long)f->len,
+					(unsigned long long)(f->len - f->len % w->unit),
+					(unsigned long long)w->unit, (unsigned long long)hi);
+			goto err;
+		}
+		f->len -= f->len % w->unit;
+		offgen_init(&w->offgen[i], job->norandommap ? OFFGEN_RANDOM_NOMAP : OFFGEN_RANDOM,
+			    f->len / w->unit, seed + i);
+		/* A skewed distribution draws with replacement (fio drops its
+		 * random map for one too). */
+		if (job->random_distribution.kind != RDIST_RANDOM) {
+			if (!w->rdist)
+				w->rdist = xcalloc(w->files.n, sizeof(*w->rdist));
+			randdist_init(&w->rdist[i], &job->random_distribution, f->len / w->unit,
+				      w->unit, seed ^ (0x64697374u + i));
+		}
+		w->cursor[i] = job->stride ? 0 : f->start;
+		/* Blocks larger than the unit under a random map: fio's covering. */
+		if (job_is_random(job->rw) && !job->norandommap && !w->rdist && hi > w->unit) {
+			if (!w->rmap) {
+				w->rmap = xcalloc(w->files.n, sizeof(*w->rmap));
+				w->rmap_used = xcalloc(w->files.n, sizeof(*w->rmap_used));
+			}
+			w->rmap[i] = xcalloc(rmap_words(w, i), sizeof(uint64_t));
+		}
+		if (job->stride && f->len / w->unit < job->stride) {
+			ret = set_cause(cause,
+					"%s: stride=%u needs a region of at least one row of %u "
+					"blocks of %llu bytes; it has %llu bytes",
+					f->path, job->stride, job->stride,
+					(unsigned long long)w->unit, (unsigned long long)f->len);
+			goto err;
+		}
+	}
+	/* stride: the clones split the columns, the first ones taking the
+	 * remainder, as SQLIO's threads split its strip. */
+	if (job->stride) {
+		uint64_t base = job->stride / job->numjobs, extra = job->stride % job->numjobs;
+
+		w->col0 = clone * base + (clone < extra ? clone : extra);
+		w->cols = base + (clone < extra);
+	}
+	w->buf_size =
+		(size_t)((hi + w->files.mem_align - 1) / w->files.mem_align * w->files.mem_align);
+	w->reqs = xcalloc(depth, sizeof(*w->reqs));
+	w->free_reqs = xcalloc(depth, sizeof(*w->free_reqs));
+	w->done = xcalloc(depth, sizeof(*w->done));
+	w->pending = xcalloc(depth, sizeof(*w->pending));
+	for (i = 0; i < depth; i++) {
+		w->reqs[i].idx = i;
+		w->free_reqs[w->nr_free++] = &w->reqs[depth - 1 - i];
+	}
+	if (job->sub_blocks > 1)
+		sub_blocks_setup(w, depth);
+	/* Made here to check that they can be; the clone makes them again
+	 * for itself (worker_buffers_renew). */
+	ret = worker_buffers_make(w, false, cause);
+	if (ret)
+		goto err;
+	ret = worker_verify_setup(w, hi, cause);
+	if (ret)
+		goto err;
+	ret = worker_engine_init(w, cause);
+	if (ret)
+		goto err;
+	stats_init(&w->stats);
+	w->logs = xcalloc(1, sizeof(*w->logs));
+	w->log_each = !job->log_avg_msec &&
+		      (job->write_bw_log || job->write_iops_log || job->write_lat_log);
+	if (job->write_hist_log && job->log_hist_msec)
+		for (d = 0; d < DDIR_COUNT; d++)
+			w->hist_before[d] = xcalloc(HIST_NR, sizeof(uint64_t));
+	return 0;
+err:
+	worker_cleanup(w, true);
+	return ret;
+}
+
+void worker_cleanup(struct worker *w, bool remove_created)
+{
+	unsigned i;
+
+	free(w->first_error); /* NULL once the run has taken it */
+	w->first_error = NULL;
+	worker_verify_cleanup(w);
+	worker_engine_release(w);
+	for (i = 0; w->rmap && i < w->files.n; i++)
+		free(w->rmap[i]);
+	free(w->rmap);
+	free(w->rmap_used);
+	w->rmap = NULL;
+	w->rmap_used = NULL;
+	files_close(&w->files, remove_created);
+	free(w->offgen);
+	free(w->rdist);
+	free(w->cursor);
+	worker_buffers_release(w);
+	free(w->iov);
+	w->iov = NULL;
+	free(w->reqs);
+	free(w->free_reqs);
+	free(w->done);
+	free(w->pending);
+	for (i = 0; i < DDIR_COUNT; i++)
+		free(w->hist_before[i]);
+	run_logs_free(w->logs);
+	w->logs = NULL;
+	w->hist_before[0] = w->hist_before[1] = w->hist_before[2] = NULL;
+	w->pending = NULL;
+	w->offgen = NULL;
+	w->rdist = NULL;
+	w->cursor = NULL;
+	w->reqs = NULL;
+	w->free_reqs = w->done = NULL;
+}
+
+/* ---- the I/O loop ---- */
+
+struct loop {
+	uint64_t limit;	    /* bytes to issue; UINT64_MAX when time-based */
+	uint64_t issued;    /* bytes */
+	uint64_t deadline;  /* ns; UINT64_MAX: none */
+	uint64_t ramp_end;  /* ns; samples before it are discarded */
+	uint64_t t_measure; /* ns: start of the measured part */
+	unsigned inflight;
+	unsigned queued;     /* queued since the last commit, in w->pending */
+	unsigned batch;	     /* commit after this many */
+	unsigned reap_max;   /* most completions taken at once; 0: all there are */
+	unsigned sync_every; /* writes between fsyncs; 0: none */
+	bool has_slat;	     /* async engine not polled by a kernel thread */
+	/* Which clock reads the I/Os need (gtod_reduce and disable_* drop
+	 * them, as fio's): a start per I/O, an issue per commit, a
+	 * completion per reaped batch.  What is not read is lp->now. */
+	bool time_start, time_issue, time_done;
+	bool want_lat, want_clat, want_slat; /* recorded, as fio's disable_* say */
+	unsigned stale;			     /* batches since the last read, without time_done */
+	enum io_op sync_op;
+	uint64_t now; /* ns: the latest completion time, for the deadline */
+	/* rate, rate_iops: each direction's schedule.  due is when its next
+	 * I/O should start; ns_per_byte (rate) or ns_per_io (rate_iops) is
+	 * the time at the rate; both 0: no cap. */
+	uint64_t due[DDIR_COUNT];
+	double ns_per_byte[DDIR_COUNT], ns_per_io[DDIR_COUNT];
+	bool rated;
+	/* thinktime: I/Os issued since the last think, and a think owed. */
+	unsigned since_think;
+	bool think;
+	bool verifying; /* a read-back pass: worker_verify_next gives the I/Os */
+	bool backlog;	/* verify_backlog writes issued: a read-back pass is owed */
+};
+
+/* The stats direction of an op: read, write, trim (as fio's ddir), sync. */
+static unsigned op_dir(enum io_op op)
+{
+	switch (op) {
+	case IO_OP_READ:
+		return STAT_READ;
+	case IO_OP_WRITE:
+		return STAT_WRITE;
+	case IO_OP_TRIM:
+		return STAT_TRIM;
+	default:
+		return STAT_SYNC;
+	}
+}
+
+static uint64_t pick_bs(struct worker *w, unsigned d)
+{
+	const struct job *job = w->job;
+	uint64_t lo, hi;
+	double x, sum = 0;
+	unsigned i;
+
+	if (job->nr_bssplit[d]) {
+		x = rng_unit(&w->rng) * 100.0;
+		for (i = 0; i + 1 < job->nr_bssplit[d]; i++) {
+			sum += job->bssplit[d][i].pct;
+			if (x < sum)
+				break;
+		}
+		return job->bssplit[d][i].bs;
+	}
+	if (!job->bsrange_max[d])
+		return job->bs[d];
+	lo = job->bsrange_min[d];
+	hi = job->bsrange_max[d];
+	return lo + rng_below(&w->rng, (hi - lo) / lo + 1) * lo;
+}
+
+int worker_pin(struct worker *w)
+{
+	const struct job *job = w->job;
+	unsigned c, n = 0, pick = 0;
+	cpu_set_t set;
+	int ret;
+
+	if (!job->cpus_allowed_set)
+		return 0;
+	for (c = 0; c < JOB_MAX_CPUS; c++)
+		n += job->cpus_allowed[c / 64] >> (c % 64) & 1;
+	/* split: clone k takes the k-th CPU of the set, wrapping, as fio. */
+	pick = n ? w->clone % n : 0;
+	CPU_ZERO(&set);
+	for (c = 0; c < JOB_MAX_CPUS && c < CPU_SETSIZE; c++) {
+		if (!(job->cpus_allowed[c / 64] >> (c % 64) & 1))
+			continue;
+		if (job->cpus_allowed_policy == CPUS_SHARED || !pick--)
+			CPU_SET(c, &set);
+		if (job->cpus_allowed_policy == CPUS_SPLIT && CPU_COUNT(&set))
+			break;
+	}
+	ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (ret) {
+		struct strbuf sb = { 0 };
+
+		opt_format(opt_find("cpus_allowed"), job, &sb);
+		w->error_no = ret;
+		w->error = xasprintf("[%s] cpus_allowed=%s: cannot bind thread %u: %s", job->name,
+				     sb.buf, w->clone, strerror(ret));
+		strbuf_free(&sb);
+		return -ret;
+	}
+	return 0;
+}
+
+/* As fio's rate_ddir: a mixed job under a cap takes a direction that is
+ * due.  The one drawn if it is; else the other if that one is due (an
+ * uncapped direction always is) and has a share of the mix; else the one
+ * due sooner, which the loop then waits for. */
+static unsigned due_dir(const struct worker *w, const struct loop *lp, unsigned d)
+{
+	unsigned o = d ^ 1;
+	uint64_t now = run_now();
+	uint64_t due_d = lp->ns_per_io[d] || lp->ns_per_byte[d] ? lp->due[d] : 0;
+	uint64_t due_o = lp->ns_per_io[o] || lp->ns_per_byte[o] ? lp->due[o] : 0;
+
+	if (due_d <= now || !(o == DDIR_READ ? w->job->rwmix_read : w->job->rwmix_write))
+		return d;
+	if (due_o <= now)
+		return o;
+	return due_d <= due_o ? d : o;
+}
+
+/*
+ * rw=rw and randrw, as fio's get_rw_ddir: a draw (1..100 against
+ * rwmixread) starts a run; a run that switched direction lasts until its
+ * direction has issued rwmix% of what the other had (fio's rwmix_issues),
+ * a run that did not switch only the one I/O.  fio counts issued I/Os.
+ */
+static unsigned mix_dir(struct worker *w)
+{
+	const struct job *job = w->job;
+	unsigned d;
+
+	if (w->mix_issues[w->mix_dir] >= w->mix_until) {
+		d = taus88_between(&w->mix_rng, 1, 100) <= job->rwmix_read ? DDIR_READ : DDIR_WRITE;
+		if (d != w->mix_dir)
+			w->mix_until = w->mix_issues[w->mix_dir] *
+				       (d == DDIR_READ ? job->rwmix_read : job->rwmix_write) / 100;
+		w->mix_dir = d;
+	}
+	return w->mix_dir;
+}
+
+/* A block that would cross the end of the region: as fio's
+ * get_next_buflen, the largest size the job allows that fits; the room
+ * left when none does. */
+static uint64_t fit_bs(const struct job *job, unsigned d, uint64_t room)
+{
+	uint64_t best = 0;
+	unsigned i;
+
+	if (job->nr_bssplit[d]) {
+		for (i = 0; i < job->nr_bssplit[d]; i++)
+			if (job->bssplit[d][i].bs <= room && job->bssplit[d][i].bs > best)
+				best = job->bssplit[d][i].bs;
+	} else if (job->bsrange_max[d] && room >= job->bsrange_min[d]) {
+		best = room / job->bsrange_min[d] * job->bsrange_min[d];
+	}
+	return best ? best : room;
+}
+
+/* A pass over file @fi is done: as fio's loop_cache_invalidate, a
+ * time_based job with invalidate drops the file's cache again, so that
+ * each pass reads what the device holds, not what the last one cached. */
+static void pass_done(const struct worker *w, unsigned fi)
+{
+	const struct run_file *f = &w->files.v[fi];
+
+	if (w->job->time_based && w->job->invalidate && !(w->eng.ops->flags & ENGINE_F_NOFILES))
+		posix_fadvise(f->fd, (off_t)f->start, (off_t)f->len, POSIX_FADV_DONTNEED);
+}
+
+/* The first unit at or after @blk that @map has clear, wrapping to 0;
+ * the map has one. */
+static uint64_t next_free(const uint64_t *map, uint64_t blk, uint64_t nblocks)
+{
+	uint64_t words = (nblocks + 63) / 64, i = blk / 64, k;
+
+	for (k = 0; k <= words; k++, i = i + 1 < words ? i + 1 : 0) {
+		uint64_t free = ~map[i];
+
+		if (k == 0)
+			free &= ~0ull << (blk % 64); /* from blk on */
+		if (free && i * 64 + (uint64_t)__builtin_ctzll(free) < nblocks)
+			return i * 64 + (uint64_t)__builtin_ctzll(free);
+	}
+	return 0; /* not reached: the caller knows a unit is free */
+}
+
+/*
+ * Random offsets with blocks of several sizes, as fio's random map: a
+ * random unit, or if a block of this pass covered it already the next one
+ * that none did (fio's axmap_next_free), and the block cut back to the
+ * units free from there (fio's axmap_set_nr trims buflen the same way),
+ * so a pass covers every unit once.  When all are covered a new pass
+ * starts.  Bytes from the region's start.
+ */
+static uint64_t map_block(struct worker *w, unsigned fi, uint64_t *len)
+{
+	struct offgen *g = &w->offgen[fi];
+	uint64_t *map = w->rmap[fi], blk, k, n = (*len + w->unit - 1) / w->unit;
+
+	if (w->rmap_used[fi] == g->nblocks) {
+		memset(map, 0, (g->nblocks + 63) / 64 * 8);
+		w->rmap_used[fi] = 0;
+		pass_done(w, fi);
+	}
+	blk = offgen_next(g);
+	if (map[blk / 64] >> (blk % 64) & 1)
+		blk = next_free(map, blk, g->nblocks);
+	for (k = 0; k < n && blk + k < g->nblocks && !(map[(blk + k) / 64] >> ((blk + k) % 64) & 1);
+	     k++)
+		map[(blk + k) / 64] |= 1ull << ((blk + k) % 64);
+	w->rmap_used[fi] += k;
+	if (k * w->unit < *len)
+		*len = k * w->unit;
+	return blk * w->unit;
+}
+
+/* Fills @req with the next I/O: file, direction, length and offset. */
+static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
+{
+	const struct job *job = w->job;
+	unsigned fi = w->next_file;
+	struct run_file *f = &w->files.v[fi];
+	uint64_t end = f->start + f->len, len, off;
+	unsigned d;
+
+	w->next_file = (fi + 1) % w->files.n;
+	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW) {
+		d = mix_dir(w);
+		/* As fio: a direction the rate switches to is the run's. */
+		if (lp->rated)
+			w->mix_dir = d = due_dir(w, lp, d);
+		w->mix_issues[d]++;
+	} else
+		d = job_does(job, DDIR_READ)	? DDIR_READ
+		    : job_does(job, DDIR_WRITE) ? DDIR_WRITE
+						: DDIR_TRIM;
+	len = pick_bs(w, d);
+	if (w->rmap) {
+		off = f->start + map_block(w, fi, &len);
+	} else if (job_is_random(job->rw)) {
+		off = f->start +
+		      (w->rdist ? randdist_next(&w->rdist[fi], d) : offgen_next(&w->offgen[fi])) *
+			      w->unit;
+		off -= (off - f->start) % w->dir_align[d];
+		if (!w->rdist && !job->norandommap && !w->offgen[fi].pos)
+			pass_done(w, fi); /* every block of the pass visited */
+	} else if (job->stride) {
+		/* A run goes down one column of the rows of stride blocks; the
+		 * next run takes the next column (SQLIO's -f with -i rows). */
+		uint64_t rows = f->len / w->unit / job->stride, p = w->cursor[fi];
+
+		off = f->start + ((p % rows) * job->stride + w->col0 + p / rows) * w->unit;
+		w->cursor[fi] = p + 1 < rows * w->cols ? p + 1 : 0;
+	} else {
+		int64_t add = job->rw_seq_add;
+		uint64_t back = add < 0 ? (uint64_t)-add : 0;
+
+		off = w->cursor[fi];
+		/* Past the end: wrap, as fio's get_next_seq_offset: forwards to
+		 * the start; backwards to the end less the gap (fio's size +
+		 * ddir_seq_add), or less the block if that is longer. */
+		if (off >= end || off < f->start) {
+			off = add < 0 ? end - (len > back ? len : back) : f->start;
+			pass_done(w, fi);
+		}
+		if (off + len > end)
+			len = fit_bs(job, d, end - off);
+		/* A gap that would go below the region's start wraps to its end. */
+		if (add < 0 && off + len - f->start < back)
+			w->cursor[fi] = end;
+		else
+			w->cursor[fi] = off + len + (uint64_t)add;
+		/* As fio: with holes, a pass ends when a block reaches the end
+		 * (not when the bytes of the region have been moved), and a
+		 * job that is not time_based ends after loops passes. */
+		if (add > 0 && off + len >= end && !job->time_based &&
+		    ++w->seq_passes >= job->loops)
+			lp->limit = lp->issued + len;
+	}
+	if (off + len > end)
+		len = fit_bs(job, d, end - off);
+	req->op = d == DDIR_READ ? IO_OP_READ : d == DDIR_WRITE ? IO_OP_WRITE : IO_OP_TRIM;
+	req->discard = d == DDIR_TRIM && f->blkdev;
+	req->fd = f->fd;
+	req->file = fi;
+	req->off = off;
+	req->len = (size_t)len;
+}
+
+/*
+ * The rate's schedule (rate, rate_iops, rate_process): the I/O's intended
+ * start, from the arrival process alone, as fio's usec_for_io: linear
+ * steps of one I/O's time at the rate, or, with poisson, exponential gaps
+ * of that mean.  A late I/O keeps its place: the schedule does not wait
+ * for the generator, so its lag and response time show a stall.
+ */
+static void schedule(struct worker *w, struct loop *lp, struct io_req *req)
+{
+	unsigned d = op_dir(req->op);
+	double gap = lp->ns_per_io[d] ? lp->ns_per_io[d] : lp->ns_per_byte[d] * (double)req->len;
+
+	if (gap == 0)
+		return; /* this direction has no cap (t_intended stays 0) */
+	if (w->job->rate_process == RATE_POISSON)
+		gap *= -log(1.0 - rng_unit(&w->rate_rng));
+	req->t_intended = lp->due[d];
+	lp->due[d] += (uint64_t)gap;
+}
+
+/* continue_on_error: whether an I/O error of this kind is counted and
+ * passed over (a sync's counts as a write's), as fio's. */
+static bool continues(const struct job *job, enum io_op op)
+{
+	switch (job->continue_on_error) {
+	case COE_ALL:
+	case COE_IO:
+		return true;
+	case COE_READ:
+		return op == IO_OP_READ;
+	case COE_WRITE:
+		return op != IO_OP_READ;
+	default:
+		return false;
+	}
+}
+
+static void fail_io(struct worker *w, const struct io_req *req)
+{
+	static const char *const ops[] = { "read", "write", "fsync", "fdatasync" };
+	const char *why = req->res < 0 ? strerror((int)-req->res) : "short transfer (end of file)";
+	bool go_on = continues(w->job, req->op);
+	int err = req->res < 0 ? (int)-req->res : EIO;
+	char *msg;
+
+	if (w->error || (go_on && w->stats.errors++))
+		return; /* stopped already, or passed over after the first */
+	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC)
+		/* A sync covers every write before it: no offset of its own. */
+		msg = xasprintf("%s: %s: %s", w->files.v[req->file].path, ops[req->op], why);
+	else
+		msg = xasprintf("%s: %s at offset %llu, size %zu: %s", w->files.v[req->file].path,
+				ops[req->op], (unsigned long long)req->off, req->len, why);
+	if (go_on) {
+		w->first_error = msg;
+		w->first_error_no = err;
+	} else {
+		w->error = msg;
+		w->error_no = err;
+	}
+}
+
+static void engine_failed(struct worker *w, const char *what, int err)
+{
+	if (!w->error) {
+		w->error = xasprintf("ioengine=%s: %s: %s", w->eng.ops->name, what, strerror(-err));
+		w->error_no = -err;
+	}
+}
+
+/* ---- windows and logs (once per window, or per I/O when logging each) ---- */
+
+#define STATS_WINDOW 500000000ull /* ns: fio's bwavgtime and iopsavgtime */
+
+/* An entry per I/O, as fio with log_avg_msec=0: bandwidth is the I/O's
+ * bytes over its completion latency, in bytes per ms as fio writes it. */
+static void log_io(struct worker *w, const struct io_req *req, uint64_t now, uint64_t slat)
+{
+	const struct job *job = w->job;
+	struct iolog *lg = w->logs->log;
+	uint64_t t = (now - w->t0) / 1000000, clat = now - req->t_issue;
+	unsigned d = op_dir(req->op);
+	uint32_t bs = (uint32_t)req->len;
+
+	if (job->write_bw_log && !job->disable_bw)
+		iolog_add(&lg[IOLOG_BW], t, clat ? req->len * 1000000ull / clat : 0, d, bs,
+			  req->off);
+	if (job->write_iops_log)
+		iolog_add(&lg[IOLOG_IOPS], t, 1, d, bs, req->off);
+	if (job->write_lat_log) {
+		if (!job->disable_lat)
+			iolog_add(&lg[IOLOG_LAT], t, now - req->t_start, d, bs, req->off);
+		if (!job->disable_clat)
+			iolog_add(&lg[IOLOG_CLAT], t, clat, d, bs, req->off);
+		if (slat != UINT64_MAX)
+			iolog_add(&lg[IOLOG_SLAT], t, slat, d, bs, req->off);
+	}
+}
+
+/* What the live status line reads, from another thread. */
+static void publish(struct worker *w, const struct loop *lp)
+{
+	unsigned d;
+
+	for (d = 0; d < 2; d++) {
+		atomic_store_explicit(&w->prog->bytes[d], w->stats.dir[d].bytes,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->prog->ios[d], w->stats.dir[d].ios, memory_order_relaxed);
+	}
+	atomic_store_explicit(&w->prog->issued, lp->issued, memory_order_relaxed);
+}
+
+static void window_open(struct worker *w, struct worker_window *win, uint64_t now)
+{
+	const struct hist *h[3];
+	unsigned d, k;
+
+	win->t = now;
+	for (d = 0; d < DDIR_COUNT; d++) {
+		const struct dir_stats *ds = &w->stats.dir[d];
+
+		win->ios[d] = ds->ios;
+		win->bytes[d] = ds->bytes;
+		h[0] = &ds->lat;
+		h[1] = &ds->clat;
+		h[2] = &ds->slat;
+		for (k = 0; k < 3; k++) {
+			win->sum[k][d] = h[k]->sum;
+			win->cnt[k][d] = h[k]->count;
+		}
+	}
+}
+
+/* The stats window closes: one bandwidth and one IOPS sample per
+ * direction the job does, as fio; and the progress is published. */
+static void stats_window(struct worker *w, const struct loop *lp, uint64_t now)
+{
+	struct iolog_window iw = { (double)(now - w->t0) / 1e9, { 0, 0 }, { 0, 0 } };
+	double secs = (double)(now - w->win.t) / 1e9;
+	unsigned d;
+
+	publish(w, lp);
+	for (d = 0; d < DDIR_COUNT; d++) {
+		if (!job_does(w->job, (enum ddir)d))
+			continue;
+		iw.bw[d] = (double)(w->stats.dir[d].bytes - w->win.bytes[d]) / 1024 / secs;
+		iw.iops[d] = (double)(w->stats.dir[d].ios - w->win.ios[d]) / secs;
+		/* Whole numbers, as fio's samples (KiB/s and I/Os per s): the
+		 * report's integer min and max then bound the mean. */
+		stats_sample(&w->stats.dir[d].bw, floor(iw.bw[d]));
+		stats_sample(&w->stats.dir[d].iops, floor(iw.iops[d]));
+	}
+	iolog_add_window(w->logs, &iw);
+	window_open(w, &w->win, now);
+	w->win.next = now + STATS_WINDOW;
+}
+
+/* The log_avg_msec window closes (or the run ends): one averaged entry
+ * per direction and log, stamped at the window's end, as fio. */
+static void log_window(struct worker *w, uint64_t now, uint64_t t_ms)
+{
+	static const enum iolog_kind lat_kinds[3] = { IOLOG_LAT, IOLOG_CLAT, IOLOG_SLAT };
+	const struct job *job = w->job;
+	struct iolog *lg = w->logs->log;
+	double secs = (double)(now - w->lwin.t) / 1e9;
+	unsigned d, k;
+
+	for (d = 0; d < DDIR_COUNT && secs > 0; d++) {
+		const struct dir_stats *ds = &w->stats.dir[d];
+		const struct hist *h[3] = { &ds->lat, &ds->clat, &ds->slat };
+		uint64_t ios = ds->ios - w->lwin.ios[d];
+
+		if (!job_does(job, (enum ddir)d))
+			continue;
+		if (job->write_bw_log)
+			iolog_add(&lg[IOLOG_BW], t_ms,
+				  (uint64_t)((double)(ds->bytes - w->lwin.bytes[d]) / 1024 / secs),
+				  d, 0, 0);
+		if (job->write_iops_log)
+			iolog_add(&lg[IOLOG_IOPS], t_ms, (uint64_t)((double)ios / secs), d, 0, 0);
+		for (k = 0; k < 3 && job->write_lat_log; k++) {
+			uint64_t n = h[k]->count - w->lwin.cnt[k][d];
+
+			if (n)
+				iolog_add(&lg[lat_kinds[k]], t_ms,
+					  (h[k]->sum - w->lwin.sum[k][d]) / n, d, 0, 0);
+		}
+	}
+	window_open(w, &w->lwin, now);
+}
+
+static void hist_window(struct worker *w, uint64_t now)
+{
+	uint64_t lo, hi;
+	unsigned d;
+
+	for (d = 0; d < DDIR_COUNT; d++) {
+		if (!job_does(w->job, (enum ddir)d))
+			continue;
+		job_bs_bounds(w->job, (enum ddir)d, &lo, &hi);
+		iolog_add_hist(w->logs, (now - w->t0) / 1000000, d, (uint32_t)hi,
+			       &w->stats.dir[d].clat, w->hist_before[d]);
+		memcpy(w->hist_before[d], w->stats.dir[d].clat.bucket, sizeof(uint64_t) * HIST_NR);
+	}
+}
+
+/* The earliest of the windows that close: the one time complete() checks. */
+static void set_tick_next(struct worker *w)
+{
+	w->tick_next = w->win.next < w->lwin.next ? w->win.next : w->lwin.next;
+	if (w->hist_next < w->tick_next)
+		w->tick_next = w->hist_next;
+}
+
+static void tick(struct worker *w, const struct loop *lp, uint64_t now)
+{
+	const struct job *job = w->job;
+	uint64_t avg = (uint64_t)job->log_avg_msec * 1000000;
+
+	if (now >= w->win.next)
+		stats_window(w, lp, now);
+	if (now >= w->lwin.next) {
+		log_window(w, now, (now - w->t0) / avg * job->log_avg_msec);
+		w->lwin.next = w->t0 + ((now - w->t0) / avg + 1) * avg;
+	}
+	if (now >= w->hist_next) {
+		hist_window(w, now);
+		w->hist_next = now + (uint64_t)job->log_hist_msec * 1000000;
+	}
+	set_tick_next(w);
+}
+
+static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)
+{
+	bool rw = req->op == IO_OP_READ || req->op == IO_OP_WRITE || req->op == IO_OP_TRIM;
+	unsigned sd = op_dir(req->op);
+
+	lp->now = now;
+
+	if (req->res < 0 || (rw && (uint64_t)req->res != req->len)) {
+		fail_io(w, req);
+		worker_verify_unwritten(w, req);
+		w->free_reqs[w->nr_free++] = req;
+		return;
+	}
+	if (w->sub_copy && req->op == IO_OP_READ)
+		sub_copy(w, req, false);
+	if (req->op == IO_OP_READ && (lp->verifying || w->v.check_reads))
+		worker_verify_read(w, req);
+	if (now >= lp->ramp_end) {
+		uint64_t slat =
+			req->queued && lp->want_slat ? req->t_issue - req->t_start : UINT64_MAX;
+
+		stats_record(&w->stats.dir[sd], slat,
+			     lp->want_clat ? now - req->t_issue : UINT64_MAX,
+			     lp->want_lat ? now - req->t_start : UINT64_MAX, rw ? req->len : 0);
+		if (req->t_intended) {
+			hist_record(&w->stats.dir[sd].resp, now - req->t_intended);
+			hist_record(&w->stats.dir[sd].lag, req->t_start - req->t_intended);
+		}
+		if (w->log_each && rw)
+			log_io(w, req, now, slat);
+	}
+	if (now >= w->tick_next)
+		tick(w, lp, now);
+	if (req->op == IO_OP_WRITE && lp->sync_every && ++w->writes_since_sync >= lp->sync_every) {
+		/* The slot carries the sync; it goes out before any new I/O. */
+		w->writes_since_sync = 0;
+		req->op = lp->sync_op;
+		req->len = 0;
+		req->t_start = now;
+		req->t_intended = 0;
+		w->held = req;
+		return;
+	}
+	w->free_reqs[w->nr_free++] = req;
+}
+
+/* Submits what was queued and stamps it: the I/Os reached the kernel now.
+ * One read for the batch, after the engine's commit, as fio's engines
+ * stamp issue_time; none when neither clat nor slat is wanted (fio's
+ * fio_fill_issue_time), and t_issue stays the I/O's start. */
+static void commit(struct worker *w, struct loop *lp)
+{
+	int r = w->eng.ops->commit(&w->eng);
+	uint64_t now;
+	unsigned i;
+
+	if (r < 0)
+		engine_failed(w, "submitting I/O", r);
+	if (lp->queued)
+		w->stats.submit[stats_batch_bucket(lp->queued)]++;
+	if (lp->time_issue) {
+		now = run_now();
+		for (i = 0; i < lp->queued; i++)
+			w->pending[i]->t_issue = now;
+	}
+	lp->queued = 0;
+}
+
+/* The completion time of what a reap (or a sync queue) just returned:
+ * one read for the batch, as fio's init_icd (every I/O of the batch had
+ * completed when the reap returned; a read per I/O would only add the
+ * time spent counting the ones before it).  Without per-I/O times
+ * (gtod_reduce), a read every 64 batches keeps the deadline and the
+ * windows going, as fio's ts_cache (its mask is 63 then). */
+static uint64_t done_time(struct loop *lp)
+{
+	if (lp->time_done || !(++lp->stale & 63))
+		lp->now = run_now();
+	return lp->now;
+}
+
+/* fio's IO depths: the I/Os in flight once this one is queued; as fio,
+ * not counted during ramp_time. */
+static void note_depth(struct worker *w, const struct loop *lp, const struct io_req *req,
+		       unsigned n)
+{
+	if (req->t_start >= lp->ramp_end)
+		w->stats.depth[stats_depth_bucket(n)]++;
+	if (n > w->stats.depth_max)
+		w->stats.depth_max = n;
+}
+
+/* Hands I/Os to the engine until it is full, the job has issued all it
+ * may, or (sync engines) depth I/Os have run, so the stop flag and the
+ * deadline are looked at between them. */
+static void fill(struct worker *w, struct loop *lp)
+{
+	const struct engine_ops *ops = w->eng.ops;
+	unsigned n;
+
+	for (n = 0; n < w->eng.depth && !w->error; n++) {
+		struct io_req *req = w->held;
+		enum engine_q q;
+
+		if (!req && lp->verifying) {
+			if (!w->nr_free || !worker_verify_next(w, w->free_reqs[w->nr_free - 1]))
+				break;
+			req = w->free_reqs[--w->nr_free];
+			req->t_start = 0;
+			req->t_intended = 0;
+		} else if (!req) {
+			if (!w->nr_free || lp->issued >= lp->limit)
+				break;
+			req = w->free_reqs[--w->nr_free];
+			next_io(w, lp, req);
+			if (req->op == IO_OP_WRITE) {
+				w->writes++;
+				if (w->refill || w->scramble)
+					write_contents(w, req);
+				if (w->v.stamp && worker_verify_written(w, req))
+					lp->backlog = true;
+				if (w->sub_copy)
+					sub_copy(w, req, true);
+			}
+			lp->issued += req->len;
+			req->t_start = 0;
+			req->t_intended = 0;
+			if (lp->rated)
+				schedule(w, lp, req);
+		}
+		if (!req->t_start) {
+			/* fio stamps start_time here, once the I/O is made (not
+			 * with disable_lat); pacing needs the time too. */
+			uint64_t now = lp->time_start || lp->rated ? run_now() : lp->now;
+
+			/* Not due yet: held, and the loop waits for it. */
+			if (req->t_intended > now) {
+				w->held = req;
+				break;
+			}
+			req->t_start = now;
+		}
+		req->t_issue = req->t_start;
+		req->queued = false;
+		q = ops->queue(&w->eng, req);
+		if (q == ENGINE_Q_BUSY) {
+			w->held = req;
+			break;
+		}
+		w->held = NULL;
+		if (q == ENGINE_Q_DONE) {
+			/* As fio: a sync I/O is a submission and a reap of one. */
+			w->stats.submit[1]++;
+			w->stats.complete[1]++;
+			note_depth(w, lp, req, lp->inflight + 1);
+			complete(w, lp, req, done_time(lp));
+		} else {
+			req->queued = true;
+			w->pending[lp->queued++] = req;
+			note_depth(w, lp, req, ++lp->inflight);
+			if (lp->queued >= lp->batch)
+				commit(w, lp);
+		}
+		if (lp->backlog)
+			break;
+		if (w->job->thinktime && !lp->verifying &&
+		    ++lp->since_think >= w->job->thinktime_blocks) {
+			lp->since_think = 0;
+			lp->think = true;
+			break;
+		}
+	}
+}
+
+/* The count reaped, or -errno (then w->error says so). */
+static int reap(struct worker *w, struct loop *lp, unsigned min)
+{
+	/* As fio: at most iodepth_batch_complete_max, which is never below
+	 * the min (so by default one: reap one, queue one, the queue stays
+	 * full); both 0 polls for whatever is there. */
+	unsigned max = lp->reap_max && lp->reap_max < lp->inflight ? lp->reap_max : lp->inflight;
+	int n = w->eng.ops->reap(&w->eng, min < max ? min : max, max, w->done);
+	uint64_t now;
+	int i;
+
+	if (n < 0) {
+		engine_failed(w, "reaping completions", n);
+		return n;
+	}
+	if (n <= 0)
+		return n;
+	w->stats.complete[stats_batch_bucket((unsigned)n)]++;
+	now = done_time(lp);
+	for (i = 0; i < n; i++) {
+		lp->inflight--;
+		complete(w, lp, w->done[i], now);
+	}
+	return n;
+}
+
+/* What is queued goes out, and what is in flight completes and is counted
+ * (after an error too, so that no I/O still lands in a buffer about to be
+ * freed).  An engine that returns nothing (its submit failed) ends it. */
+static void quiesce(struct worker *w, struct loop *lp)
+{
+	if (lp->queued)
+		commit(w, lp);
+	while (lp->inflight && reap(w, lp, lp->inflight) > 0)
+		;
+}
+
+/* Until @until: sleep, then spin the last stretch (a sleep overshoots by
+ * tens of us), polling completions meanwhile so that they are stamped
+ * when they come.  Ends at the deadline, however far @until is (a rate of
+ * a few bytes a second puts the next I/O hours away), or on a stop. */
+static void wait_until(struct worker *w, struct loop *lp, uint64_t until)
+{
+	uint64_t now = run_now();
+
+	if (until > lp->deadline)
+		until = lp->deadline;
+	while (now < until && !worker_stopped(w) && !w->error) {
+		if (lp->inflight)
+			reap(w, lp, 0);
+		/* Asleep for at most 20 us with I/Os in flight: their
+		 * completions wait that long at most to be stamped. */
+		if (until - now > 60000)
+			now = run_sleep_until(lp->inflight ? now + 20000 : until - 50000, w->stop,
+					      w->halt);
+		else
+			now = run_now();
+	}
+	lp->now = now;
+}
+
+/* thinktime: what is in flight completes (as fio's io_u_quiesce), then
+ * thinktime_spin of spinning and the rest asleep; not part of any I/O's
+ * latency. */
+static void think(struct worker *w, struct loop *lp)
+{
+	const struct job *job = w->job;
+	uint64_t t0, spin_end, end;
+
+	lp->think = false;
+	quiesce(w, lp);
+	t0 = run_now();
+	spin_end = t0 + job->thinktime_spin;
+	end = t0 + job->thinktime;
+	if (spin_end > lp->deadline)
+		spin_end = lp->deadline;
+	while (run_now() < spin_end && !worker_stopped(w))
+		;
+	wait_until(w, lp, end);
+}
+
+/* A read-back pass (verify=): what is in flight completes, then the blocks
+ * worker_verify_next hands out are read and checked, at the job's depth,
+ * until there are none.  A stop or an error ends it early. */
+static void verify_pass(struct worker *w, struct loop *lp, enum verify_pass pass)
+{
+	/* A write the engine refused goes out first (fill stops after it while
+	 * the backlog is owed): no block is read while its write is pending. */
+	while (w->held && !w->error && !worker_stopped(w)) {
+		fill(w, lp);
+		if (lp->queued && !w->error)
+			commit(w, lp);
+		if (w->held && lp->inflight && !w->error)
+			reap(w, lp, 1);
+	}
+	lp->backlog = false;
+	quiesce(w, lp);
+	worker_verify_begin(w, pass);
+	lp->verifying = true;
+	while (!worker_stopped(w) && !w->error) {
+		fill(w, lp);
+		if (lp->queued && !w->error)
+			commit(w, lp);
+		if (lp->inflight && !w->error)
+			reap(w, lp, 1);
+		else if (!w->held && w->v.pass == VERIFY_PASS_NONE)
+			break;
+	}
+	quiesce(w, lp);
+	lp->verifying = false;
+}
+
+/* @now: when the job started, before its files' cache was dropped. */
+static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
+{
+	const struct job *job = w->job;
+	uint64_t region = 0;
+	bool bw_each;
+	unsigned i;
+
+	memset(lp, 0, sizeof(*lp));
+	for (i = 0; i < w->files.n; i++)
+		region += w->files.v[i].len;
+	/* As fio: with filesize sizing the files, size is the I/O to do, up
+	 * to the files' size (fio caps size at it). */
+	if (job->filesize_min && job->size.val && !job->size.pct && job->size.val < region)
+		region = job->size.val;
+	if (job->io_size.val && !job->io_size.pct)
+		region = job->io_size.val;
+	else if (job->io_size.pct)
+		region = region * job->io_size.val / 100;
+	/* A product past 2^64 bytes is no limit at all, not a wrapped one. */
+	if (job->time_based || __builtin_mul_overflow(region, job->loops, &lp->limit))
+		lp->limit = UINT64_MAX;
+	lp->ramp_end = now + job->ramp_time;
+	lp->deadline = job->runtime ? lp->ramp_end + job->runtime : UINT64_MAX;
+	lp->t_measure = lp->ramp_end;
+	lp->now = now;
+	lp->batch = job->iodepth_batch_submit ? job->iodepth_batch_submit : w->eng.depth;
+	lp->reap_max = job->iodepth_batch_complete_max > job->iodepth_batch_complete_min
+			       ? job->iodepth_batch_complete_max
+			       : job->iodepth_batch_complete_min;
+	lp->sync_every = job->fsync ? job->fsync : job->fdatasync;
+	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
+	/* As fio: no submission latency with a kernel thread submitting. */
+	lp->has_slat = !(w->eng.ops->flags & ENGINE_F_SYNC) && !job->sqthread_poll;
+	lp->want_lat = !job->disable_lat;
+	lp->want_clat = !job->disable_clat;
+	lp->want_slat = lp->has_slat && !job->disable_slat;
+	/* fio reads no start with disable_lat and then reports a slat from a
+	 * stale one; here slat keeps its start.  The per-I/O bandwidth log
+	 * takes its interval from clat's two times, as fio's. */
+	bw_each = w->log_each && job->write_bw_log && !job->disable_bw;
+	lp->time_start = lp->want_lat || lp->want_slat;
+	/* A sync engine's issue is its start (stamped just before ->queue, as
+	 * fio's issue_time): without a read of its own, clat would run from
+	 * the previous completion. */
+	if (w->eng.ops->flags & ENGINE_F_SYNC)
+		lp->time_start |= lp->want_clat || bw_each;
+	lp->time_issue = lp->want_clat || lp->want_slat || bw_each;
+	lp->time_done = lp->want_lat || lp->want_clat || bw_each;
+	for (i = 0; i < DDIR_COUNT; i++) {
+		if (job_rate_in_iops(job, i))
+			lp->ns_per_io[i] = 1e9 / (double)job->rate_iops[i];
+		else if (job->rate[i])
+			lp->ns_per_byte[i] = 1e9 / (double)job->rate[i];
+		lp->due[i] = now;
+		lp->rated |= job->rate_iops[i] || job->rate[i];
+	}
+}
+
+/* The windows open when the measured part starts (after ramp_time);
+ * the averaged logs are stamped at multiples of log_avg_msec, as fio. */
+static void windows_init(struct worker *w, const struct loop *lp)
+{
+	const struct job *job = w->job;
+	uint64_t avg = (uint64_t)job->log_avg_msec * 1000000;
+
+	w->t0 = lp->now;
+	atomic_store_explicit(&w->prog->limit, lp->limit, memory_order_relaxed);
+	atomic_store_explicit(&w->prog->t_start, w->t0, memory_order_relaxed);
+	window_open(w, &w->win, lp->ramp_end);
+	w->win.next = lp->ramp_end + STATS_WINDOW;
+	w->lwin.next = UINT64_MAX;
+	w->hist_next = UINT64_MAX;
+	if (avg) {
+		window_open(w, &w->lwin, lp->ramp_end);
+		w->lwin.next = w->t0 + ((lp->ramp_end - w->t0) / avg + 1) * avg;
+	}
+	if (w->hist_before[0])
+		w->hist_next = lp->ramp_end + (uint64_t)job->log_hist_msec * 1000000;
+	set_tick_next(w);
+}
+
+/* The partial windows of the logs are written at the end, as fio's
+ * final flush; the stats window is not a sample: fio 3.33's helper
+ * thread samples only running jobs, and nothing samples at their end. */
+static void windows_end(struct worker *w, const struct loop *lp, uint64_t now)
+{
+	if (w->lwin.next != UINT64_MAX &&
+	    w->stats.dir[0].ios + w->stats.dir[1].ios > w->lwin.ios[0] + w->lwin.ios[1])
+		log_window(w, now, (now - w->t0) / 1000000);
+	if (w->hist_next != UINT64_MAX && now > lp->ramp_end)
+		hist_window(w, now);
+	publish(w, lp);
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull + (uint64_t)tv->tv_usec * 1000;
+}
+
+static void rusage_delta(struct run_rusage *out, const struct rusage *a, const struct rusage *b)
+{
+	out->usr = tv_ns(&b->ru_utime) - tv_ns(&a->ru_utime);
+	out->sys = tv_ns(&b->ru_stime) - tv_ns(&a->ru_stime);
+	out->ctx = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw) + (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
+	out->majf = (uint64_t)(b->ru_majflt - a->ru_majflt);
+	out->minf = (uint64_t)(b->ru_minflt - a->ru_minflt);
+}
+
+void worker_run(struct worker *w)
+{
+	const struct job *job = w->job;
+	struct rusage ru0, ru1;
+	struct loop lp;
+	uint64_t now = run_now(), min;
+	unsigned i;
+
+	/* The job's time starts before its files' cache is dropped, as fio's
+	 * runtime does (it invalidates as it opens them, in the measured
+	 * time): the drop writes back the dirty pages first, which can take
+	 * as long as the I/O that follows. */
+	getrusage(RUSAGE_THREAD, &ru0);
+	/* Dropped as the job starts, not at set-up: an earlier job may have
+	 * filled the cache since. */
+	if (job->invalidate && !job->pre_read && !(w->eng.ops->flags & ENGINE_F_NOFILES))
+		for (i = 0; i < w->files.n; i++)
+			posix_fadvise(w->files.v[i].fd, (off_t)w->files.v[i].start,
+				      (off_t)w->files.v[i].len, POSIX_FADV_DONTNEED);
+	/* fadvise_hint, fio's default: random access (no read-ahead) for a
+	 * random job, sequential (more of it) for the others. */
+	if (job->fadvise_hint != FADV_HINT_NONE && !(w->eng.ops->flags & ENGINE_F_NOFILES))
+		for (i = 0; i < w->files.n; i++)
+			posix_fadvise(w->files.v[i].fd, (off_t)w->files.v[i].start,
+				      (off_t)w->files.v[i].len,
+				      job->fadvise_hint == FADV_HINT_RANDOM ||
+						      (job->fadvise_hint == FADV_HINT_WORKLOAD &&
+						       job_is_random(job->rw))
+					      ? POSIX_FADV_RANDOM
+					      : POSIX_FADV_SEQUENTIAL);
+	loop_init(w, &lp, now);
+	/* Pacing sleeps: wake when asked, not up to 50 us later. */
+	if (lp.rated || job->thinktime)
+		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	windows_init(w, &lp);
+	for (;;) {
+		/* The last completion's clock read serves: no extra read per I/O. */
+		if (worker_stopped(w) || w->error || lp.now >= lp.deadline)
+			break;
+		if (!w->held && lp.issued >= lp.limit && !lp.inflight)
+			break;
+		fill(w, &lp);
+		if (lp.queued && !w->error)
+			commit(w, &lp);
+		if (lp.think && !w->error) {
+			think(w, &lp);
+			continue;
+		}
+		if (lp.backlog && !w->error) {
+			verify_pass(w, &lp, VERIFY_PASS_RING);
+			continue;
+		}
+		if (w->held && !w->held->t_start && !w->error) {
+			wait_until(w, &lp, w->held->t_intended);
+			continue;
+		}
+		if (lp.inflight && !w->error) {
+			min = job->iodepth_batch_complete_min;
+			/* 0 (iodepth_batch_complete_min=0) polls without waiting. */
+			reap(w, &lp, (unsigned)(min < lp.inflight ? min : lp.inflight));
+		}
+	}
+	quiesce(w, &lp); /* after Ctrl-C and errors too */
+	/* As fio: the read-back of what was written, once the write phase
+	 * has run to its end; not when time_based or the runtime ended it. */
+	if (w->v.stamp && job->do_verify && !job->time_based && !worker_stopped(w) && !w->error) {
+		if (lp.issued < lp.limit)
+			w->stats.verify_cut = 1;
+		else
+			verify_pass(w, &lp, w->v.ring ? VERIFY_PASS_RING : VERIFY_PASS_MAP);
+	}
+	worker_verify_finish(w);
+	now = run_now();
+	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
+	w->stats.runtime_sum = w->stats.elapsed / 1000000;
+	windows_end(w, &lp, now);
+	getrusage(RUSAGE_THREAD, &ru1);
+	rusage_delta(&w->stats.ru, &ru0, &ru1);
+	/* Outside the measured time, as fio's end_fsync and fsync_on_close. */
+	if ((job->end_fsync || job->fsync_on_close) && !w->error && job_does(job, DDIR_WRITE) &&
+	    !(w->eng.ops->flags & ENGINE_F_NOFILES))
+		for (i = 0; i < w->files.n; i++)
+			if (fsync(w->files.v[i].fd) < 0 && !w->error) {
+				w->error_no = errno;
+				w->error = xasprintf("%s: fsync at the end: %s", w->files.v[i].path,
+						     strerror(w->error_no));
+			}
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One job clone: its engine, files, buffers, offset generators and stats.
+ * worker_setup() does everything that can fail before I/O; worker_run() is
+ * the I/O loop, one loop for every engine: queue until the depth is full,
+ * commit, reap, record.  The loop allocates nothing and takes no locks.
+ */
+#ifndef IOGAUGE_WORKER_H
+#define IOGAUGE_WORKER_H
+
+#include <signal.h>
+#include <sys/uio.h>
+#include <stdatomic.h>
+
+#include "engines/engine.h"
+#include "files/files.h"
+#include "stats/iolog.h"
+#include "workload/rand.h"
+#include "workload/randdist.h"
+#include "run/run.h"
+
+/* A running worker's progress, published every stats window for the live
+ * status line; read by another thread, hence atomic (relaxed). */
+struct worker_progress {
+	_Atomic uint64_t issued;   /* bytes handed to the engine, ramp included */
+	_Atomic uint64_t bytes[2]; /* measured read, write bytes */
+	_Atomic uint64_t ios[2];
+	_Atomic uint64_t t_start; /* ns: the I/O loop's start; 0 before */
+	_Atomic uint64_t limit;	  /* bytes the job may issue; UINT64_MAX: time-bound */
+	_Atomic int state;	  /* 0 waiting, 1 running, 2 done */
+};
+
+/* Window bookkeeping for the stats samples and the averaged logs. */
+struct worker_window {
+	uint64_t next;		       /* ns: when it closes */
+	uint64_t t;		       /* ns: when it opened */
+	uint64_t ios[3], bytes[3];     /* read, write, trim: at the opening */
+	uint64_t sum[3][3], cnt[3][3]; /* lat, clat, slat sums and counts at the opening */
+};
+
+enum verify_pass { VERIFY_PASS_NONE, VERIFY_PASS_MAP, VERIFY_PASS_RING };
+
+/* verify=: see worker_verify.c. */
+struct worker_verify {
+	bool stamp;	  /* writes carry verify_stamp, and are mapped */
+	bool check_reads; /* a read job: every read is checked (no generations known) */
+	uint64_t unit;	  /* bytes per map entry */
+	uint64_t *map;	  /* per unit of the regions: the generation written there */
+	uint64_t *base;	  /* per file: its first map entry; [files.n]: the count */
+	uint64_t n;	  /* map entries */
+	uint64_t *ring;	  /* verify_backlog: map entries of the writes not yet read back */
+	unsigned ring_n;
+	enum verify_pass pass; /* the read-back pass under way */
+	uint64_t pos;	       /* its next map entry, or ring slot */
+	char *first;	       /* the first mismatch, formatted */
+	uint64_t bad_off[10];  /* bytes: where the first mismatches were */
+};
+
+struct worker {
+	const struct job *job;
+	unsigned clone;
+	volatile sig_atomic_t *stop; /* the run's: Ctrl-C */
+	volatile sig_atomic_t *halt; /* exitall ended it (never set outside a run) */
+	struct engine eng;
+	struct run_files files;
+	struct offgen *offgen;	/* one per file (random patterns) */
+	struct randdist *rdist; /* one per file: random_distribution other than random */
+	uint64_t **rmap;	/* one per file: units covered this pass (random, blocks > unit) */
+	uint64_t *rmap_used;	/* ... and how many of them */
+	uint64_t unit;		/* bytes: random offsets are multiples of it */
+	uint64_t *cursor;	/* bytes: next sequential offset, per file (with stride:
+				* the I/O's index in the clone's columns) */
+	uint64_t col0, cols;	/* stride: the clone's first column and how many */
+	struct rng rng;		/* block size choice */
+	struct rng data_rng;	/* buffer contents */
+	struct rng rate_rng;	/* rate_process=poisson's gaps */
+	bool refill;		/* new contents for every write (refill_buffers, compression) */
+	bool scramble;		/* scramble_buffers: offset and sequence into each 512 bytes */
+	uint64_t writes;	/* writes issued: the scramble's sequence number */
+	unsigned seq_passes;	/* rw=...:N with a gap: passes done over the region */
+	size_t scramble_at;	/* where in each 512 bytes the stamp goes */
+	uint64_t scramble_key[2];
+	struct iomem bufmem;	   /* the slots' buffers, depth x buf_size */
+	size_t buf_size;	   /* bytes per slot */
+	void **subs;		   /* sub_blocks: depth x N pieces, each its own allocation */
+	struct iovec *iov;	   /* ... and the iovecs over them, N per slot */
+	bool sub_copy;		   /* sub_block_io=copy: the worker copies to and from them */
+	struct io_req *reqs;	   /* depth slots */
+	struct io_req **free_reqs; /* stack of free slots */
+	struct io_req **done;	   /* reap results */
+	struct io_req **pending;   /* queued since the last commit */
+	struct io_req *held;	   /* refused BUSY (or a sync due): goes out first */
+	bool eng_ready;		   /* ->init() succeeded: ->cleanup() is owed */
+	unsigned nr_free;
+	unsigned next_file;
+	uint64_t writes_since_sync;
+	struct run_stats stats;
+	char *error;
+	char *first_error;	      /* continue_on_error: the first error passed over */
+	int first_error_no;	      /* ... and its errno, as fio's first_error */
+	int error_no;		      /* errno of the error, as fio's "error" */
+	struct run_logs *logs;	      /* handed to the result after the run */
+	bool log_each;		      /* a write_*_log without log_avg_msec: an entry per I/O */
+	uint64_t t0;		      /* ns: the I/O loop's start; log times count from it */
+	uint64_t tick_next;	      /* ns: the earliest window that closes */
+	struct worker_window win;     /* stats samples, 500 ms */
+	struct worker_window lwin;    /* averaged logs, log_avg_msec */
+	uint64_t hist_next;	      /* ns: next histogram-log line; UINT64_MAX: none */
+	uint64_t *hist_before[3];     /* clat buckets at the last histogram-log line */
+	struct worker_progress *prog; /* prog_own, or (a clone in a process) the shared one */
+	struct worker_progress prog_own;
+	struct worker_verify v;
+	/* rw=rw/randrw: fio's rwmix rule.  The direction of the current run,
+	 * the I/Os issued in each, and how many the run's direction must
+	 * reach before the next draw. */
+	struct taus88 mix_rng;
+	unsigned mix_dir;
+	uint64_t mix_issues[2], mix_until;
+	uint64_t dir_align[DDIR_COUNT]; /* bytes: random offsets' step per direction */
+};
+
+/* Whether the worker is to stop: the run was stopped, or its group halted. */
+static inline bool worker_stopped(const struct worker *w)
+{
+	return *w->stop || *w->halt;
+}
+
+/* The engine's part of worker_setup (its ring, AIO context, mappings,
+ * registrations), and its undoing.  A clone run in a process of its own
+ * is set up in the run's process, which lets its engine go before the
+ * fork; the clone's process makes the engine again for itself, as an AIO
+ * context and an io_uring ring belong to the process that made them.
+ * Init: 0, or -errno with *cause set. */
+int worker_engine_init(struct worker *w, char **cause);
+void worker_engine_release(struct worker *w);
+/* The I/O buffers let go.  The run's process does so for a batch's clones
+ * in processes once all are past their set-up: each then holds its own
+ * alone (no copy on write). */
+void worker_buffers_release(struct worker *w);
+/* The same without touching @w: for a clone's process, which inherits the
+ * other clones' buffers (its batch's, the later batches') and does not
+ * use them. */
+void worker_buffers_drop(const struct worker *w);
+/* The slots' I/O buffers (and sub-block pieces), allocated, and with
+ * @touch filled: every page written.  0, or -errno with *cause set; what
+ * was made before the failure is left for worker_cleanup to release. */
+int worker_buffers_make(struct worker *w, bool touch, char **cause);
+/* The buffers let go and made again, filled, by the clone's own thread or
+ * process before its clock starts: so that no page of them is first
+ * touched (and faulted in, or copied on write from the run's process)
+ * inside the measured time, as fio's processes make their own. */
+int worker_buffers_renew(struct worker *w, char **cause);
+/* The rest of what the loop writes, faulted in by the clone before its
+ * clock starts, as its buffers are: its stats, random maps, verify map
+ * and the first chunk of each per-I/O log. */
+void worker_prefault(struct worker *w);
+/* @thread: the clone's place among all clones of the run, from 1 (fio's
+ * thread number, which its random seeds follow).  0, or -errno with
+ * *cause set; on error nothing is left open. */
+int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
+		 volatile sig_atomic_t *stop, char **cause);
+/* Binds the calling thread to the job's cpus_allowed (one CPU of it with
+ * cpus_allowed_policy=split); 0, or -errno with w->error set. */
+int worker_pin(struct worker *w);
+/* Runs the job's I/O; an I/O error stops it and is left in w->error. */
+void worker_run(struct worker *w);
+/* verify= (worker_verify.c).  Set-up: 0, or -errno with *cause set. */
+int worker_verify_setup(struct worker *w, uint64_t max_bs, char **cause);
+void worker_verify_cleanup(struct worker *w);
+/* A write is about to be queued: stamped and mapped.  True when the
+ * verify_backlog is full: time to read back. */
+bool worker_verify_written(struct worker *w, struct io_req *req);
+/* A write failed and was passed over: its block is unknown now. */
+void worker_verify_unwritten(struct worker *w, const struct io_req *req);
+void worker_verify_begin(struct worker *w, enum verify_pass pass);
+/* The next block of the pass as a read in @req; false when there is none. */
+bool worker_verify_next(struct worker *w, struct io_req *req);
+/* A read back (or, in a read job, any read) has completed: checked. */
+void worker_verify_read(struct worker *w, const struct io_req *req);
+/* After the run: the mismatches become the job's error (or, with
+ * continue_on_error=verify, its errors passed over). */
+void worker_verify_finish(struct worker *w);
+/* Releases everything; with @remove_created, removes the files this run
+ * created (unlink=1, or a run that never started). */
+void worker_cleanup(struct worker *w, bool remove_created);
+
+#endif

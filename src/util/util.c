@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Allocation wrappers that abort on out-of-memory (so that real error paths
+ * stay for I/O and input), string formatting, a string buffer, and the edit
+ * distance used for "did you mean" suggestions.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+void xalloc_failed(size_t size)
+{
+	fprintf(stderr, "iogauge: out of memory allocating %zu bytes\n", size);
+	abort();
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		xalloc_failed(size);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		xalloc_failed(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (!p)
+		xalloc_failed(size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *p;
+
+	if (vasprintf(&p, fmt, ap) < 0)
+		xalloc_failed(strlen(fmt));
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+static void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+
+	if (need <= sb->cap)
+		return;
+	sb->cap = sb->cap ? sb->cap : 64;
+	while (sb->cap < need)
+		sb->cap *= 2;
+	sb->buf = xrealloc(sb->buf, sb->cap);
+}
+
+void strbuf_add(struct strbuf *sb, const char *s, size_t n)
+{
+	strbuf_grow(sb, n);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addc(struct strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	strbuf_add(sb, p, strlen(p));
+	free(p);
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return p;
+}
+
+void strbuf_free(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void str_list_push(struct str_list *l, char *s)
+{
+	l->v = xrealloc(l->v, sizeof(*l->v) * (l->n + 1));
+	l->v[l->n++] = s;
+}
+
+void str_list_clear(struct str_list *l)
+{
+	while (l->n)
+		free(l->v[--l->n]);
+	free(l->v);
+	l->v = NULL;
+}
+
+int set_cause(char **cause, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*cause = xvasprintf(fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+unsigned util_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned row[64], i, j;
+
+	if (la >= ARRAY_SIZE(row) || lb >= ARRAY_SIZE(row))
+		return (unsigned)(la > lb ? la : lb);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned diag = row[0], tmp;
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned cost = a[i - 1] != b[j - 1];
+			unsigned best = diag + cost;
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			diag = tmp;
+		}
+	}
+	return row[lb];
+}
+
+bool util_is_typo(const char *name, unsigned dist)
+{
+	return dist <= 3 && dist * 3 <= strlen(name) + 2;
+}
+
+void util_nearest_offer(struct util_nearest *n, const char *name, const char *cand)
+{
+	unsigned d = util_edit_distance(name, cand);
+
+	if (d < n->dist && util_is_typo(name, d)) {
+		n->dist = d;
+		n->best = cand;
+	}
+}

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The worker's side of verify=: which blocks were written (a map of the
+ * regions with each block's latest generation), which to read back (all
+ * of them after the write phase, or the last verify_backlog writes), and
+ * what a read finds.  The I/O loop in worker.c runs the passes; this file
+ * allocates only at set-up and when it formats a mismatch.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobfile/options.h"
+#include "verify/verify.h"
+#include "run/worker.h"
+
+/*
+ * A map entry is gen << VMAP_GEN_SHIFT | units for the first unit of a
+ * block, gen << VMAP_GEN_SHIFT for the others, 0 for a unit never written.
+ * A block whose units no longer all carry its generation was partly
+ * overwritten by a later block of another size: it cannot be checked.
+ */
+#define VMAP_GEN_SHIFT 24
+#define VMAP_UNITS     ((1ull << VMAP_GEN_SHIFT) - 1)
+#define VERIFY_LISTED  10 /* mismatches whose offsets the error lists */
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The largest size every block offset and length in the regions is a
+ * multiple of: the map's unit. */
+static uint64_t map_unit(const struct worker *w)
+{
+	const struct job *job = w->job;
+	uint64_t u = w->unit;
+	unsigned d, i;
+
+	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
+		if (!job_does(job, d))
+			continue;
+		if (job->nr_bssplit[d])
+			for (i = 0; i < job->nr_bssplit[d]; i++)
+				u = gcd(u, job->bssplit[d][i].bs);
+		else
+			u = gcd(u, job->bsrange_max[d] ? job->bsrange_min[d] : job->bs[d]);
+	}
+	if (job->rw_seq_add)
+		u = gcd(u, (uint64_t)(job->rw_seq_add < 0 ? -job->rw_seq_add : job->rw_seq_add));
+	return u;
+}
+
+int worker_verify_setup(struct worker *w, uint64_t max_bs, char **cause)
+{
+	const struct job *job = w->job;
+	struct worker_verify *v = &w->v;
+	uint64_t avail = (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+	unsigned i;
+
+	if (job->verify == VERIFY_NONE)
+		return 0;
+	v->stamp = job_does(job, DDIR_WRITE) && verify_writes_block(job->verify);
+	v->check_reads = !job_does(job, DDIR_WRITE) && verify_writes_block(job->verify);
+	if (!v->stamp)
+		return 0;
+	if (job->verify == VERIFY_PATTERN || job->verify == VERIFY_PATTERN_HDR)
+		w->refill = w->scramble = false; /* the pattern is the contents */
+	v->unit = map_unit(w);
+	v->base = xcalloc(w->files.n + 1, sizeof(*v->base));
+	for (i = 0; i < w->files.n; i++)
+		v->base[i + 1] = v->base[i] + w->files.v[i].len / v->unit;
+	v->n = v->base[w->files.n];
+	if (max_bs / v->unit > VMAP_UNITS || v->n > avail / 2 / sizeof(*v->map))
+		return set_cause(cause,
+				 "[%s] verify: keeping the generation of each %llu-byte unit of "
+				 "%llu bytes takes %llu MiB, more than half the memory available "
+				 "(%llu MiB); use a smaller size or larger blocks",
+				 job->name, (unsigned long long)v->unit,
+				 (unsigned long long)(v->n * v->unit),
+				 (unsigned long long)(v->n * sizeof(*v->map) >> 20),
+				 (unsigned long long)(avail >> 20));
+	v->map = calloc(v->n ? v->n : 1, sizeof(*v->map));
+	if (!v->map)
+		return set_cause(cause, "[%s] verify: cannot allocate the map of %llu units",
+				 job->name, (unsigned long long)v->n);
+	if (job->verify_backlog)
+		v->ring = xcalloc(job->verify_backlog, sizeof(*v->ring));
+	return 0;
+}
+
+void worker_verify_cleanup(struct worker *w)
+{
+	free(w->v.map);
+	free(w->v.base);
+	free(w->v.ring);
+	free(w->v.first);
+	memset(&w->v, 0, sizeof(w->v));
+}
+
+static uint64_t map_index(const struct worker *w, const struct io_req *req)
+{
+	return w->v.base[req->file] + (req->off - w->files.v[req->file].start) / w->v.unit;
+}
+
+bool worker_verify_written(struct worker *w, struct io_req *req)
+{
+	struct worker_verify *v = &w->v;
+	uint64_t i = map_index(w, req), n = req->len / v->unit, k;
+	/* 40 bits in the map, and 0 means never written. */
+	uint64_t gen = w->writes << VMAP_GEN_SHIFT >> VMAP_GEN_SHIFT;
+
+	gen = gen ? gen : 1;
+	verify_stamp(w->job, req->buf, req->len, req->off, gen);
+	v->map[i] = gen << VMAP_GEN_SHIFT | n;
+	for (k = 1; k < n; k++)
+		v->map[i + k] = gen << VMAP_GEN_SHIFT;
+	if (!v->ring)
+		return false;
+	v->ring[v->ring_n++] = i;
+	return v->ring_n == w->job->verify_backlog;
+}
+
+void worker_verify_unwritten(struct worker *w, const struct io_req *req)
+{
+	if (w->v.stamp && req->op == IO_OP_WRITE)
+		w->v.map[map_index(w, req)] = 0; /* what is there now is anyone's guess */
+}
+
+void worker_verify_begin(struct worker *w, enum verify_pass pass)
+{
+	w->v.pass = pass;
+	w->v.pos = 0;
+}
+
+/* The file whose entries hold map entry @i. */
+static unsigned file_of(const struct worker *w, uint64_t i)
+{
+	unsigned lo = 0, hi = w->files.n - 1;
+
+	while (lo < hi) {
+		unsigned mid = (lo + hi + 1) / 2;
+
+		if (w->v.base[mid] <= i)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* Whether the block starting at entry @i is whole: every unit still of
+ * its generation. */
+static bool block_whole(const struct worker_verify *v, uint64_t i)
+{
+	uint64_t e = v->map[i], n = e & VMAP_UNITS, k;
+
+	for (k = 1; k < n; k++)
+		if (v->map[i + k] != (e & ~VMAP_UNITS))
+			return false;
+	return n != 0;
+}
+
+bool worker_verify_next(struct worker *w, struct io_req *req)
+{
+	struct worker_verify *v = &w->v;
+	uint64_t i, end = v->pass == VERIFY_PASS_RING ? v->ring_n : v->n;
+
+	if (v->pass == VERIFY_PASS_NONE)
+		return false;
+	while (v->pos < end) {
+		unsigned fi;
+
+		i = v->pass == VERIFY_PASS_RING ? v->ring[v->pos] : v->pos;
+		v->pos++;
+		if (!(v->map[i] & VMAP_UNITS))
+			continue; /* not a block's start (or never written) */
+		if (!block_whole(v, i)) {
+			w->stats.verify_skipped++;
+			continue;
+		}
+		fi = file_of(w, i);
+		req->op = IO_OP_READ;
+		req->file = fi;
+		req->fd = w->files.v[fi].fd;
+		req->off = w->files.v[fi].start + (i - v->base[fi]) * v->unit;
+		req->len = (size_t)((v->map[i] & VMAP_UNITS) * v->unit);
+		if (v->pass == VERIFY_PASS_MAP)
+			v->pos = i + (v->map[i] & VMAP_UNITS);
+		return true;
+	}
+	if (v->pass == VERIFY_PASS_RING)
+		v->ring_n = 0;
+	v->pass = VERIFY_PASS_NONE;
+	return false;
+}
+
+/* continue_on_error=verify or all: a mismatch is counted and passed over. */
+static bool verify_continues(const struct job *job)
+{
+	return job->continue_on_error == COE_VERIFY || job->continue_on_error == COE_ALL;
+}
+
+void worker_verify_read(struct worker *w, const struct io_req *req)
+{
+	struct worker_verify *v = &w->v;
+	uint64_t gen = v->map ? v->map[map_index(w, req)] >> VMAP_GEN_SHIFT : 0;
+	struct verify_result res;
+	char *why;
+
+	if (verify_check(w->job, req->buf, req->len, req->off, gen, &res) == VERIFY_OK) {
+		w->stats.verified++;
+		w->stats.verify_bytes += req->len;
+		return;
+	}
+	if (w->stats.verify_bad < VERIFY_LISTED)
+		v->bad_off[w->stats.verify_bad] = req->off;
+	if (w->stats.verify_bad++)
+		return;
+	why = verify_describe(w->job, &res);
+	v->first = xasprintf("%s: verify at offset %llu, size %zu: %s", w->files.v[req->file].path,
+			     (unsigned long long)req->off, req->len, why);
+	free(why);
+	if (w->job->verify_fatal && !w->error && !verify_continues(w->job)) {
+		w->error = v->first;
+		v->first = NULL;
+		w->error_no = EILSEQ;
+	}
+}
+
+void worker_verify_finish(struct worker *w)
+{
+	struct worker_verify *v = &w->v;
+	uint64_t nbad = w->stats.verify_bad, k;
+	struct strbuf sb = { 0 };
+
+	if (!nbad || !v->first)
+		return;
+	strbuf_addf(&sb, "%llu of %llu blocks %s failed verify; the first: %s",
+		    (unsigned long long)nbad, (unsigned long long)(nbad + w->stats.verified),
+		    v->stamp ? "read back" : "read", v->first);
+	if (nbad > 1) {
+		strbuf_addf(&sb, "; the next at offset%s", nbad > 2 ? "s" : "");
+		for (k = 1; k < nbad && k < VERIFY_LISTED; k++)
+			strbuf_addf(&sb, "%s %llu", k > 1 ? "," : "",
+				    (unsigned long long)v->bad_off[k]);
+		if (nbad > VERIFY_LISTED)
+			strbuf_addf(&sb, " and %llu more",
+				    (unsigned long long)(nbad - VERIFY_LISTED));
+	}
+	free(v->first);
+	v->first = NULL;
+	if (verify_continues(w->job)) {
+		/* Passed over: counted with the I/O errors, as fio's total_err. */
+		w->stats.errors += nbad;
+		if (!w->first_error) {
+			w->first_error = strbuf_detach(&sb);
+			w->first_error_no = EILSEQ;
+		}
+	} else if (!w->error) {
+		w->error = strbuf_detach(&sb);
+		w->error_no = EILSEQ;
+	}
+	strbuf_free(&sb);
+}
