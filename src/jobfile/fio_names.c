@@ -62,7 +62,7 @@ static const struct {
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
 	{ "dir", FIO_OPT_HARMLESS,
 	  "an option of fio's tiobench profile, which fio ignores unless that profile runs" },
-	{ "disk_util", FIO_OPT_HARMLESS, "disk utilisation statistics are not reported" },
+	{ "disk_util", FIO_OPT_HARMLESS, "disk utilisation is always reported, for the block devices under the job's files" },
 	{ "donorname", FIO_OPT_UNSUPPORTED, "an option of fio's e4defrag engine" },
 	{ "error_dump", FIO_OPT_UNSUPPORTED, NULL },
 	{ "exec_postrun", FIO_OPT_UNSUPPORTED, NULL },
