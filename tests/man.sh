@@ -21,11 +21,15 @@ for name in $("$bin" --help-options | awk '{ split($1, n, "|"); print n[1] }'); 
 	check "option $name has no '.BI $name=' entry in iogauge-jobfile.5" \
 		'grep -q "^\.BI $name=" "$src/man/iogauge-jobfile.5"'
 done
-for flag in parse-only section set name help-options version help clock-info \
-	list-engines enghelp output-format output minimal eta plot; do
+# The flags are the ones the parser knows: cli_flags[] in src/jobfile/cli.c.
+flags=$(sed -n '/cli_flags\[\] = {/,/};/p' "$src/src/jobfile/cli.c" | grep -o '"[a-z-]*"' | tr -d '"')
+check "no flags found in src/jobfile/cli.c's cli_flags[]" '[ "$(echo "$flags" | wc -w)" -ge 10 ]'
+help=$("$bin" --help)
+for flag in $flags; do
 	# roff spells each dash \-, as in \-\-parse\-only.
 	pat=$(printf '%s' "--$flag" | sed 's/-/\\-/g')
 	check "flag --$flag is not in iogauge.1" 'grep -qF -- "$pat" "$src/man/iogauge.1"'
+	check "flag --$flag is not in iogauge --help" 'printf "%s\n" "$help" | grep -qE -- "^  --$flag([= ]|$)"'
 done
 # Every SQLIO flag of iogauge sqlio -? has its entry in iogauge-sqlio.1.
 for flag in $("$bin" sqlio -? | sed -n 's/^ *\(-[a-zA-Z0-9?][0-9.]*\).*/\1/p' | cut -c1-3); do

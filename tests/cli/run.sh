@@ -4,15 +4,28 @@
 # UPDATE_GOLDEN=1 rewrites the golden files (review the diff!).
 set -u
 bin=${IOGAUGE_BIN:?}
-# Seconds a run gets before a signal: valgrind (tests/valgrind/run.sh) starts slowly.
-settle=1
-[ -n "${IOGAUGE_VALGRIND:-}" ] && settle=5
+# Seconds a run may take to start its I/O: generous, for valgrind
+# (tests/valgrind/run.sh) and a loaded machine.  Nothing sleeps this long:
+# the tests wait for a sign that the I/O runs (running).
+settle=30
 src=${IOGAUGE_SRC:?}
 golden=$src/tests/cli/golden
 cd "$src" || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
+
+# running ERRFILE [PID COUNT]: wait until the run's status line
+# (--eta=always) in ERRFILE shows I/O done, and, with PID and COUNT, until
+# PID has COUNT child processes.  Fails after $settle seconds.
+running() {
+	local end=$((SECONDS + settle))
+	until grep -q 'Jobs: .*[rw]=[1-9]' "$1" 2>/dev/null &&
+		{ [ $# -lt 3 ] || [ "$(pgrep -P "$2" | wc -l)" -eq "$3" ]; }; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.05
+	done
+}
 
 ok() { pass=$((pass + 1)); }
 bad() {
@@ -118,9 +131,9 @@ rc=$?
 
 # SIGINT stops the run at once, and the report still shows what ran.
 (cd "$tmp" && exec "$bin" --name=long --filename=l.dat --size=1m --runtime=60 --time_based \
-	>"$tmp/out" 2>"$tmp/err") &
+	--eta=always >"$tmp/out" 2>"$tmp/err") &
 pid=$!
-sleep "$settle"
+running "$tmp/err" || bad "SIGINT: the run did not start: $(cat "$tmp/err")"
 kill -INT $pid
 start=$(date +%s)
 wait $pid
@@ -135,9 +148,9 @@ rc=$?
 for mode in process thread; do
 	(cd "$tmp" && exec "$bin" --name=pk --filename=pk.dat --size=1m --rw=randread --numjobs=2 \
 		--runtime=60 --time_based --thread=$([ $mode = thread ] && echo 1 || echo 0) \
-		>"$tmp/out" 2>"$tmp/err") &
+		--eta=always >"$tmp/out" 2>"$tmp/err") &
 	pid=$!
-	sleep "$settle"
+	if [ $mode = thread ]; then running "$tmp/err"; else running "$tmp/err" $pid 2; fi
 	kids=$(pgrep -P $pid | wc -l)
 	if [ $mode = thread ]; then
 		[ "$kids" -eq 0 ] && ok || bad "thread=1: $kids child processes"
@@ -146,8 +159,11 @@ for mode in process thread; do
 		continue
 	fi
 	[ "$kids" -eq 2 ] && ok || bad "thread=0: $kids child processes, not 2"
-	kill -KILL "$(pgrep -P $pid | head -1)"
-	sleep 0.3
+	kid=$(pgrep -P $pid | head -1)
+	kill -KILL "$kid"
+	# SIGINT once the run has seen the clone die (its process is reaped).
+	end=$((SECONDS + settle))
+	while [ -e /proc/$kid ] && [ $SECONDS -lt $end ]; do sleep 0.05; done
 	kill -INT $pid
 	wait $pid
 	rc=$?
@@ -327,9 +343,10 @@ PY
 	fi
 	# Ctrl-C at depth 32: what is in flight drains, the report shows what ran.
 	(cd "$tmp" && exec "$bin" --name=q --filename=q.dat --size=4m --ioengine=io_uring \
-		--iodepth=32 --direct=1 --runtime=60 --time_based >"$tmp/out2" 2>"$tmp/err") &
+		--iodepth=32 --direct=1 --runtime=60 --time_based --eta=always \
+		>"$tmp/out2" 2>"$tmp/err") &
 	pid=$!
-	sleep "$settle"
+	running "$tmp/err" || bad "SIGINT at depth 32: the run did not start: $(cat "$tmp/err")"
 	kill -INT $pid
 	wait $pid
 	rc=$?
@@ -346,18 +363,19 @@ fi
 if [ -e /sys/kernel/mm/transparent_hugepage/enabled ] && [ -z "${IOGAUGE_VALGRIND:-}" ]; then
 	for mem in thp malloc; do
 		"$bin" --name=thp --ioengine=null --size=1g --bs=1m --iodepth=8 --rw=read \
-			--time_based --runtime=5 --iomem=$mem >/dev/null 2>&1 &
+			--time_based --runtime=5 --iomem=$mem --eta=always >/dev/null 2>"$tmp/thp.err" &
 		pid=$!
-		sleep 1
-		# The buffers are the clone's, in its own process.  The run lasts
-		# 5 s: pyenv's python3 alone can take half a second to start.
+		running "$tmp/thp.err" $pid 1
+		# The buffers are the clone's, in its own process.  Its map is
+		# copied at once: pyenv's python3 alone can take half a second to
+		# start, longer on a loaded machine.
 		kid=$(pgrep -P $pid | head -1)
-		python3 - "${kid:-$pid}" <<'PY'
+		cat "/proc/${kid:-$pid}/smaps" >"$tmp/smaps" 2>/dev/null || : >"$tmp/smaps"
+		python3 - "$tmp/smaps" <<'PY'
 import re, sys
 cur = None
-try:
-    smaps = open("/proc/%s/smaps" % sys.argv[1]).readlines()
-except OSError:
+smaps = open(sys.argv[1]).readlines()
+if not smaps:
     sys.exit(2)  # the run is gone: nothing was looked at
 for line in smaps:
     m = re.match(r"([0-9a-f]+)-([0-9a-f]+) ", line)

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from clitest import check, finish
+from clitest import check, finish, start_running
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 SRC = os.environ["IOGAUGE_SRC"]
@@ -302,15 +302,21 @@ def tests(tmp):
         p = subprocess.Popen([BIN, "sqlio", "-s3", "--ioengine=psync", "-frandom", "-b4"] +
                              flags + [d("cpu.dat")], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
-        time.sleep(1.5)
-        lists = []
-        for tid in sorted(os.listdir("/proc/%d/task" % p.pid), key=int)[1:]:
-            try:
-                with open("/proc/%d/task/%s/status" % (p.pid, tid)) as f:
-                    st = f.read()
-                lists.append(re.search(r"Cpus_allowed_list:\s*(\S+)", st).group(1))
-            except OSError:
-                pass
+        # Wait until the workers run (their threads are there and pinned),
+        # not a fixed time: a loaded machine starts them late.
+        end = time.monotonic() + 30
+        while True:
+            lists = []
+            for tid in sorted(os.listdir("/proc/%d/task" % p.pid), key=int)[1:]:
+                try:
+                    with open("/proc/%d/task/%s/status" % (p.pid, tid)) as f:
+                        st = f.read()
+                    lists.append(re.search(r"Cpus_allowed_list:\s*(\S+)", st).group(1))
+                except OSError:
+                    pass
+            if lists[:len(want)] == want or time.monotonic() > end or p.poll() is not None:
+                break
+            time.sleep(0.05)
         out, err = p.communicate(timeout=30)
         # The main thread, the workers, and the -U/--eta watcher if any.
         check(p.returncode == 0 and lists[:2] == want,
@@ -351,13 +357,11 @@ def tests(tmp):
           "--ioengine=libaio: %d %s" % (rc, err))
 
     # Ctrl-C: drains, reports the time that ran, exit 130.
-    p = subprocess.Popen([BIN, "sqlio", "-s30", "-o8", "-frandom", "-b4", "-LS",
-                          "--output-format=sqlio,json", d("int.dat")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    p = start_running([BIN, "sqlio", "-s30", "-o8", "-frandom", "-b4", "-LS", "--eta=always",
+                       "--output-format=sqlio,json", d("int.dat")], d("int.err"))
     t0 = time.time()
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=30)
+    out, _ = p.communicate(timeout=30)
     check(p.returncode == 130 and time.time() - t0 < 5, "Ctrl-C: exit %d after %.1f s" %
           (p.returncode, time.time() - t0))
     r = parse_like_the_tools(out)
