@@ -221,7 +221,9 @@ def test_intervals(tmp):
           "intervals: iops_mean %.0f near iops %.0f" % (r["iops_mean"], r["iops"]))
     check(abs(r["bw_mean"] / (r["iops_mean"] * 4) - 1) < 0.01, "intervals: bw_mean is 4 KiB x iops_mean")
     check(abs(r["bw_agg"] - 100) < 15, "intervals: one job is ~100%% of its group: %.1f" % r["bw_agg"])
-    check(j["usr_cpu"] + j["sys_cpu"] > 50 and j["usr_cpu"] + j["sys_cpu"] < 101,
+    # CPU-bound, in user space; how much of the wall time it got depends on
+    # what else the machine runs (28% seen with seven builds beside it).
+    check(j["usr_cpu"] > 5 and j["sys_cpu"] < j["usr_cpu"] and j["usr_cpu"] + j["sys_cpu"] < 101,
           "intervals: a null-engine job is CPU-bound: usr %.1f sys %.1f" % (j["usr_cpu"], j["sys_cpu"]))
     check(1900 <= j["job_runtime"] <= 2200 and r["runtime"] == j["job_runtime"],
           "intervals: runtime %d ms" % j["job_runtime"])
