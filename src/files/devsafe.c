@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Whether a block device is safe to write: not mounted (nor any of its
- * partitions), not swap, not held by a device-mapper or md device, and
- * carrying no filesystem, swap, volume or partition-table signature.
- * Reads /proc and /sys and the device's first 68 KiB; writes nothing.
+ * Whether a block device is safe to write.  The device and everything
+ * built on it (devtree.h: partitions, holders, loop devices on it or on a
+ * region of it, and so on down) must be unmounted, not swap, not held and
+ * not open exclusively; and none may carry a signature libblkid knows
+ * (filesystems, swap, RAID, crypto, partition tables).  Only reads.
  */
-#include <dirent.h>
+#include <blkid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,181 +17,198 @@
 #include <unistd.h>
 
 #include "files/devsafe.h"
+#include "files/devtree.h"
 #include "util/util.h"
 
-/* Known signatures: what is at an offset of a device that holds data. */
-static const struct {
-	unsigned off;
-	const char *magic;
-	unsigned len;
-	const char *what;
-} sigs[] = {
-	{ 1080, "\x53\xef", 2, "an ext2/3/4 filesystem" },
-	{ 0, "XFSB", 4, "an XFS filesystem" },
-	{ 65600, "_BHRfS_M", 8, "a btrfs filesystem" },
-	{ 4086, "SWAPSPACE2", 10, "swap space" },
-	{ 4086, "SWAP-SPACE", 10, "swap space" },
-	{ 512, "LABELONE", 8, "an LVM physical volume" },
-	{ 0, "LUKS\xba\xbe", 6, "a LUKS encrypted volume" },
-	{ 512, "EFI PART", 8, "a GPT partition table" },
-	{ 3, "NTFS    ", 8, "an NTFS filesystem" },
-	{ 1024, "\x10\x20\xf5\xf2", 4, "an F2FS filesystem" },
-	{ 0, "hsqs", 4, "a squashfs filesystem" },
-	{ 32769, "CD001", 5, "an ISO 9660 filesystem" },
-	{ 510, "\x55\xaa", 2, "a partition table or boot sector (0x55AA)" },
-};
+#define PROBE_SIGNATURE 4 /* the last probe: what is on, not what uses */
 
-#define SIG_SPAN (68u << 10)
+/* What one check found on node @i: a message without the device's name. */
+typedef char *devsafe_probe_fn(const struct devtree *t, unsigned i, const char *node);
 
-/* The parent device of partition @dev, or @dev itself when it is whole. */
-static dev_t whole_of(dev_t dev)
+/* Where node @i of mountinfo's major:minor is mounted, or NULL. */
+static char *probe_mounted(const struct devtree *t, unsigned i, const char *node)
 {
-	char path[96], buf[32];
-	unsigned ma, mi;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", major(dev), minor(dev));
-	if (access(path, F_OK))
-		return dev;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev", major(dev), minor(dev));
-	f = fopen(path, "r");
-	if (!f)
-		return dev;
-	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%u:%u", &ma, &mi) != 2) {
-		fclose(f);
-		return dev;
-	}
-	fclose(f);
-	return makedev(ma, mi);
-}
-
-/* Whether @dev is @target or one of its partitions. */
-static bool part_of(dev_t dev, dev_t target)
-{
-	return dev == target || whole_of(dev) == target;
-}
-
-static int mounted(const char *path, dev_t target, char **cause)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "r");
+	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char line[4096], where[1024];
 	unsigned ma, mi;
-	int ret = 0;
+	char *found = NULL;
 
-	if (!f)
-		return 0; /* no /proc: nothing to say */
-	while (!ret && fgets(line, sizeof(line), f))
+	(void)node;
+	while (f && !found && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%*u %*u %u:%u %*s %1023s", &ma, &mi, where) == 3 &&
-		    part_of(makedev(ma, mi), target))
-			ret = set_cause(cause, "%s%s is mounted on %s", path,
-					makedev(ma, mi) == target ? "" : " (a partition of it)",
-					where);
-	fclose(f);
-	return ret;
+		    makedev(ma, mi) == t->v[i].dev)
+			found = xasprintf("is mounted on %s", where);
+	if (f)
+		fclose(f);
+	return found;
 }
 
-static int swapped(const char *path, dev_t target, char **cause)
+static char *probe_swap(const struct devtree *t, unsigned i, const char *node)
 {
-	FILE *f = fopen("/proc/swaps", "r");
+	FILE *f = fopen("/proc/swaps", "re");
 	char line[4096], name[1024];
 	struct stat st;
-	int ret = 0;
+	char *found = NULL;
 
-	if (!f)
-		return 0;
-	while (!ret && fgets(line, sizeof(line), f))
+	(void)node;
+	while (f && !found && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%1023s", name) == 1 && !stat(name, &st) && S_ISBLK(st.st_mode) &&
-		    part_of(st.st_rdev, target))
-			ret = set_cause(cause, "%s is in use as swap (%s)", path, name);
-	fclose(f);
-	return ret;
+		    st.st_rdev == t->v[i].dev)
+			found = xasprintf("is in use as swap (%s)", name);
+	if (f)
+		fclose(f);
+	return found;
 }
 
-/* A device-mapper, md or other device built on the device at /sys
- * folder @sys: its holders. */
-static int holders(const char *path, const char *sys, char **cause)
+/* A holder holds its parent: the chain to it says what and on what. */
+static char *probe_holder(const struct devtree *t, unsigned i, const char *node)
 {
-	char *dir = xasprintf("%s/holders", sys);
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	int ret = 0;
-
-	free(dir);
-	if (!d)
-		return 0;
-	while (!ret && (e = readdir(d)))
-		if (e->d_name[0] != '.')
-			ret = set_cause(cause, "%s is in use by %s (a device built on it)", path,
-					e->d_name);
-	closedir(d);
-	return ret;
+	(void)node;
+	return t->v[i].rel == DEVTREE_HOLDER ? xstrdup("") : NULL;
 }
 
-/* ... on the device or on any of its partitions (sub-folders with a
- * "partition" file). */
-static int held(const char *path, dev_t dev, char **cause)
+/* An exclusive opener that /proc and /sys do not show (a btrfs mount, a
+ * program's O_EXCL): the open with O_EXCL fails with EBUSY. */
+static char *probe_exclusive(const struct devtree *t, unsigned i, const char *node)
 {
-	char *sys = xasprintf("/sys/dev/block/%u:%u", major(dev), minor(dev)), *part;
-	struct dirent *e;
-	DIR *d;
-	int ret = holders(path, sys, cause);
+	int fd;
 
-	d = ret ? NULL : opendir(sys);
-	while (d && !ret && (e = readdir(d))) {
-		part = xasprintf("%s/%s/partition", sys, e->d_name);
-		if (e->d_name[0] != '.' && !access(part, F_OK)) {
-			free(part);
-			part = xasprintf("%s/%s", sys, e->d_name);
-			ret = holders(path, part, cause);
+	(void)t;
+	(void)i;
+	if (!node)
+		return NULL;
+	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		close(fd);
+		return NULL;
+	}
+	return errno == EBUSY ? xstrdup("is open exclusively by something else (an O_EXCL open: "
+					"Device or resource busy)")
+			      : NULL;
+}
+
+/* What blkid's probe result is, in words. */
+static const char *sig_words(const char *usage, const char *type)
+{
+	if (!strcmp(type, "swap"))
+		return "swap space";
+	if (!usage)
+		return "a partition table";
+	if (!strcmp(usage, "filesystem"))
+		return "a filesystem";
+	if (!strcmp(usage, "raid"))
+		return "a RAID member";
+	if (!strcmp(usage, "crypto"))
+		return "an encrypted volume";
+	return "a signature";
+}
+
+/* The first signature of a superblock or partition table on @node, as
+ * wipefs finds them (damaged checksums count), or NULL for none. */
+static char *probe_signature(const struct devtree *t, unsigned i, const char *node)
+{
+	const char *type = NULL, *usage = NULL, *off = NULL, *key = "TYPE";
+	blkid_probe pr;
+	char *found = NULL;
+	int r;
+
+	(void)t;
+	(void)i;
+	if (!node)
+		return NULL;
+	pr = blkid_new_probe_from_filename(node);
+	if (!pr)
+		return xasprintf("could not be read for signatures (blkid: %s)", strerror(errno));
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
+						      BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_BADCSUM);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC | BLKID_PARTS_FORCE_GPT);
+	r = blkid_do_probe(pr);
+	if (r < 0) {
+		found = xstrdup("could not be probed for signatures (blkid failed)");
+	} else if (r == 0) {
+		if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL)) {
+			key = "PTTYPE";
+			blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL);
+			blkid_probe_lookup_value(pr, "PTMAGIC_OFFSET", &off, NULL);
+		} else {
+			blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+			blkid_probe_lookup_value(pr, "SBMAGIC_OFFSET", &off, NULL);
+			if (!usage)
+				usage = "other";
 		}
-		free(part);
+		if (!type)
+			type = "?";
+		found = xasprintf("carries %s (blkid: %s=%s, its signature at byte %s)",
+				  sig_words(usage, type), key, type, off ? off : "?");
 	}
-	if (d)
-		closedir(d);
-	free(sys);
-	return ret;
+	blkid_free_probe(pr);
+	return found;
 }
 
-static int signature(const char *path, char **cause)
+/* The path to open node @i by: @path for node 0, else /dev/NAME when that
+ * is the device (NULL when it is not there: not probed). */
+static const char *node_path(const struct devtree *t, unsigned i, const char *path, char *buf,
+			     size_t len)
 {
-	char *buf = xcalloc(1, SIG_SPAN);
-	ssize_t n = 0, r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
-	size_t i;
+	struct stat st;
 
-	if (fd < 0) {
-		free(buf);
-		return 0; /* the open for the job reports it */
-	}
-	while (n < (ssize_t)SIG_SPAN && (r = pread(fd, buf + n, SIG_SPAN - (size_t)n, n)) > 0)
-		n += r;
-	close(fd);
-	for (i = 0; i < ARRAY_SIZE(sigs) && !ret; i++)
-		if (sigs[i].off + sigs[i].len <= (size_t)n &&
-		    !memcmp(buf + sigs[i].off, sigs[i].magic, sigs[i].len))
-			ret = set_cause(cause, "%s carries %s (its signature at byte %u)", path,
-					sigs[i].what, sigs[i].off);
-	free(buf);
-	return ret;
+	if (!i)
+		return path;
+	devtree_path(t, i, buf, len);
+	return !stat(buf, &st) && S_ISBLK(st.st_mode) && st.st_rdev == t->v[i].dev ? buf : NULL;
+}
+
+/* The message for @what found on node @i of the tree of @path: by probe
+ * @p, in use, or (the signatures) carrying data. */
+static char *refusal(const struct devtree *t, unsigned i, const char *path, unsigned p,
+		     const char *what)
+{
+	char *chain, *msg, me[96];
+
+	if (!i)
+		return xasprintf("%s %s", path, what);
+	chain = devtree_chain(t, i);
+	if (t->v[i].rel == DEVTREE_HOLDER && !what[0])
+		msg = xasprintf("%s is held: %s", path, chain);
+	else
+		msg = xasprintf("%s %s: %s; %s %s", path,
+				p == PROBE_SIGNATURE ? "holds data" : "is in use", chain,
+				devtree_path(t, i, me, sizeof(me)), what);
+	free(chain);
+	return msg;
 }
 
 int devsafe_check(const char *path, dev_t rdev, char **cause)
 {
-	int ret = mounted(path, rdev, cause);
+	/* The most telling first: what uses the device, then what is on it. */
+	static devsafe_probe_fn *const probes[] = {
+		probe_mounted,
+		probe_swap,
+		probe_holder,
+		probe_exclusive,
+		[PROBE_SIGNATURE] = probe_signature,
+	};
+	struct devtree t;
+	unsigned p, i;
+	char *what = NULL, buf[96];
+	int ret = 0;
 
-	if (!ret)
-		ret = swapped(path, rdev, cause);
-	if (!ret)
-		ret = held(path, rdev, cause);
-	if (!ret)
-		ret = signature(path, cause);
-	if (ret) {
-		char *inner = *cause;
+	devtree_build("/sys", rdev, &t);
+	for (p = 0; p < ARRAY_SIZE(probes) && !what; p++)
+		for (i = 0; i < t.n && !what; i++)
+			what = probes[p](&t, i, node_path(&t, i, path, buf, sizeof(buf)));
+	if (what) {
+		char *msg = refusal(&t, i - 1, path, p - 1, what);
 
-		*cause = xasprintf("%s: writing would destroy it; set allow_mounted_write=1 to "
-				   "write anyway",
-				   inner);
-		free(inner);
+		ret = set_cause(cause,
+				"%s: writing would destroy it; set allow_mounted_write=1 to "
+				"write anyway",
+				msg);
+		free(msg);
+		free(what);
 	}
+	devtree_free(&t);
 	return ret;
 }
