@@ -25,7 +25,7 @@
 /* What one check found on node @i: a message without the device's name. */
 typedef char *devsafe_probe_fn(const struct devtree *t, unsigned i, const char *node);
 
-/* Where node @i of mountinfo's major:minor is mounted, or NULL. */
+/* Where node @i is mounted (mountinfo's major:minor), or NULL. */
 static char *probe_mounted(const struct devtree *t, unsigned i, const char *node)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
@@ -180,9 +180,11 @@ static char *refusal(const struct devtree *t, unsigned i, const char *path, unsi
 	return msg;
 }
 
-int devsafe_check(const char *path, dev_t rdev, char **cause)
+/* The first thing found, probe by probe over every node (the most telling
+ * first: what uses the device, then what is on it), with its probe in
+ * *@p and node in *@i; NULL for nothing. */
+static char *first_found(const struct devtree *t, const char *path, unsigned *p, unsigned *i)
 {
-	/* The most telling first: what uses the device, then what is on it. */
 	static devsafe_probe_fn *const probes[] = {
 		probe_mounted,
 		probe_swap,
@@ -190,18 +192,28 @@ int devsafe_check(const char *path, dev_t rdev, char **cause)
 		probe_exclusive,
 		[PROBE_SIGNATURE] = probe_signature,
 	};
+	char *what, buf[96];
+
+	for (*p = 0; *p < ARRAY_SIZE(probes); ++*p)
+		for (*i = 0; *i < t->n; ++*i) {
+			what = probes[*p](t, *i, node_path(t, *i, path, buf, sizeof(buf)));
+			if (what)
+				return what;
+		}
+	return NULL;
+}
+
+int devsafe_check(const char *path, dev_t rdev, char **cause)
+{
 	struct devtree t;
 	unsigned p, i;
-	char *what = NULL, buf[96];
+	char *what, *msg;
 	int ret = 0;
 
-	devtree_build("/sys", rdev, &t);
-	for (p = 0; p < ARRAY_SIZE(probes) && !what; p++)
-		for (i = 0; i < t.n && !what; i++)
-			what = probes[p](&t, i, node_path(&t, i, path, buf, sizeof(buf)));
+	devtree_build("/sys", rdev, &t); /* without sysfs: node 0 alone */
+	what = first_found(&t, path, &p, &i);
 	if (what) {
-		char *msg = refusal(&t, i - 1, path, p - 1, what);
-
+		msg = refusal(&t, i, path, p, what);
 		ret = set_cause(cause,
 				"%s: writing would destroy it; set allow_mounted_write=1 to "
 				"write anyway",
