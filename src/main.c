@@ -142,7 +142,7 @@ static int enghelp(const char *name)
 	return 0;
 }
 
-static volatile sig_atomic_t stop;
+static atomic_int stop;
 
 /* The first Ctrl-C (or SIGTERM) drains and reports; a second one ends
  * the program, as in SQLIO.  stop holds the signal: the exit status is

@@ -534,7 +534,7 @@ static void test_continue_on_error(void **state)
 	ran_free(&r);
 }
 
-static volatile sig_atomic_t stop_flag;
+static atomic_int stop_flag;
 
 static void *stop_later(void *arg)
 {

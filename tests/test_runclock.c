@@ -21,7 +21,7 @@
 
 #define MS 1000000ull
 
-static volatile sig_atomic_t flags[2];
+static atomic_int flags[2];
 
 static void test_sleeps_to_its_time(void **state)
 {
@@ -59,7 +59,7 @@ static void test_flag_already_set(void **state)
 }
 
 struct setter {
-	volatile sig_atomic_t *flag; /* set after delay; NULL: a signal instead */
+	atomic_int *flag; /* set after delay; NULL: a signal instead */
 	pthread_t sleeper;
 	uint64_t delay; /* ns */
 	unsigned signals;

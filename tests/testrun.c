@@ -14,9 +14,9 @@
 
 char testrun_dir[64];
 
-static volatile sig_atomic_t no_stop;
+static atomic_int no_stop;
 
-void run_text(struct ran *r, volatile sig_atomic_t *stop, const char *fmt, ...)
+void run_text(struct ran *r, atomic_int *stop, const char *fmt, ...)
 {
 	char text[2048];
 	va_list ap;

@@ -26,7 +26,7 @@ extern char testrun_dir[64];
 
 /* Parses @fmt (printf-style) as a job file, builds and runs it; a parse
  * error fails the test.  @stop: NULL for none. */
-void run_text(struct ran *r, volatile sig_atomic_t *stop, const char *fmt, ...)
+void run_text(struct ran *r, atomic_int *stop, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void ran_free(struct ran *r);
 

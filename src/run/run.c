@@ -34,13 +34,13 @@ struct ctl {
 	bool open;	/* the gate of the current batch */
 	unsigned *left; /* per job: clones not yet finished */
 	/* per clone: set when exitall (or exitall_on_error) ends it */
-	volatile sig_atomic_t *halt;
+	atomic_int *halt;
 	struct slot *slots;
 	unsigned n;
 	bool exitall; /* a job sets it: as in fio, it then holds for every job */
 	/* The run's stop, copied here by the run's process for the clones in
 	 * processes (their signals are the run's process's to take). */
-	volatile sig_atomic_t stop;
+	atomic_int stop;
 	size_t len; /* of the shared mapping this is the start of */
 };
 
@@ -357,7 +357,7 @@ static struct ctl *shared_new(unsigned nr, unsigned n)
 	size_t at_slots = (sizeof(struct ctl) + 63) & ~(size_t)63;
 	size_t at_left = at_slots + (size_t)n * sizeof(struct slot);
 	size_t at_halt = at_left + (size_t)nr * sizeof(unsigned);
-	size_t len = at_halt + (size_t)n * sizeof(sig_atomic_t);
+	size_t len = at_halt + (size_t)n * sizeof(atomic_int);
 	pthread_mutexattr_t ma;
 	pthread_condattr_t ca;
 	struct ctl *c;
@@ -371,7 +371,7 @@ static struct ctl *shared_new(unsigned nr, unsigned n)
 	c->len = len;
 	c->slots = (struct slot *)(p + at_slots);
 	c->left = (unsigned *)(p + at_left);
-	c->halt = (volatile sig_atomic_t *)(p + at_halt);
+	c->halt = (atomic_int *)(p + at_halt);
 	c->n = n;
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
@@ -514,7 +514,7 @@ static int start_batch(struct slot *slots, unsigned from, unsigned to, struct ct
 
 /* Waits for every clone started: the processes first, handing each the
  * run's stop as it comes (@stop), then the threads. */
-static void join_all(struct slot *slots, unsigned n, struct ctl *c, volatile sig_atomic_t *stop)
+static void join_all(struct slot *slots, unsigned n, struct ctl *c, atomic_int *stop)
 {
 	unsigned i, live;
 	int status;
@@ -618,7 +618,7 @@ static int check_memory(const struct job *jobs, unsigned nr, char **cause)
 			 (unsigned long long)(avail >> 20));
 }
 
-int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
+int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop,
 	     const struct run_watch *watch, struct run *out, char **cause)
 {
 	struct ctl *c;

@@ -7,7 +7,7 @@
 #ifndef IOGAUGE_RUN_H
 #define IOGAUGE_RUN_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -71,6 +71,10 @@ struct run_watch {
 	uint64_t every; /* ns */
 };
 
+/* The stop and halt flags are atomic_int: a signal handler may store to
+ * it (C11 7.14.1.1) and the clones' processes share it, as it is lock-free. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int is not always lock-free");
+
 /*
  * Runs @jobs.  @watch (may be NULL) sees the progress.  *stop (set from a
  * signal handler) ends every worker at the next I/O, and any wait (rate,
@@ -79,7 +83,7 @@ struct run_watch {
  * the results), or -errno with *cause set when the run could not start (a
  * file, O_DIRECT, alignment): then no job did I/O.
  */
-int run_jobs(const struct job *jobs, unsigned nr, volatile sig_atomic_t *stop,
+int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop,
 	     const struct run_watch *watch, struct run *out, char **cause);
 void run_free(struct run *r);
 

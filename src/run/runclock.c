@@ -9,13 +9,12 @@
 
 #include "run/runclock.h"
 
-static bool flag_set(const volatile sig_atomic_t *f)
+static bool flag_set(const atomic_int *f)
 {
-	return f && *f;
+	return f && atomic_load_explicit(f, memory_order_relaxed);
 }
 
-uint64_t run_sleep_until(uint64_t until, const volatile sig_atomic_t *stop,
-			 const volatile sig_atomic_t *halt)
+uint64_t run_sleep_until(uint64_t until, const atomic_int *stop, const atomic_int *halt)
 {
 	uint64_t now = run_now();
 

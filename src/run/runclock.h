@@ -7,7 +7,7 @@
 #ifndef IOGAUGE_RUNCLOCK_H
 #define IOGAUGE_RUNCLOCK_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* ns: the longest a sleeper goes without looking at its stop flags. */
@@ -23,7 +23,6 @@ uint64_t run_now(void);
  * is seen within RUN_SLEEP_SLICE.  Callers with a deadline pass the
  * earlier of it and their wake time.  Returns run_now() as it ends.
  */
-uint64_t run_sleep_until(uint64_t until, const volatile sig_atomic_t *stop,
-			 const volatile sig_atomic_t *halt);
+uint64_t run_sleep_until(uint64_t until, const atomic_int *stop, const atomic_int *halt);
 
 #endif

@@ -31,7 +31,7 @@ static char *engine_list(void)
 	return strbuf_detach(&sb);
 }
 
-static volatile sig_atomic_t never_halted;
+static atomic_int never_halted;
 
 static uint64_t seed_for(const struct job *job, unsigned clone)
 {
@@ -286,7 +286,7 @@ void worker_prefault(struct worker *w)
 }
 
 int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
-		 volatile sig_atomic_t *stop, char **cause)
+		 atomic_int *stop, char **cause)
 {
 	uint64_t lo, hi, seed;
 	unsigned d, i, depth;

@@ -8,7 +8,6 @@
 #ifndef IOGAUGE_WORKER_H
 #define IOGAUGE_WORKER_H
 
-#include <signal.h>
 #include <sys/uio.h>
 #include <stdatomic.h>
 
@@ -59,8 +58,8 @@ struct worker_verify {
 struct worker {
 	const struct job *job;
 	unsigned clone;
-	volatile sig_atomic_t *stop; /* the run's: Ctrl-C */
-	volatile sig_atomic_t *halt; /* exitall ended it (never set outside a run) */
+	atomic_int *stop; /* the run's: Ctrl-C */
+	atomic_int *halt; /* exitall ended it (never set outside a run) */
 	struct engine eng;
 	struct run_files files;
 	struct offgen *offgen;	/* one per file (random patterns) */
@@ -122,7 +121,8 @@ struct worker {
 /* Whether the worker is to stop: the run was stopped, or its group halted. */
 static inline bool worker_stopped(const struct worker *w)
 {
-	return *w->stop || *w->halt;
+	return atomic_load_explicit(w->stop, memory_order_relaxed) ||
+	       atomic_load_explicit(w->halt, memory_order_relaxed);
 }
 
 /* The engine's part of worker_setup (its ring, AIO context, mappings,
@@ -158,7 +158,7 @@ void worker_prefault(struct worker *w);
  * thread number, which its random seeds follow).  0, or -errno with
  * *cause set; on error nothing is left open. */
 int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
-		 volatile sig_atomic_t *stop, char **cause);
+		 atomic_int *stop, char **cause);
 /* Binds the calling thread to the job's cpus_allowed (one CPU of it with
  * cpus_allowed_policy=split); 0, or -errno with w->error set. */
 int worker_pin(struct worker *w);
