@@ -144,9 +144,9 @@ static int enghelp(const char *name)
 
 static atomic_int stop;
 
-/* The first Ctrl-C (or SIGTERM) drains and reports; a second one ends
- * the program, as in SQLIO.  stop holds the signal: the exit status is
- * 128 + it, as a shell reports a program the signal killed. */
+/* The first Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) drains and reports; a
+ * second one ends the program, as in SQLIO.  stop holds the signal: the
+ * exit status is 128 + it, as a shell reports a program the signal killed. */
 static void on_signal(int sig)
 {
 	if (stop) {
@@ -235,8 +235,10 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 	int status = 0, ret;
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* A closed terminal (SIGHUP) and Ctrl-\ (SIGQUIT) stop the run as
+	 * Ctrl-C does: the report still comes, unlink=1 files still go. */
+	for (i = 0; i < RUN_NR_STOP_SIGNALS; i++)
+		sigaction(run_stop_signals[i], &sa, NULL);
 	if (cli->eta == CLI_ETA_NEVER || (cli->eta == CLI_ETA_AUTO && !es.tty))
 		watch.fn = NULL;
 	if (sq && sq->util && sysutil_snap_read(&su[0], "/proc", &cause)) {
@@ -301,7 +303,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 		status = 1;
 	}
 	if (run.interrupted)
-		status = 128 + stop; /* 130 for SIGINT, 143 for SIGTERM, errors or not */
+		status = 128 + stop; /* 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT */
 	run_free(&run);
 	return status;
 }

@@ -44,6 +44,8 @@ struct ctl {
 	size_t len; /* of the shared mapping this is the start of */
 };
 
+const int run_stop_signals[RUN_NR_STOP_SIGNALS] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
 /* What a clone in a process hands back through its slot. */
 #define PROC_TEXT 4096
 
@@ -182,8 +184,8 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
+	for (i = 0; i < RUN_NR_STOP_SIGNALS; i++)
+		signal(run_stop_signals[i], SIG_IGN);
 	/* The other clones' buffers came along: not ours.  The run's process
 	 * lets go of its own copies only once every clone of the batch is
 	 * ready (see start_batch), so none changes under this loop.  Not a
@@ -618,8 +620,8 @@ static int check_memory(const struct job *jobs, unsigned nr, char **cause)
 			 (unsigned long long)(avail >> 20));
 }
 
-int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop,
-	     const struct run_watch *watch, struct run *out, char **cause)
+int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct run_watch *watch,
+	     struct run *out, char **cause)
 {
 	struct ctl *c;
 	struct watcher wt = { .watch = watch,

@@ -7,6 +7,7 @@
 #ifndef IOGAUGE_RUN_H
 #define IOGAUGE_RUN_H
 
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -71,6 +72,11 @@ struct run_watch {
 	uint64_t every; /* ns */
 };
 
+/* The signals that stop a run as Ctrl-C does (the program's handler sets
+ * *stop); a clone's process ignores them, the run's process stops it. */
+#define RUN_NR_STOP_SIGNALS 4
+extern const int run_stop_signals[RUN_NR_STOP_SIGNALS];
+
 /* The stop and halt flags are atomic_int: a signal handler may store to
  * it (C11 7.14.1.1) and the clones' processes share it, as it is lock-free. */
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int is not always lock-free");
@@ -83,8 +89,8 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int is not always lock-free");
  * the results), or -errno with *cause set when the run could not start (a
  * file, O_DIRECT, alignment): then no job did I/O.
  */
-int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop,
-	     const struct run_watch *watch, struct run *out, char **cause);
+int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct run_watch *watch,
+	     struct run *out, char **cause);
 void run_free(struct run *r);
 
 #endif

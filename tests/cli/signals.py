@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# Signals: SIGINT and SIGTERM stop every job of a run within a second
-# (async engines at depth, sync ones, a job still waiting for another),
+# Signals: SIGINT and SIGTERM (SIGHUP and SIGQUIT too) stop every job of
+# a run within a second (async engines at depth, sync ones, a job still
+# waiting for another),
 # the report of what ran is printed and marked interrupted, and the exit
 # status is 128 + the signal.  With the device throttled so that the I/O
 # in flight takes seconds to drain, the first signal waits for it and a
@@ -17,7 +18,7 @@ import subprocess
 import tempfile
 import time
 
-from clitest import check, finish
+from clitest import check, finish, start_running
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 
@@ -148,6 +149,38 @@ def waits(tmp):
                       "%s: job_runtime %r ms (want the runtime, 2000)" % (what, j["job_runtime"]))
 
 
+def hup_quit(tmp):
+    # SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\) stop the run as
+    # SIGINT does: within a second, the report of what ran, 128 + the
+    # signal, and the unlink=1 file removed; in a process and in a thread.
+    for sig in (signal.SIGHUP, signal.SIGQUIT):
+        for thread in (0, 1):
+            what = "%s, thread=%d" % (signal.Signals(sig).name, thread)
+            path = os.path.join(tmp, "hq.dat")
+            try:
+                p = start_running([BIN, "--eta=always", "--output-format=json", "--name=hq",
+                                   "--ioengine=psync", "--rw=randrw", "--bs=4k",
+                                   "--size=8m", "--filename=" + path, "--unlink=1",
+                                   "--time_based", "--runtime=60", "--thread=%d" % thread],
+                                  os.path.join(tmp, "hq.err"))
+            except RuntimeError as e:
+                check(False, "%s: %s" % (what, e))
+                continue
+            out, _, took = stop_after(p, sig, 0, 20)
+            want = 128 + sig
+            check(p.returncode == want and took < 1.0,
+                  "%s: exit %d after %.2f s (want %d within 1 s)" %
+                  (what, p.returncode, took, want))
+            try:
+                j = json.loads(out)["jobs"][0]
+                check(j["iogauge"]["interrupted"] == 1 and
+                      j["read"]["total_ios"] + j["write"]["total_ios"] > 0,
+                      "%s: report %r" % (what, j["iogauge"]))
+            except (ValueError, IndexError, KeyError):
+                check(False, "%s: no JSON report: %r" % (what, out[:200]))
+            check(not os.path.exists(path), "%s: the unlink=1 file was left behind" % what)
+
+
 def whole_disk(path):
     dev = os.stat(path).st_dev
     major, minor = os.major(dev), os.minor(dev)
@@ -211,6 +244,7 @@ def main():
     try:
         stop_all(tmp)
         waits(tmp)
+        hup_quit(tmp)
         drain_then_second(tmp)
     finally:
         shutil.rmtree(tmp)
