@@ -4,12 +4,21 @@
  * a write copies into it, fsync and fdatasync are msync(MS_SYNC) of the
  * mapping.  A mapping cannot grow a file, so an existing file shorter than
  * the job's region is an error (the files layer refuses it for this engine).
+ *
+ * A copy that touches a page the file cannot back (the file truncated under
+ * the job, a full tmpfs) raises SIGBUS.  Each copy is guarded: the handler
+ * jumps back out of it, and the I/O fails with an errno instead of the
+ * signal killing the clone's process (or, with thread=1, the program).
  */
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "engines/engine.h"
 #include "files/files.h"
@@ -18,7 +27,73 @@
 struct mmap_file {
 	char *base; /* file offset 0 */
 	size_t len; /* bytes mapped: the region's end */
+	int fd;	    /* the job's: to see whether the file shrank after a SIGBUS */
 };
+
+/* The copy under way in this thread: SIGBUS jumps to bus_env while
+ * bus_armed is set.  Only this thread writes them, and the handler runs
+ * in the thread that faulted, so sig_atomic_t is enough. */
+static _Thread_local sigjmp_buf bus_env;
+static _Thread_local volatile sig_atomic_t bus_armed;
+static _Thread_local char *volatile bus_addr;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uctx)
+{
+	(void)uctx;
+	if (!bus_armed) {
+		/* Not a guarded copy: the signal does what it did before. */
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	bus_armed = 0;
+	bus_addr = si->si_addr;
+	siglongjmp(bus_env, 1);
+}
+
+/* Process-wide, and kept: an unarmed SIGBUS still kills.  SA_NODEFER: the
+ * jump out leaves SIGBUS unblocked without sigsetjmp saving the mask (a
+ * system call per I/O). */
+static void sigbus_install(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO | SA_NODEFER };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+/* memcpy(@dst, @src, @n) that a SIGBUS ends: 0, or the address that
+ * faulted (in the mapping, one side of the copy). */
+static char *copy_guarded(void *dst, const void *src, size_t n)
+{
+	if (sigsetjmp(bus_env, 0))
+		return bus_addr;
+	bus_armed = 1;
+	/* The copy stays between the two stores. */
+	atomic_signal_fence(memory_order_seq_cst);
+	memcpy(dst, src, n);
+	atomic_signal_fence(memory_order_seq_cst);
+	bus_armed = 0;
+	return NULL;
+}
+
+/* The result of I/O @req whose copy faulted at @at in file @m's mapping.
+ * Past the file's end now (truncated under the job): a read is short, as
+ * pread's at the end of a file, and a write cannot be placed (EFAULT).
+ * Inside it, the filesystem could not give the page: a write found it
+ * full (ENOSPC), a read an error (EIO). */
+static int64_t bus_result(const struct mmap_file *m, const struct io_req *req, const char *at)
+{
+	uint64_t off = (uint64_t)(at - m->base); /* bytes: in the file */
+	struct stat st;
+
+	if (fstat(m->fd, &st) == 0 && off >= (uint64_t)st.st_size) {
+		if (req->op == IO_OP_READ)
+			return off > req->off ? (int64_t)(off - req->off) : 0;
+		return -EFAULT;
+	}
+	return req->op == IO_OP_WRITE ? -ENOSPC : -EIO;
+}
 
 struct mmap_priv {
 	struct mmap_file *v;
@@ -71,6 +146,7 @@ static int mmap_init(struct engine *e, const struct engine_setup *s, char **caus
 			break;
 		}
 		m->base = base;
+		m->fd = f->fd;
 		p->n = i + 1;
 		/* As fio: tell the kernel how the mapping will be walked. */
 		madvise(base, m->len, job_is_random(job->rw) ? MADV_RANDOM : MADV_SEQUENTIAL);
@@ -78,6 +154,8 @@ static int mmap_init(struct engine *e, const struct engine_setup *s, char **caus
 	if (ret) {
 		p->n = s->files->n;
 		mmap_cleanup(e);
+	} else {
+		sigbus_install();
 	}
 	return ret;
 }
@@ -91,14 +169,16 @@ static enum engine_q mmap_queue(struct engine *e, struct io_req *req)
 		   : req->len > m->len - (size_t)req->off ? m->len - (size_t)req->off
 							  : req->len;
 
+	char *fault;
+
 	switch (req->op) {
 	case IO_OP_READ:
-		memcpy(req->buf, m->base + req->off, n);
-		req->res = (int64_t)n;
+		fault = copy_guarded(req->buf, m->base + req->off, n);
+		req->res = fault ? bus_result(m, req, fault) : (int64_t)n;
 		break;
 	case IO_OP_WRITE:
-		memcpy(m->base + req->off, req->buf, n);
-		req->res = (int64_t)n;
+		fault = copy_guarded(m->base + req->off, req->buf, n);
+		req->res = fault ? bus_result(m, req, fault) : (int64_t)n;
 		break;
 	case IO_OP_FSYNC:
 	case IO_OP_FDATASYNC:
