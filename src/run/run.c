@@ -26,9 +26,12 @@
 #include <unistd.h>
 
 #include "run/run.h"
+#include "run/runlock.h"
 #include "run/worker.h"
 
 struct ctl {
+	/* Robust (runlock.h): a clone's process killed holding it leaves
+	 * left[] to be counted again from the slots' counted flags. */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool open;	/* the gate of the current batch */
@@ -64,8 +67,57 @@ struct slot {
 	pid_t pid;
 	int logfd;
 	bool ready, done;
+	/* Taken off c->left[job]: the clone ended, failed to get ready, or
+	 * its process is gone.  Set before left[] is lowered, so that a
+	 * process killed between the two is counted once (ctl_repair). */
+	bool counted;
 	char error[PROC_TEXT], first_error[PROC_TEXT];
 };
+
+/* A clone's process died holding c->lock: c->left counted again from
+ * the slots, whatever the dead holder was changing.  Under c->lock. */
+static void ctl_repair(struct ctl *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->n; i++)
+		c->left[c->slots[i].job] = 0;
+	for (i = 0; i < c->n; i++)
+		if (!c->slots[i].counted)
+			c->left[c->slots[i].job]++;
+}
+
+static void ctl_lock(struct ctl *c)
+{
+	if (runlock_lock(&c->lock))
+		ctl_repair(c);
+}
+
+static void ctl_unlock(struct ctl *c)
+{
+	runlock_unlock(&c->lock);
+}
+
+/* Waits on c->cond (until @until, CLOCK_REALTIME, when not NULL); whether
+ * the time passed. */
+static bool ctl_wait(struct ctl *c, const struct timespec *until)
+{
+	bool timed_out;
+
+	if (runlock_wait(&c->cond, &c->lock, until, &timed_out))
+		ctl_repair(c);
+	return timed_out;
+}
+
+/* Slot @s's clone is done with (ended, failed or gone): off c->left,
+ * once.  Under c->lock. */
+static void count_done(struct ctl *c, struct slot *s)
+{
+	if (s->counted)
+		return;
+	s->counted = true;
+	c->left[s->job]--;
+}
 
 /* As fio's fio_terminate_threads: a clone of @s's job has ended, and its
  * exit_what says which others end with it: its group (those not started
@@ -94,12 +146,12 @@ static void clone_body(struct slot *s, struct worker *w)
 	struct ctl *c = s->ctl;
 	const struct job *job = w->job;
 
-	pthread_mutex_lock(&c->lock);
+	ctl_lock(c);
 	while (!c->open)
-		pthread_cond_wait(&c->cond, &c->lock);
+		ctl_wait(c, NULL);
 	while (s->wait_job != ~0u && c->left[s->wait_job] && !worker_stopped(w))
-		pthread_cond_wait(&c->cond, &c->lock);
-	pthread_mutex_unlock(&c->lock);
+		ctl_wait(c, NULL);
+	ctl_unlock(c);
 	if (job->startdelay_max) {
 		uint64_t delay = job->startdelay_min; /* ns */
 		struct rng r;
@@ -113,13 +165,13 @@ static void clone_body(struct slot *s, struct worker *w)
 	if (!worker_stopped(w))
 		worker_run(w);
 	atomic_store_explicit(&w->prog->state, 2, memory_order_relaxed);
-	pthread_mutex_lock(&c->lock);
+	ctl_lock(c);
 	/* As fio: with exitall (any job's) a clone's end ends others. */
 	if (c->exitall || (job->exitall_on_error && w->error))
 		halt_others(c, s);
-	c->left[s->job]--;
+	count_done(c, s);
 	pthread_cond_broadcast(&c->cond);
-	pthread_mutex_unlock(&c->lock);
+	ctl_unlock(c);
 }
 
 /* The clone's CPUs, buffers and engine, in the clone's own thread or
@@ -146,12 +198,12 @@ static int clone_ready(struct slot *s, struct worker *w)
 			w->error_no = -ret;
 		}
 	}
-	pthread_mutex_lock(&c->lock);
+	ctl_lock(c);
 	s->ready = true;
 	if (ret)
-		c->left[s->job]--;
+		count_done(c, s);
 	pthread_cond_broadcast(&c->cond);
-	pthread_mutex_unlock(&c->lock);
+	ctl_unlock(c);
 	return ret;
 }
 
@@ -353,18 +405,18 @@ static unsigned find_job(const struct job *jobs, unsigned before, const char *na
 
 /* The control block, the slots, the per-job counts and the per-clone
  * halt flags, in one mapping that forked clones share with the run's
- * process; zeroed.  Aborts as xmalloc does when there is no memory. */
-static struct ctl *shared_new(unsigned nr, unsigned n)
+ * process; zeroed, in *@out.  Aborts as xmalloc does when there is no
+ * memory; 0, or -errno with *cause set when the lock cannot be made. */
+static int shared_new(unsigned nr, unsigned n, struct ctl **out, char **cause)
 {
 	size_t at_slots = (sizeof(struct ctl) + 63) & ~(size_t)63;
 	size_t at_left = at_slots + (size_t)n * sizeof(struct slot);
 	size_t at_halt = at_left + (size_t)nr * sizeof(unsigned);
 	size_t len = at_halt + (size_t)n * sizeof(atomic_int);
-	pthread_mutexattr_t ma;
-	pthread_condattr_t ca;
 	struct ctl *c;
 	char *p;
 	unsigned i;
+	int ret;
 
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -375,23 +427,21 @@ static struct ctl *shared_new(unsigned nr, unsigned n)
 	c->left = (unsigned *)(p + at_left);
 	c->halt = (atomic_int *)(p + at_halt);
 	c->n = n;
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_mutex_init(&c->lock, &ma);
-	pthread_mutexattr_destroy(&ma);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
-	pthread_cond_init(&c->cond, &ca);
-	pthread_condattr_destroy(&ca);
+	ret = runlock_init(&c->lock, &c->cond);
+	if (ret) {
+		munmap(p, len);
+		*cause = xasprintf("cannot make the run's shared lock: %s", strerror(ret));
+		return -ret;
+	}
 	for (i = 0; i < n; i++)
 		c->slots[i].logfd = -1;
-	return c;
+	*out = c;
+	return 0;
 }
 
 static void shared_free(struct ctl *c)
 {
-	pthread_cond_destroy(&c->cond);
-	pthread_mutex_destroy(&c->lock);
+	runlock_destroy(&c->lock, &c->cond);
 	munmap(c, c->len);
 }
 
@@ -463,7 +513,7 @@ static void wait_ready(struct slot *slots, unsigned from, unsigned to, struct ct
 	unsigned i;
 	int status;
 
-	pthread_mutex_lock(&c->lock);
+	ctl_lock(c);
 	while (any_unready(slots, from, to)) {
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 50000000;
@@ -471,17 +521,17 @@ static void wait_ready(struct slot *slots, unsigned from, unsigned to, struct ct
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000;
 		}
-		if (pthread_cond_timedwait(&c->cond, &c->lock, &until) != ETIMEDOUT)
+		if (!ctl_wait(c, &until))
 			continue;
 		/* One that died before it was ready counts as ready. */
 		for (i = from; i < to; i++)
 			if (slots[i].pid > 0 && !slots[i].ready && reaped(slots[i].pid, &status)) {
 				clone_collect(&slots[i], status);
 				slots[i].ready = true;
-				c->left[slots[i].job]--;
+				count_done(c, &slots[i]);
 			}
 	}
-	pthread_mutex_unlock(&c->lock);
+	ctl_unlock(c);
 }
 
 /* Starts slots [from, to) behind a closed gate, then opens it. */
@@ -490,9 +540,9 @@ static int start_batch(struct slot *slots, unsigned from, unsigned to, struct ct
 	unsigned i;
 	int ret = 0;
 
-	pthread_mutex_lock(&c->lock);
+	ctl_lock(c);
 	c->open = false;
-	pthread_mutex_unlock(&c->lock);
+	ctl_unlock(c);
 	for (i = from; i < to && !ret; i++)
 		ret = start_clone(&slots[i], cause);
 	/* The clones already started end at once when the gate opens. */
@@ -507,11 +557,28 @@ static int start_batch(struct slot *slots, unsigned from, unsigned to, struct ct
 	for (i = from; i < to; i++)
 		if (slots[i].pid > 0)
 			worker_buffers_release(&slots[i].w);
-	pthread_mutex_lock(&c->lock);
+	ctl_lock(c);
 	c->open = true;
 	pthread_cond_broadcast(&c->cond);
-	pthread_mutex_unlock(&c->lock);
+	ctl_unlock(c);
 	return ret;
+}
+
+/* Slot @s's process has ended (and been collected).  One killed before it
+ * counted itself done is counted here, and ends others as its own end
+ * would have: else a job waiting for its job (wait_for) would wait for
+ * ever. */
+static void clone_gone(struct ctl *c, struct slot *s)
+{
+	ctl_lock(c);
+	if (!s->counted) {
+		atomic_store_explicit(&s->w.prog->state, 2, memory_order_relaxed);
+		if (c->exitall || (s->w.job->exitall_on_error && s->w.error))
+			halt_others(c, s);
+		count_done(c, s);
+		pthread_cond_broadcast(&c->cond);
+	}
+	ctl_unlock(c);
 }
 
 /* Waits for every clone started: the processes first, handing each the
@@ -528,9 +595,10 @@ static void join_all(struct slot *slots, unsigned n, struct ctl *c, atomic_int *
 		for (i = 0; i < n; i++) {
 			if (slots[i].pid <= 0)
 				continue;
-			if (reaped(slots[i].pid, &status))
+			if (reaped(slots[i].pid, &status)) {
 				clone_collect(&slots[i], status);
-			else
+				clone_gone(c, &slots[i]);
+			} else
 				live++;
 		}
 		/* As fio's main loop: 10 ms, so that a clone sees the stop
@@ -641,7 +709,9 @@ int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct
 	out->clock = clock_in_use();
 	for (i = 0; i < nr; i++)
 		n += jobs[i].numjobs;
-	c = shared_new(nr, n);
+	ret = shared_new(nr, n, &c, cause);
+	if (ret)
+		return ret;
 	slots = c->slots;
 	for (i = 0; i < nr; i++)
 		c->exitall |= jobs[i].exitall;

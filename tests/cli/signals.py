@@ -181,6 +181,47 @@ def hup_quit(tmp):
             check(not os.path.exists(path), "%s: the unlink=1 file was left behind" % what)
 
 
+def killed_clone(tmp):
+    # A clone's process killed (SIGKILL: the OOM killer, an operator) is an
+    # error of its job, and the run goes on: a job waiting for it (wait_for)
+    # starts, the report comes, the exit status is 1.  Before, the waiting
+    # job waited for ever.  [b] is a thread: [a]'s is the one child process.
+    job = ("[global]\nioengine=psync\nbs=4k\nsize=8m\ntime_based\n"
+           "[a]\nrw=randread\nfilename=%s/a.dat\nruntime=60\n"
+           "[b]\nrw=read\nfilename=%s/b.dat\nruntime=1\nthread=1\nwait_for=a\n" %
+           (tmp, tmp))
+    path = os.path.join(tmp, "kc.fio")
+    with open(path, "w") as f:
+        f.write(job)
+    err_path = os.path.join(tmp, "kc.err")
+    try:
+        p = start_running([BIN, "--eta=always", "--output-format=json", path], err_path)
+    except RuntimeError as e:
+        check(False, "killed clone: %s" % e)
+        return
+    with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
+        kids = f.read().split()
+    if not check(len(kids) == 1, "killed clone: children %r (want [a]'s alone)" % kids):
+        p.kill()
+        p.communicate()
+        return
+    os.kill(int(kids[0]), signal.SIGKILL)
+    out, _, took = stop_after(p, None, 0, 20)
+    with open(err_path) as f:
+        err = f.read()
+    check(p.returncode == 1 and took < 10 and
+          "iogauge: [a] clone 1 of 1: its process was killed by signal 9" in err,
+          "killed clone: exit %d after %.2f s (want 1 within 10 s), stderr %r" %
+          (p.returncode, took, err[-300:]))
+    try:
+        jobs = {j["jobname"]: j for j in json.loads(out)["jobs"]}
+        check(jobs["a"]["error"] != 0 and jobs["b"]["read"]["total_ios"] > 0,
+              "killed clone: [a] error %r, [b] %r reads (want an error, and [b] run)" %
+              (jobs["a"]["error"], jobs["b"]["read"]["total_ios"]))
+    except (ValueError, KeyError):
+        check(False, "killed clone: no JSON report: %r" % out[:200])
+
+
 def whole_disk(path):
     dev = os.stat(path).st_dev
     major, minor = os.major(dev), os.minor(dev)
@@ -245,6 +286,7 @@ def main():
         stop_all(tmp)
         waits(tmp)
         hup_quit(tmp)
+        killed_clone(tmp)
         drain_then_second(tmp)
     finally:
         shutil.rmtree(tmp)
