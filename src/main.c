@@ -203,6 +203,31 @@ static void eta_show(const struct run_status *st, void *arg)
 	strbuf_free(&sb);
 }
 
+/* A long layout's or pre_read's progress, as the status line goes: in
+ * place on a terminal (blanked at the end), a line each time elsewhere. */
+static void layout_show(const struct run_layout *l, void *arg)
+{
+	struct eta_state *es = arg;
+	char line[512];
+	int n;
+
+	n = snprintf(line, sizeof(line), "%s %s: %llu of %llu MiB (%.0f%%)", l->what, l->path,
+		     (unsigned long long)(l->done >> 20), (unsigned long long)(l->total >> 20),
+		     l->total ? 100.0 * (double)l->done / (double)l->total : 100.0);
+	if (n < 0)
+		return;
+	if (!es->tty) {
+		fprintf(stderr, "%s\n", line);
+	} else if (l->done == l->total) {
+		fprintf(stderr, "\r%*s\r", (int)es->width, "");
+		es->width = 0;
+	} else {
+		fprintf(stderr, "\r%-*s", (int)es->width, line);
+		es->width = strlen(line);
+	}
+	fflush(stderr);
+}
+
 /* The report in every format asked for: normal, then terse, then JSON,
  * as fio orders them. */
 static void report(const struct cli *cli, const struct sqlio *sq, const struct run *run,
@@ -225,7 +250,9 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct eta_state es = { .tty = isatty(STDERR_FILENO) };
-	struct run_watch watch = { eta_show, &es, 1000000000ull };
+	struct run_watch watch = {
+		.fn = eta_show, .layout = layout_show, .arg = &es, .every = 1000000000ull
+	};
 	struct strbuf out = { 0 }, util = { 0 };
 	struct sysutil_snap su[2] = { 0 };
 	struct run run;
@@ -239,8 +266,10 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 	 * Ctrl-C does: the report still comes, unlink=1 files still go. */
 	for (i = 0; i < RUN_NR_STOP_SIGNALS; i++)
 		sigaction(run_stop_signals[i], &sa, NULL);
-	if (cli->eta == CLI_ETA_NEVER || (cli->eta == CLI_ETA_AUTO && !es.tty))
+	if (cli->eta == CLI_ETA_NEVER || (cli->eta == CLI_ETA_AUTO && !es.tty)) {
 		watch.fn = NULL;
+		watch.layout = NULL;
+	}
 	if (sq && sq->util && sysutil_snap_read(&su[0], "/proc", &cause)) {
 		fprintf(stderr, "iogauge: -U: %s\n", cause);
 		free(cause);
@@ -249,11 +278,16 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 	t0 = run_now();
 	ret = run_jobs(jobs, nr, &stop, &watch, &run, &cause);
 	if (ret) {
+		if (es.width && es.tty)
+			fprintf(stderr, "\r%*s\r", (int)es.width, "");
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		sysutil_snap_free(&su[0]);
-		/* -EINVAL: the job asks what this file or device cannot do (bad
+		/* A signal ended a layout: 128 + it, as after a run it stopped.
+		 * -EINVAL: the job asks what this file or device cannot do (bad
 		 * input, 2); anything else is the system's (1). */
+		if (ret == -EINTR && stop)
+			return 128 + stop;
 		return ret == -EINVAL ? 2 : 1;
 	}
 	if (sq && sq->util) {

@@ -23,6 +23,46 @@
 
 #define LAYOUT_CHUNK (1u << 20)
 
+/* A layout's or pre_read's progress line, and its stop. */
+struct files_pass {
+	const struct files_watch *fw; /* may be NULL */
+	struct run_layout l;
+	uint64_t next; /* ns: when the next line is due */
+	bool shown;    /* a line went out: the last one is owed */
+};
+
+static void pass_begin(struct files_pass *ps, const struct files_watch *fw, const char *what,
+		       const char *path, uint64_t total)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->fw = fw;
+	ps->l.what = what;
+	ps->l.path = path;
+	ps->l.total = total;
+	/* Nothing for one that ends within a line's time. */
+	ps->next = fw && fw->watch ? run_now() + fw->watch->every : UINT64_MAX;
+}
+
+/* @done bytes of the pass are done: a line when one is due, and the last
+ * one at the end if any was shown.  True when the pass is to stop. */
+static bool pass_at(struct files_pass *ps, uint64_t done)
+{
+	const struct run_watch *w = ps->fw ? ps->fw->watch : NULL;
+
+	if (w && w->layout) {
+		bool last = done == ps->l.total;
+		uint64_t now = last ? 0 : run_now();
+
+		if (last ? ps->shown : now >= ps->next) {
+			ps->l.done = done;
+			w->layout(&ps->l, w->arg);
+			ps->shown = true;
+			ps->next = last ? UINT64_MAX : now + w->every;
+		}
+	}
+	return ps->fw && ps->fw->stop && atomic_load_explicit(ps->fw->stop, memory_order_relaxed);
+}
+
 /* $jobname, $jobnum and $filenum replaced, as fio's filename_format. */
 static char *format_name(const struct job *job, unsigned clone, unsigned filenum)
 {
@@ -52,10 +92,14 @@ static char *format_name(const struct job *job, unsigned clone, unsigned filenum
 	return strbuf_detach(&sb);
 }
 
-/* Appends non-zero bytes to @fd from @from up to @to. */
-static int extend(int fd, const char *path, uint64_t from, uint64_t to, char **cause)
+/* Appends non-zero bytes to @f's @fd from @from up to @to; a stop (@fw)
+ * ends it with -EINTR. */
+static int extend(const struct run_file *f, int fd, uint64_t from, uint64_t to,
+		  const struct files_watch *fw, char **cause)
 {
+	const char *path = f->path;
 	char *buf = xmalloc(LAYOUT_CHUNK);
+	struct files_pass ps;
 	struct rng rng;
 	uint64_t at;
 	size_t i;
@@ -67,10 +111,22 @@ static int extend(int fd, const char *path, uint64_t from, uint64_t to, char **c
 
 		memcpy(buf + i, &v, 8);
 	}
+	pass_begin(&ps, fw, "laying out", path, to - from);
 	for (at = from; at < to && !ret;) {
 		size_t n = to - at < LAYOUT_CHUNK ? (size_t)(to - at) : LAYOUT_CHUNK;
-		ssize_t w = pwrite(fd, buf, n, (off_t)at);
+		ssize_t w;
 
+		if (pass_at(&ps, at - from)) {
+			set_cause(cause,
+				  "%s: laying out the file: interrupted at offset %llu of %llu "
+				  "bytes; %s",
+				  path, (unsigned long long)at, (unsigned long long)to,
+				  f->created ? "the file, created by this run, is removed"
+					     : "the file keeps what was written");
+			ret = -EINTR;
+			break;
+		}
+		w = pwrite(fd, buf, n, (off_t)at);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
@@ -81,6 +137,8 @@ static int extend(int fd, const char *path, uint64_t from, uint64_t to, char **c
 		}
 		at += (uint64_t)w;
 	}
+	if (!ret)
+		pass_at(&ps, to - from);
 	if (!ret && fsync(fd) < 0) {
 		ret = -errno;
 		*cause = xasprintf("%s: fsync after layout: %s", path, strerror(errno));
@@ -126,7 +184,7 @@ int files_probe(const char *path, char *kind, uint64_t *size)
  * file), an existing file too short is an error instead.
  */
 static int layout(struct run_file *f, uint64_t need, const char *noextend, bool read_only,
-		  char **cause)
+		  const struct files_watch *fw, char **cause)
 {
 	struct stat st;
 	uint64_t have = 0;
@@ -169,7 +227,7 @@ static int layout(struct run_file *f, uint64_t need, const char *noextend, bool 
 		ret = set_cause(cause, "%s: the device has %llu bytes, the job needs %llu", f->path,
 				(unsigned long long)have, (unsigned long long)need);
 	else if (have < need)
-		ret = extend(fd, f->path, have, need, cause);
+		ret = extend(f, fd, have, need, fw, cause);
 	f->size = have > need ? have : need;
 	close(fd);
 	return ret;
@@ -244,16 +302,26 @@ static int check_direct(const struct job *job, struct run_file *f, size_t *mem_a
 }
 
 /* Reads the region once, through the page cache, so that it sits there
- * (pre_read).  A descriptor of its own: the job's may be O_DIRECT. */
-static int warm(struct run_file *f, char **cause)
+ * (pre_read).  A descriptor of its own: the job's may be O_DIRECT.  A stop
+ * (@fw) ends it with -EINTR. */
+static int warm(struct run_file *f, const struct files_watch *fw, char **cause)
 {
 	char *buf = xmalloc(LAYOUT_CHUNK);
 	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	uint64_t at = f->start;
+	struct files_pass ps;
 	ssize_t r = 0;
 	int ret = 0;
 
+	pass_begin(&ps, fw, "pre-reading", f->path, f->len);
 	while (fd >= 0 && at < f->start + f->len) {
+		if (pass_at(&ps, at - f->start)) {
+			close(fd);
+			free(buf);
+			set_cause(cause, "%s: pre_read: interrupted at offset %llu", f->path,
+				  (unsigned long long)at);
+			return -EINTR;
+		}
 		r = pread(fd, buf, LAYOUT_CHUNK, (off_t)at);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -268,6 +336,8 @@ static int warm(struct run_file *f, char **cause)
 	} else if (r == 0 && at < f->start + f->len) {
 		ret = set_cause(cause, "%s: pre_read: end of file at offset %llu", f->path,
 				(unsigned long long)at);
+	} else {
+		pass_at(&ps, f->len);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -275,8 +345,8 @@ static int warm(struct run_file *f, char **cause)
 	return ret;
 }
 
-int files_open(const struct job *job, unsigned clone, unsigned engine_flags, struct run_files *fs,
-	       char **cause)
+int files_open(const struct job *job, unsigned clone, unsigned engine_flags,
+	       const struct files_watch *fw, struct run_files *fs, char **cause)
 {
 	unsigned i, n = job->filename.n ? job->filename.n : job->nrfiles;
 	int flags = O_CLOEXEC | (job_modifies(job) ? O_RDWR : O_RDONLY);
@@ -326,7 +396,7 @@ int files_open(const struct job *job, unsigned clone, unsigned engine_flags, str
 			     (engine_flags & ENGINE_F_NOEXTEND)
 				     ? opt_enum_name("ioengine", (int)job->ioengine)
 				     : NULL,
-			     job->read_only, cause);
+			     job->read_only, fw, cause);
 		if (ret)
 			break;
 		/* Percentages are of the file as laid out, in whole blocks of bs. */
@@ -377,7 +447,7 @@ int files_open(const struct job *job, unsigned clone, unsigned engine_flags, str
 		if (job->direct)
 			ret = check_direct(job, f, &fs->mem_align, cause);
 		if (!ret && job->pre_read)
-			ret = warm(f, cause);
+			ret = warm(f, fw, cause);
 	}
 	if (ret)
 		files_close(fs, true);

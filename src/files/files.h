@@ -6,6 +6,7 @@
 #ifndef IOGAUGE_FILES_H
 #define IOGAUGE_FILES_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,13 @@ struct run_files {
 	size_t mem_align; /* bytes: buffer alignment the files need */
 };
 
+/* What a layout and a pre_read look at as they go: *@stop (a signal) ends
+ * them, @watch->layout (either may be NULL) sees their progress. */
+struct files_watch {
+	const atomic_int *stop;
+	const struct run_watch *watch;
+};
+
 /*
  * Lays out and opens the files of clone @clone of @job.  A file that does
  * not exist is created and filled with non-zero data; one too short is
@@ -24,10 +32,11 @@ struct run_files {
  * error); none is shortened.  With ENGINE_F_NOFILES nothing is created or
  * opened (fd -1) and the regions come from the job alone.  0, or -errno
  * with *cause naming the file; on error nothing stays open and files this
- * call created are removed.
+ * call created are removed.  *@fw->stop set during a layout or pre_read
+ * ends it at the next MiB: -EINTR.
  */
-int files_open(const struct job *job, unsigned clone, unsigned engine_flags, struct run_files *fs,
-	       char **cause);
+int files_open(const struct job *job, unsigned clone, unsigned engine_flags,
+	       const struct files_watch *fw, struct run_files *fs, char **cause);
 /*
  * What is at @path: *kind is 0 (nothing), 'f' (a regular file), 'b' (a
  * block device) or 'o' (anything else), *size its bytes.  0, or -errno

@@ -734,7 +734,7 @@ int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct
 			slots[n].group = group;
 			slots[n].wait_job =
 				jobs[i].wait_for ? find_job(jobs, i, jobs[i].wait_for) : ~0u;
-			ret = worker_setup(&slots[n].w, &jobs[i], k, n + 1, stop, cause);
+			ret = worker_setup(&slots[n].w, &jobs[i], k, n + 1, stop, watch, cause);
 			if (!ret) {
 				ready++;
 				slots[n].w.halt = &c->halt[n];

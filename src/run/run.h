@@ -65,9 +65,19 @@ struct run_status {
 	uint64_t eta;				/* ns left; UINT64_MAX: unknown */
 };
 
-/* Calls @fn from a thread of the run about every @every ns while jobs run. */
+/* A file being laid out or pre-read before the run, for a progress line. */
+struct run_layout {
+	const char *path;
+	const char *what;     /* "laying out" or "pre-reading" */
+	uint64_t done, total; /* bytes; done == total: the last call for the file */
+};
+
+/* Calls @fn from a thread of the run about every @every ns while jobs run,
+ * and @layout (when set) about as often while a file's layout or pre_read
+ * has taken longer than @every, then once at its end. */
 struct run_watch {
 	void (*fn)(const struct run_status *st, void *arg);
+	void (*layout)(const struct run_layout *l, void *arg);
 	void *arg;
 	uint64_t every; /* ns */
 };
@@ -87,7 +97,9 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int is not always lock-free");
  * thinktime, startdelay) within a few run_sleep_until slices; what ran is
  * still in the results.  Returns 0 when every job ran (I/O errors are in
  * the results), or -errno with *cause set when the run could not start (a
- * file, O_DIRECT, alignment): then no job did I/O.
+ * file, O_DIRECT, alignment): then no job did I/O.  *stop set while a file
+ * is laid out or pre-read ends that at once: -EINTR, and the files the run
+ * created are removed.
  */
 int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct run_watch *watch,
 	     struct run *out, char **cause);

@@ -286,8 +286,9 @@ void worker_prefault(struct worker *w)
 }
 
 int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
-		 atomic_int *stop, char **cause)
+		 atomic_int *stop, const struct run_watch *watch, char **cause)
 {
+	struct files_watch fw = { stop, watch };
 	uint64_t lo, hi, seed;
 	unsigned d, i, depth;
 	int ret;
@@ -311,7 +312,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsign
 	depth = (w->eng.ops->flags & ENGINE_F_SYNC) ? 1 : job->iodepth;
 	w->eng.depth = depth;
 	job_bs_span(job, &lo, &hi);
-	ret = files_open(job, clone, w->eng.ops->flags, &w->files, cause);
+	ret = files_open(job, clone, w->eng.ops->flags, &fw, &w->files, cause);
 	if (ret)
 		return ret;
 	seed = seed_for(job, clone);

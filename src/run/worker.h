@@ -155,10 +155,11 @@ int worker_buffers_renew(struct worker *w, char **cause);
  * and the first chunk of each per-I/O log. */
 void worker_prefault(struct worker *w);
 /* @thread: the clone's place among all clones of the run, from 1 (fio's
- * thread number, which its random seeds follow).  0, or -errno with
- * *cause set; on error nothing is left open. */
+ * thread number, which its random seeds follow).  @watch (may be NULL):
+ * its layout hook sees a long layout or pre_read, which *@stop ends
+ * (-EINTR).  0, or -errno with *cause set; on error nothing is left open. */
 int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
-		 atomic_int *stop, char **cause);
+		 atomic_int *stop, const struct run_watch *watch, char **cause);
 /* Binds the calling thread to the job's cpus_allowed (one CPU of it with
  * cpus_allowed_policy=split); 0, or -errno with w->error set. */
 int worker_pin(struct worker *w);

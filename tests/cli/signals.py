@@ -222,6 +222,124 @@ def killed_clone(tmp):
         check(False, "killed clone: no JSON report: %r" % out[:200])
 
 
+def wait_for(cond, timeout=30):
+    """Polls @cond until it is true, at most @timeout seconds: its last value."""
+    end = time.monotonic() + timeout
+    while not cond() and time.monotonic() < end:
+        time.sleep(0.02)
+    return cond()
+
+
+def file_size(path):
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return -1
+
+
+def layout_interrupt(tmp):
+    # SIGINT while a 3 GiB file is laid out stops the layout at once (it took
+    # the whole layout, 7 s, before): exit 130, no report, the file removed
+    # when this run created it, kept when it only extended it.  A progress
+    # line comes on stderr with --eta=always (or a terminal), not otherwise.
+    for eta, existed in (("always", False), ("never", False), ("always", True)):
+        what = "layout, --eta=%s, %s" % (eta, "existing 1 MiB file" if existed else "new file")
+        path = os.path.join(tmp, "big.dat")
+        if existed:
+            with open(path, "wb") as f:
+                f.write(b"\x33" * (1 << 20))
+        err_path = os.path.join(tmp, "big.err")
+        with open(err_path, "w") as err:
+            p = subprocess.Popen([BIN, "--eta=" + eta, "--name=big", "--ioengine=psync",
+                                  "--filename=" + path, "--size=3g", "--rw=read", "--bs=1m",
+                                  "--io_size=1m"], stdout=subprocess.PIPE, stderr=err, text=True)
+
+        def progress():
+            with open(err_path) as f:
+                return "laying out %s: " % path in f.read()
+        # Under way: the progress line (after a second), or 64 MiB written.
+        started = wait_for(progress if eta == "always" else
+                           lambda: file_size(path) > (64 << 20) or p.poll() is not None)
+        out, _, took = stop_after(p, signal.SIGINT, 0, 20)
+        with open(err_path) as f:
+            err = f.read()
+        check(started and p.returncode == 130 and took < 1.5 and out == "",
+              "%s: started %r, exit %d after %.2f s (want 130 within 1.5 s, no report), %r" %
+              (what, started, p.returncode, took, err[-300:]))
+        check("big.dat: laying out the file: interrupted at offset " in err,
+              "%s: stderr %r" % (what, err[-300:]))
+        check(("laying out %s: " % path in err) == (eta == "always"),
+              "%s: progress line %s" % (what, "missing" if eta == "always" else "unasked"))
+        check(file_size(path) >= (1 << 20) if existed else file_size(path) < 0,
+              "%s: file of %d bytes left (want %s)" %
+              (what, file_size(path), "it kept" if existed else "none"))
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+def layout_tty(tmp):
+    # On a terminal (--eta=auto) the layout's line is rewritten in place.
+    import pty
+    path = os.path.join(tmp, "tty.dat")
+    master, slave = pty.openpty()
+    p = subprocess.Popen([BIN, "--name=t", "--ioengine=psync", "--filename=" + path,
+                          "--size=3g", "--rw=read", "--bs=1m", "--io_size=1m"],
+                         stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    seen = b""
+    end = time.monotonic() + 30
+    while b"\rlaying out " not in seen and time.monotonic() < end and p.poll() is None:
+        try:
+            seen += os.read(master, 4096)
+        except OSError:
+            break
+    out, _, _ = stop_after(p, signal.SIGINT, 0, 20)
+    os.close(master)
+    check(b"\rlaying out %s: " % path.encode() in seen and p.returncode == 130,
+          "layout on a terminal: exit %r, stderr %r" % (p.returncode, seen[-200:]))
+    check(not os.path.exists(path), "layout on a terminal: the file was left behind")
+
+
+def pre_read_interrupt(tmp):
+    # pre_read of a file out of the page cache, the disk throttled to 16 MiB/s:
+    # SIGINT ends it at once, the file (not created by the run) stays.
+    cg = "/sys/fs/cgroup/blkio/iogauge-signals-pr-%d" % os.getpid()
+    if not (os.path.isdir("/sys/fs/cgroup/blkio") and os.geteuid() == 0):
+        print("skip: no cgroup v1 blkio, or not root: the pre_read check")
+        return
+    path = os.path.join(tmp, "pr.dat")
+    with open(path, "wb") as f:
+        f.write(os.urandom(1 << 20) * 256)
+        f.flush()
+        os.fsync(f.fileno())
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    os.mkdir(cg)
+    try:
+        with open(os.path.join(cg, "blkio.throttle.read_bps_device"), "w") as f:
+            f.write("%s %d\n" % (whole_disk(tmp), 16 << 20))
+        err_path = os.path.join(tmp, "pr.err")
+        with open(err_path, "w") as err:
+            p = subprocess.Popen(["sh", "-c", 'echo $$ > %s/cgroup.procs && exec "$@"' % cg,
+                                  "sh", BIN, "--eta=always", "--name=pr", "--ioengine=psync",
+                                  "--filename=" + path, "--size=256m", "--pre_read=1",
+                                  "--rw=read", "--bs=1m", "--io_size=1m"],
+                                 stdout=subprocess.PIPE, stderr=err, text=True)
+
+        def progress():
+            with open(err_path) as f:
+                return "pre-reading %s: " % path in f.read()
+        started = wait_for(progress)
+        out, _, took = stop_after(p, signal.SIGINT, 0, 30)
+        with open(err_path) as f:
+            err = f.read()
+        check(started and p.returncode == 130 and took < 1.5 and out == "" and
+              "pr.dat: pre_read: interrupted at offset" in err and file_size(path) == 256 << 20,
+              "pre_read: started %r, exit %d after %.2f s (want 130 within 1.5 s), %r" %
+              (started, p.returncode, took, err[-300:]))
+    finally:
+        os.rmdir(cg)
+
+
 def whole_disk(path):
     dev = os.stat(path).st_dev
     major, minor = os.major(dev), os.minor(dev)
@@ -287,6 +405,9 @@ def main():
         waits(tmp)
         hup_quit(tmp)
         killed_clone(tmp)
+        layout_interrupt(tmp)
+        layout_tty(tmp)
+        pre_read_interrupt(tmp)
         drain_then_second(tmp)
     finally:
         shutil.rmtree(tmp)
