@@ -7,10 +7,22 @@
 #define IOGAUGE_FILES_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run/run.h"
+struct job;
+
+/* One file of a clone: what the worker and the engines do I/O on. */
+struct run_file {
+	char *path;
+	int fd;
+	uint64_t size;	/* bytes the job may use from offset 0 of the file */
+	uint64_t start; /* bytes: first byte of the I/O region (offset) */
+	uint64_t len;	/* bytes: length of the I/O region */
+	bool created;	/* this run created it: unlink may remove it */
+	bool blkdev;	/* a block device: trims are discards */
+};
 
 struct run_files {
 	struct run_file *v;

@@ -18,16 +18,6 @@
 #include "run/runclock.h"
 #include "stats/stats.h"
 
-struct run_file {
-	char *path;
-	int fd;
-	uint64_t size;	/* bytes the job may use from offset 0 of the file */
-	uint64_t start; /* bytes: first byte of the I/O region (offset) */
-	uint64_t len;	/* bytes: length of the I/O region */
-	bool created;	/* this run created it: unlink may remove it */
-	bool blkdev;	/* a block device: trims are discards */
-};
-
 /* One job clone's outcome. */
 struct run_result {
 	const struct job *job;
