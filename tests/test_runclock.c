@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "run/runclock.h"
+#include "util/runclock.h"
 #include "util/util.h"
 
 #define MS 1000000ull

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "run/clock.h"
+#include "util/clock.h"
 #include "run/iomem.h"
 #include "util/util.h"
 

@@ -15,7 +15,7 @@
 #include "stats/diskstats.h"
 #include "stats/iolog.h"
 #include "jobfile/job.h"
-#include "run/runclock.h"
+#include "util/runclock.h"
 #include "stats/stats.h"
 
 /* One job clone's outcome. */

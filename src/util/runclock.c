@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "run/runclock.h"
+#include "util/runclock.h"
 
 static bool flag_set(const atomic_int *f)
 {

@@ -13,8 +13,8 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "run/clock.h"
-#include "run/runclock.h"
+#include "util/clock.h"
+#include "util/runclock.h"
 
 static enum clocksource clock_kind;
 static struct {
