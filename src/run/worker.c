@@ -243,12 +243,6 @@ int worker_buffers_renew(struct worker *w, char **cause)
 	return worker_buffers_make(w, true, cause);
 }
 
-/* The 64-bit words of file @i's random map: a bit per unit of its region. */
-static size_t rmap_words(const struct worker *w, unsigned i)
-{
-	return (size_t)((w->files.v[i].len / w->unit + 63) / 64);
-}
-
 /* Every page of [p, p + len) written (with what it holds), so that none
  * is first faulted in, or copied on write, inside the measured time. */
 static void touch(void *p, size_t len)
@@ -268,8 +262,8 @@ void worker_prefault(struct worker *w)
 	unsigned i, k;
 
 	touch(&w->stats, sizeof(w->stats));
-	for (i = 0; w->rmap && i < w->files.n; i++)
-		touch(w->rmap[i], rmap_words(w, i) * sizeof(uint64_t));
+	for (i = 0; w->wl.rmap && i < w->files.n; i++)
+		touch(w->wl.rmap[i], workload_rmap_words(&w->wl, i) * sizeof(uint64_t));
 	if (w->v.map)
 		touch(w->v.map, (w->v.n ? w->v.n : 1) * sizeof(*w->v.map));
 	/* The per-I/O logs' first chunks: later ones are made as they fill. */
@@ -316,79 +310,18 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsign
 	if (ret)
 		return ret;
 	seed = seed_for(job, clone);
-	rng_seed(&w->rng, seed);
 	rng_seed(&w->data_rng, seed ^ 0x64617461u); /* "data": apart from the mix draws */
 	rng_seed(&w->rate_rng, seed ^ 0x72617465u); /* "rate" */
-	/* fio's FIO_RAND_MIX_OFF (4) seed, so the mix draws are fio's. */
-	taus88_seed(&w->mix_rng,
-		    (uint32_t)(job->randrepeat ? taus88_fio_seed(job->randseed, thread, 4) : seed));
 	/* As fio: compressible contents are made anew for every write. */
 	w->refill = !job->zero_buffers && (job->refill_buffers || job->buffer_compress_percentage);
 	w->scramble = !job->zero_buffers && !w->refill && job->scramble_buffers;
 	w->scramble_at = (size_t)rng_below(&w->data_rng, 512 / 16) * 16;
 	w->scramble_key[0] = rng_next(&w->data_rng);
 	w->scramble_key[1] = rng_next(&w->data_rng);
-	w->offgen = xcalloc(w->files.n, sizeof(*w->offgen));
-	w->cursor = xcalloc(w->files.n, sizeof(*w->cursor));
-	/* As fio's blockalign default: a direction's random offsets are
-	 * multiples of its own smallest block, so its blocks fit the region. */
-	w->unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
-	for (d = 0; d < DDIR_COUNT; d++) {
-		uint64_t dlo, dhi;
-
-		job_bs_bounds(job, (enum ddir)d, &dlo, &dhi);
-		w->dir_align[d] = dlo > w->unit && dlo % w->unit == 0 ? dlo : w->unit;
-	}
-	for (i = 0; i < w->files.n; i++) {
-		struct run_file *f = &w->files.v[i];
-
-		/* As fio: the region is used in whole blocks. */
-		if (f->len - f->len % w->unit < hi) {
-			ret = set_cause(cause,
-					"%s: the I/O region (%llu bytes, %llu in whole blocks of "
-					"%llu) is smaller than the block size %llu",
-					f->path, (unsigned long long)f->len,
-					(unsigned long long)(f->len - f->len % w->unit),
-					(unsigned long long)w->unit, (unsigned long long)hi);
-			goto err;
-		}
-		f->len -= f->len % w->unit;
-		offgen_init(&w->offgen[i], job->norandommap ? OFFGEN_RANDOM_NOMAP : OFFGEN_RANDOM,
-			    f->len / w->unit, seed + i);
-		/* A skewed distribution draws with replacement (fio drops its
-		 * random map for one too). */
-		if (job->random_distribution.kind != RDIST_RANDOM) {
-			if (!w->rdist)
-				w->rdist = xcalloc(w->files.n, sizeof(*w->rdist));
-			randdist_init(&w->rdist[i], &job->random_distribution, f->len / w->unit,
-				      w->unit, seed ^ (0x64697374u + i));
-		}
-		w->cursor[i] = job->stride ? 0 : f->start;
-		/* Blocks larger than the unit under a random map: fio's covering. */
-		if (job_is_random(job->rw) && !job->norandommap && !w->rdist && hi > w->unit) {
-			if (!w->rmap) {
-				w->rmap = xcalloc(w->files.n, sizeof(*w->rmap));
-				w->rmap_used = xcalloc(w->files.n, sizeof(*w->rmap_used));
-			}
-			w->rmap[i] = xcalloc(rmap_words(w, i), sizeof(uint64_t));
-		}
-		if (job->stride && f->len / w->unit < job->stride) {
-			ret = set_cause(cause,
-					"%s: stride=%u needs a region of at least one row of %u "
-					"blocks of %llu bytes; it has %llu bytes",
-					f->path, job->stride, job->stride,
-					(unsigned long long)w->unit, (unsigned long long)f->len);
-			goto err;
-		}
-	}
-	/* stride: the clones split the columns, the first ones taking the
-	 * remainder, as SQLIO's threads split its strip. */
-	if (job->stride) {
-		uint64_t base = job->stride / job->numjobs, extra = job->stride % job->numjobs;
-
-		w->col0 = clone * base + (clone < extra ? clone : extra);
-		w->cols = base + (clone < extra);
-	}
+	ret = workload_init(&w->wl, job, &w->files, clone, thread, seed,
+			    w->eng.ops->flags & ENGINE_F_NOFILES, cause);
+	if (ret)
+		goto err;
 	w->buf_size =
 		(size_t)((hi + w->files.mem_align - 1) / w->files.mem_align * w->files.mem_align);
 	w->reqs = xcalloc(depth, sizeof(*w->reqs));
@@ -433,16 +366,8 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	w->first_error = NULL;
 	worker_verify_cleanup(w);
 	worker_engine_release(w);
-	for (i = 0; w->rmap && i < w->files.n; i++)
-		free(w->rmap[i]);
-	free(w->rmap);
-	free(w->rmap_used);
-	w->rmap = NULL;
-	w->rmap_used = NULL;
+	workload_free(&w->wl);
 	files_close(&w->files, remove_created);
-	free(w->offgen);
-	free(w->rdist);
-	free(w->cursor);
 	worker_buffers_release(w);
 	free(w->iov);
 	w->iov = NULL;
@@ -456,9 +381,6 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	w->logs = NULL;
 	w->hist_before[0] = w->hist_before[1] = w->hist_before[2] = NULL;
 	w->pending = NULL;
-	w->offgen = NULL;
-	w->rdist = NULL;
-	w->cursor = NULL;
 	w->reqs = NULL;
 	w->free_reqs = w->done = NULL;
 }
@@ -484,13 +406,8 @@ struct loop {
 	bool want_lat, want_clat, want_slat; /* recorded, as fio's disable_* say */
 	unsigned stale;			     /* batches since the last read, without time_done */
 	enum io_op sync_op;
-	uint64_t now; /* ns: the latest completion time, for the deadline */
-	/* rate, rate_iops: each direction's schedule.  due is when its next
-	 * I/O should start; ns_per_byte (rate) or ns_per_io (rate_iops) is
-	 * the time at the rate; both 0: no cap. */
-	uint64_t due[DDIR_COUNT];
-	double ns_per_byte[DDIR_COUNT], ns_per_io[DDIR_COUNT];
-	bool rated;
+	uint64_t now;		   /* ns: the latest completion time, for the deadline */
+	struct workload_rate rate; /* rate, rate_iops: each direction's schedule */
 	/* thinktime: I/Os issued since the last think, and a think owed. */
 	unsigned since_think;
 	bool think;
@@ -511,29 +428,6 @@ static unsigned op_dir(enum io_op op)
 	default:
 		return STAT_SYNC;
 	}
-}
-
-static uint64_t pick_bs(struct worker *w, unsigned d)
-{
-	const struct job *job = w->job;
-	uint64_t lo, hi;
-	double x, sum = 0;
-	unsigned i;
-
-	if (job->nr_bssplit[d]) {
-		x = rng_unit(&w->rng) * 100.0;
-		for (i = 0; i + 1 < job->nr_bssplit[d]; i++) {
-			sum += job->bssplit[d][i].pct;
-			if (x < sum)
-				break;
-		}
-		return job->bssplit[d][i].bs;
-	}
-	if (!job->bsrange_max[d])
-		return job->bs[d];
-	lo = job->bsrange_min[d];
-	hi = job->bsrange_max[d];
-	return lo + rng_below(&w->rng, (hi - lo) / lo + 1) * lo;
 }
 
 int worker_pin(struct worker *w)
@@ -572,194 +466,6 @@ int worker_pin(struct worker *w)
 	return 0;
 }
 
-/* As fio's rate_ddir: a mixed job under a cap takes a direction that is
- * due.  The one drawn if it is; else the other if that one is due (an
- * uncapped direction always is) and has a share of the mix; else the one
- * due sooner, which the loop then waits for. */
-static unsigned due_dir(const struct worker *w, const struct loop *lp, unsigned d)
-{
-	unsigned o = d ^ 1;
-	uint64_t now = run_now();
-	uint64_t due_d = lp->ns_per_io[d] || lp->ns_per_byte[d] ? lp->due[d] : 0;
-	uint64_t due_o = lp->ns_per_io[o] || lp->ns_per_byte[o] ? lp->due[o] : 0;
-
-	if (due_d <= now || !(o == DDIR_READ ? w->job->rwmix_read : w->job->rwmix_write))
-		return d;
-	if (due_o <= now)
-		return o;
-	return due_d <= due_o ? d : o;
-}
-
-/*
- * rw=rw and randrw, as fio's get_rw_ddir: a draw (1..100 against
- * rwmixread) starts a run; a run that switched direction lasts until its
- * direction has issued rwmix% of what the other had (fio's rwmix_issues),
- * a run that did not switch only the one I/O.  fio counts issued I/Os.
- */
-static unsigned mix_dir(struct worker *w)
-{
-	const struct job *job = w->job;
-	unsigned d;
-
-	if (w->mix_issues[w->mix_dir] >= w->mix_until) {
-		d = taus88_between(&w->mix_rng, 1, 100) <= job->rwmix_read ? DDIR_READ : DDIR_WRITE;
-		if (d != w->mix_dir)
-			w->mix_until = w->mix_issues[w->mix_dir] *
-				       (d == DDIR_READ ? job->rwmix_read : job->rwmix_write) / 100;
-		w->mix_dir = d;
-	}
-	return w->mix_dir;
-}
-
-/* A block that would cross the end of the region: as fio's
- * get_next_buflen, the largest size the job allows that fits; the room
- * left when none does. */
-static uint64_t fit_bs(const struct job *job, unsigned d, uint64_t room)
-{
-	uint64_t best = 0;
-	unsigned i;
-
-	if (job->nr_bssplit[d]) {
-		for (i = 0; i < job->nr_bssplit[d]; i++)
-			if (job->bssplit[d][i].bs <= room && job->bssplit[d][i].bs > best)
-				best = job->bssplit[d][i].bs;
-	} else if (job->bsrange_max[d] && room >= job->bsrange_min[d]) {
-		best = room / job->bsrange_min[d] * job->bsrange_min[d];
-	}
-	return best ? best : room;
-}
-
-/* A pass over file @fi is done: as fio's loop_cache_invalidate, a
- * time_based job with invalidate drops the file's cache again, so that
- * each pass reads what the device holds, not what the last one cached. */
-static void pass_done(const struct worker *w, unsigned fi)
-{
-	const struct run_file *f = &w->files.v[fi];
-
-	if (w->job->time_based && w->job->invalidate && !(w->eng.ops->flags & ENGINE_F_NOFILES))
-		posix_fadvise(f->fd, (off_t)f->start, (off_t)f->len, POSIX_FADV_DONTNEED);
-}
-
-/* The first unit at or after @blk that @map has clear, wrapping to 0;
- * the map has one. */
-static uint64_t next_free(const uint64_t *map, uint64_t blk, uint64_t nblocks)
-{
-	uint64_t words = (nblocks + 63) / 64, i = blk / 64, k;
-
-	for (k = 0; k <= words; k++, i = i + 1 < words ? i + 1 : 0) {
-		uint64_t free = ~map[i];
-
-		if (k == 0)
-			free &= ~0ull << (blk % 64); /* from blk on */
-		if (free && i * 64 + (uint64_t)__builtin_ctzll(free) < nblocks)
-			return i * 64 + (uint64_t)__builtin_ctzll(free);
-	}
-	return 0; /* not reached: the caller knows a unit is free */
-}
-
-/*
- * Random offsets with blocks of several sizes, as fio's random map: a
- * random unit, or if a block of this pass covered it already the next one
- * that none did (fio's axmap_next_free), and the block cut back to the
- * units free from there (fio's axmap_set_nr trims buflen the same way),
- * so a pass covers every unit once.  When all are covered a new pass
- * starts.  Bytes from the region's start.
- */
-static uint64_t map_block(struct worker *w, unsigned fi, uint64_t *len)
-{
-	struct offgen *g = &w->offgen[fi];
-	uint64_t *map = w->rmap[fi], blk, k, n = (*len + w->unit - 1) / w->unit;
-
-	if (w->rmap_used[fi] == g->nblocks) {
-		memset(map, 0, (g->nblocks + 63) / 64 * 8);
-		w->rmap_used[fi] = 0;
-		pass_done(w, fi);
-	}
-	blk = offgen_next(g);
-	if (map[blk / 64] >> (blk % 64) & 1)
-		blk = next_free(map, blk, g->nblocks);
-	for (k = 0; k < n && blk + k < g->nblocks && !(map[(blk + k) / 64] >> ((blk + k) % 64) & 1);
-	     k++)
-		map[(blk + k) / 64] |= 1ull << ((blk + k) % 64);
-	w->rmap_used[fi] += k;
-	if (k * w->unit < *len)
-		*len = k * w->unit;
-	return blk * w->unit;
-}
-
-/* Fills @req with the next I/O: file, direction, length and offset. */
-static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
-{
-	const struct job *job = w->job;
-	unsigned fi = w->next_file;
-	struct run_file *f = &w->files.v[fi];
-	uint64_t end = f->start + f->len, len, off;
-	unsigned d;
-
-	w->next_file = (fi + 1) % w->files.n;
-	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW) {
-		d = mix_dir(w);
-		/* As fio: a direction the rate switches to is the run's. */
-		if (lp->rated)
-			w->mix_dir = d = due_dir(w, lp, d);
-		w->mix_issues[d]++;
-	} else
-		d = job_does(job, DDIR_READ)	? DDIR_READ
-		    : job_does(job, DDIR_WRITE) ? DDIR_WRITE
-						: DDIR_TRIM;
-	len = pick_bs(w, d);
-	if (w->rmap) {
-		off = f->start + map_block(w, fi, &len);
-	} else if (job_is_random(job->rw)) {
-		off = f->start +
-		      (w->rdist ? randdist_next(&w->rdist[fi], d) : offgen_next(&w->offgen[fi])) *
-			      w->unit;
-		off -= (off - f->start) % w->dir_align[d];
-		if (!w->rdist && !job->norandommap && !w->offgen[fi].pos)
-			pass_done(w, fi); /* every block of the pass visited */
-	} else if (job->stride) {
-		/* A run goes down one column of the rows of stride blocks; the
-		 * next run takes the next column (SQLIO's -f with -i rows). */
-		uint64_t rows = f->len / w->unit / job->stride, p = w->cursor[fi];
-
-		off = f->start + ((p % rows) * job->stride + w->col0 + p / rows) * w->unit;
-		w->cursor[fi] = p + 1 < rows * w->cols ? p + 1 : 0;
-	} else {
-		int64_t add = job->rw_seq_add;
-		uint64_t back = add < 0 ? (uint64_t)-add : 0;
-
-		off = w->cursor[fi];
-		/* Past the end: wrap, as fio's get_next_seq_offset: forwards to
-		 * the start; backwards to the end less the gap (fio's size +
-		 * ddir_seq_add), or less the block if that is longer. */
-		if (off >= end || off < f->start) {
-			off = add < 0 ? end - (len > back ? len : back) : f->start;
-			pass_done(w, fi);
-		}
-		if (off + len > end)
-			len = fit_bs(job, d, end - off);
-		/* A gap that would go below the region's start wraps to its end. */
-		if (add < 0 && off + len - f->start < back)
-			w->cursor[fi] = end;
-		else
-			w->cursor[fi] = off + len + (uint64_t)add;
-		/* As fio: with holes, a pass ends when a block reaches the end
-		 * (not when the bytes of the region have been moved), and a
-		 * job that is not time_based ends after loops passes. */
-		if (add > 0 && off + len >= end && !job->time_based &&
-		    ++w->seq_passes >= job->loops)
-			lp->limit = lp->issued + len;
-	}
-	if (off + len > end)
-		len = fit_bs(job, d, end - off);
-	req->op = d == DDIR_READ ? IO_OP_READ : d == DDIR_WRITE ? IO_OP_WRITE : IO_OP_TRIM;
-	req->discard = d == DDIR_TRIM && f->blkdev;
-	req->fd = f->fd;
-	req->file = fi;
-	req->off = off;
-	req->len = (size_t)len;
-}
-
 /*
  * The rate's schedule (rate, rate_iops, rate_process): the I/O's intended
  * start, from the arrival process alone, as fio's usec_for_io: linear
@@ -770,14 +476,15 @@ static void next_io(struct worker *w, struct loop *lp, struct io_req *req)
 static void schedule(struct worker *w, struct loop *lp, struct io_req *req)
 {
 	unsigned d = op_dir(req->op);
-	double gap = lp->ns_per_io[d] ? lp->ns_per_io[d] : lp->ns_per_byte[d] * (double)req->len;
+	double gap = lp->rate.ns_per_io[d] ? lp->rate.ns_per_io[d]
+					   : lp->rate.ns_per_byte[d] * (double)req->len;
 
 	if (gap == 0)
 		return; /* this direction has no cap (t_intended stays 0) */
 	if (w->job->rate_process == RATE_POISSON)
 		gap *= -log(1.0 - rng_unit(&w->rate_rng));
-	req->t_intended = lp->due[d];
-	lp->due[d] += (uint64_t)gap;
+	req->t_intended = lp->rate.due[d];
+	lp->rate.due[d] += (uint64_t)gap;
 }
 
 /* continue_on_error: whether an I/O error of this kind is counted and
@@ -1106,7 +813,7 @@ static void fill(struct worker *w, struct loop *lp)
 			if (!w->nr_free || lp->issued >= lp->limit)
 				break;
 			req = w->free_reqs[--w->nr_free];
-			next_io(w, lp, req);
+			workload_next(&w->wl, req, &lp->rate, &lp->limit, lp->issued);
 			if (req->op == IO_OP_WRITE) {
 				w->writes++;
 				if (w->refill || w->scramble)
@@ -1119,13 +826,13 @@ static void fill(struct worker *w, struct loop *lp)
 			lp->issued += req->len;
 			req->t_start = 0;
 			req->t_intended = 0;
-			if (lp->rated)
+			if (lp->rate.on)
 				schedule(w, lp, req);
 		}
 		if (!req->t_start) {
 			/* fio stamps start_time here, once the I/O is made (not
 			 * with disable_lat); pacing needs the time too. */
-			uint64_t now = lp->time_start || lp->rated ? run_now() : lp->now;
+			uint64_t now = lp->time_start || lp->rate.on ? run_now() : lp->now;
 
 			/* Not due yet: held, and the loop waits for it. */
 			if (req->t_intended > now) {
@@ -1329,11 +1036,11 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	lp->time_done = lp->want_lat || lp->want_clat || bw_each;
 	for (i = 0; i < DDIR_COUNT; i++) {
 		if (job_rate_in_iops(job, i))
-			lp->ns_per_io[i] = 1e9 / (double)job->rate_iops[i];
+			lp->rate.ns_per_io[i] = 1e9 / (double)job->rate_iops[i];
 		else if (job->rate[i])
-			lp->ns_per_byte[i] = 1e9 / (double)job->rate[i];
-		lp->due[i] = now;
-		lp->rated |= job->rate_iops[i] || job->rate[i];
+			lp->rate.ns_per_byte[i] = 1e9 / (double)job->rate[i];
+		lp->rate.due[i] = now;
+		lp->rate.on |= job->rate_iops[i] || job->rate[i];
 	}
 }
 
@@ -1419,7 +1126,7 @@ void worker_run(struct worker *w)
 					      : POSIX_FADV_SEQUENTIAL);
 	loop_init(w, &lp, now);
 	/* Pacing sleeps: wake when asked, not up to 50 us later. */
-	if (lp.rated || job->thinktime)
+	if (lp.rate.on || job->thinktime)
 		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	windows_init(w, &lp);
 	for (;;) {

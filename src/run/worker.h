@@ -15,7 +15,7 @@
 #include "files/files.h"
 #include "stats/iolog.h"
 #include "workload/rand.h"
-#include "workload/randdist.h"
+#include "workload/workload.h"
 #include "run/run.h"
 
 /* A running worker's progress, published every stats window for the live
@@ -62,22 +62,13 @@ struct worker {
 	atomic_int *halt; /* exitall ended it (never set outside a run) */
 	struct engine eng;
 	struct run_files files;
-	struct offgen *offgen;	/* one per file (random patterns) */
-	struct randdist *rdist; /* one per file: random_distribution other than random */
-	uint64_t **rmap;	/* one per file: units covered this pass (random, blocks > unit) */
-	uint64_t *rmap_used;	/* ... and how many of them */
-	uint64_t unit;		/* bytes: random offsets are multiples of it */
-	uint64_t *cursor;	/* bytes: next sequential offset, per file (with stride:
-				* the I/O's index in the clone's columns) */
-	uint64_t col0, cols;	/* stride: the clone's first column and how many */
-	struct rng rng;		/* block size choice */
-	struct rng data_rng;	/* buffer contents */
-	struct rng rate_rng;	/* rate_process=poisson's gaps */
-	bool refill;		/* new contents for every write (refill_buffers, compression) */
-	bool scramble;		/* scramble_buffers: offset and sequence into each 512 bytes */
-	uint64_t writes;	/* writes issued: the scramble's sequence number */
-	unsigned seq_passes;	/* rw=...:N with a gap: passes done over the region */
-	size_t scramble_at;	/* where in each 512 bytes the stamp goes */
+	struct workload wl;  /* what to do next: offsets, directions, block sizes */
+	struct rng data_rng; /* buffer contents */
+	struct rng rate_rng; /* rate_process=poisson's gaps */
+	bool refill;	     /* new contents for every write (refill_buffers, compression) */
+	bool scramble;	     /* scramble_buffers: offset and sequence into each 512 bytes */
+	uint64_t writes;     /* writes issued: the scramble's sequence number */
+	size_t scramble_at;  /* where in each 512 bytes the stamp goes */
 	uint64_t scramble_key[2];
 	struct iomem bufmem;	   /* the slots' buffers, depth x buf_size */
 	size_t buf_size;	   /* bytes per slot */
@@ -91,7 +82,6 @@ struct worker {
 	struct io_req *held;	   /* refused BUSY (or a sync due): goes out first */
 	bool eng_ready;		   /* ->init() succeeded: ->cleanup() is owed */
 	unsigned nr_free;
-	unsigned next_file;
 	uint64_t writes_since_sync;
 	struct run_stats stats;
 	char *error;
@@ -109,13 +99,6 @@ struct worker {
 	struct worker_progress *prog; /* prog_own, or (a clone in a process) the shared one */
 	struct worker_progress prog_own;
 	struct worker_verify v;
-	/* rw=rw/randrw: fio's rwmix rule.  The direction of the current run,
-	 * the I/Os issued in each, and how many the run's direction must
-	 * reach before the next draw. */
-	struct taus88 mix_rng;
-	unsigned mix_dir;
-	uint64_t mix_issues[2], mix_until;
-	uint64_t dir_align[DDIR_COUNT]; /* bytes: random offsets' step per direction */
 };
 
 /* Whether the worker is to stop: the run was stopped, or its group halted. */

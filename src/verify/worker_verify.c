@@ -41,7 +41,7 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 static uint64_t map_unit(const struct worker *w)
 {
 	const struct job *job = w->job;
-	uint64_t u = w->unit;
+	uint64_t u = w->wl.unit;
 	unsigned d, i;
 
 	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A clone's workload set up and released: its random generators, random
+ * maps, distributions and cursors (see workload.h; the per-I/O part is
+ * inline there).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "util/util.h"
+#include "workload/workload.h"
+
+int workload_init(struct workload *wl, const struct job *job, struct run_files *fs, unsigned clone,
+		  unsigned thread, uint64_t seed, bool nofiles, char **cause)
+{
+	uint64_t lo, hi;
+	unsigned d, i;
+
+	memset(wl, 0, sizeof(*wl));
+	wl->job = job;
+	wl->files = fs->v;
+	wl->nfiles = fs->n;
+	wl->drop_each_pass = job->time_based && job->invalidate && !nofiles;
+	job_bs_span(job, &lo, &hi);
+	rng_seed(&wl->rng, seed);
+	/* fio's FIO_RAND_MIX_OFF (4) seed, so the mix draws are fio's. */
+	taus88_seed(&wl->mix_rng,
+		    (uint32_t)(job->randrepeat ? taus88_fio_seed(job->randseed, thread, 4) : seed));
+	wl->offgen = xcalloc(fs->n, sizeof(*wl->offgen));
+	wl->cursor = xcalloc(fs->n, sizeof(*wl->cursor));
+	/* As fio's blockalign default: a direction's random offsets are
+	 * multiples of its own smallest block, so its blocks fit the region. */
+	wl->unit = job->blockalign[DDIR_READ] ? job->blockalign[DDIR_READ] : lo;
+	for (d = 0; d < DDIR_COUNT; d++) {
+		uint64_t dlo, dhi;
+
+		job_bs_bounds(job, (enum ddir)d, &dlo, &dhi);
+		wl->dir_align[d] = dlo > wl->unit && dlo % wl->unit == 0 ? dlo : wl->unit;
+	}
+	for (i = 0; i < fs->n; i++) {
+		struct run_file *f = &fs->v[i];
+
+		/* As fio: the region is used in whole blocks. */
+		if (f->len - f->len % wl->unit < hi)
+			return set_cause(cause,
+					 "%s: the I/O region (%llu bytes, %llu in whole blocks of "
+					 "%llu) is smaller than the block size %llu",
+					 f->path, (unsigned long long)f->len,
+					 (unsigned long long)(f->len - f->len % wl->unit),
+					 (unsigned long long)wl->unit, (unsigned long long)hi);
+		f->len -= f->len % wl->unit;
+		offgen_init(&wl->offgen[i], job->norandommap ? OFFGEN_RANDOM_NOMAP : OFFGEN_RANDOM,
+			    f->len / wl->unit, seed + i);
+		/* A skewed distribution draws with replacement (fio drops its
+		 * random map for one too). */
+		if (job->random_distribution.kind != RDIST_RANDOM) {
+			if (!wl->rdist)
+				wl->rdist = xcalloc(fs->n, sizeof(*wl->rdist));
+			randdist_init(&wl->rdist[i], &job->random_distribution, f->len / wl->unit,
+				      wl->unit, seed ^ (0x64697374u + i));
+		}
+		wl->cursor[i] = job->stride ? 0 : f->start;
+		/* Blocks larger than the unit under a random map: fio's covering. */
+		if (job_is_random(job->rw) && !job->norandommap && !wl->rdist && hi > wl->unit) {
+			if (!wl->rmap) {
+				wl->rmap = xcalloc(fs->n, sizeof(*wl->rmap));
+				wl->rmap_used = xcalloc(fs->n, sizeof(*wl->rmap_used));
+			}
+			wl->rmap[i] = xcalloc(workload_rmap_words(wl, i), sizeof(uint64_t));
+		}
+		if (job->stride && f->len / wl->unit < job->stride)
+			return set_cause(cause,
+					 "%s: stride=%u needs a region of at least one row of %u "
+					 "blocks of %llu bytes; it has %llu bytes",
+					 f->path, job->stride, job->stride,
+					 (unsigned long long)wl->unit, (unsigned long long)f->len);
+	}
+	/* stride: the clones split the columns, the first ones taking the
+	 * remainder, as SQLIO's threads split its strip. */
+	if (job->stride) {
+		uint64_t base = job->stride / job->numjobs, extra = job->stride % job->numjobs;
+
+		wl->col0 = clone * base + (clone < extra ? clone : extra);
+		wl->cols = base + (clone < extra);
+	}
+	return 0;
+}
+
+void workload_free(struct workload *wl)
+{
+	unsigned i;
+
+	for (i = 0; wl->rmap && i < wl->nfiles; i++)
+		free(wl->rmap[i]);
+	free(wl->rmap);
+	free(wl->rmap_used);
+	free(wl->offgen);
+	free(wl->rdist);
+	free(wl->cursor);
+	wl->rmap = NULL;
+	wl->rmap_used = NULL;
+	wl->offgen = NULL;
+	wl->rdist = NULL;
+	wl->cursor = NULL;
+}
