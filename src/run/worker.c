@@ -45,81 +45,6 @@ static uint64_t seed_for(const struct job *job, unsigned clone)
 }
 
 /*
- * Buffer contents, as fio makes them: random bytes (not dedupable, not
- * compressible); zeros with zero_buffers; with
- * buffer_compress_percentage=P, each buffer_compress_chunk bytes are
- * (100 - P)% random then P% zeros, so that the data compresses to about
- * (100 - P)% of its size.
- */
-static void fill_contents(struct worker *w, char *p, size_t len)
-{
-	const struct job *job = w->job;
-	size_t chunk = job->buffer_compress_percentage ? job->buffer_compress_chunk : len;
-	size_t done, l, r;
-
-	if (job->zero_buffers) {
-		memset(p, 0, len);
-		return;
-	}
-	for (done = 0; done < len; done += chunk) {
-		size_t n = len - done < chunk ? len - done : chunk;
-
-		r = n - n * job->buffer_compress_percentage / 100;
-		for (l = 0; l < r; l += 8) {
-			uint64_t v = rng_next(&w->data_rng);
-
-			memcpy(p + done + l, &v, r - l < 8 ? r - l : 8);
-		}
-		memset(p + done + r, 0, n - r);
-	}
-}
-
-/* scramble_buffers (fio's default): 16 bytes of each 512-byte block of a
- * write become its file offset and the write's sequence number, so that no
- * two blocks written are the same.  Both go through a keyed bijection, and
- * the place is the worker's own (16-byte aligned, drawn at set-up), so the
- * stamps look like the random data around them (no compressor finds them)
- * and do not pile up. */
-static void scramble(struct worker *w, char *p, size_t len, uint64_t off)
-{
-	/* Mixed once per write; the blocks of one write step by an odd
-	 * constant, so they differ from each other, and seq sets the write
-	 * apart from every other one. */
-	uint64_t seq = rng_mix(w->writes ^ w->scramble_key[1]);
-	uint64_t o = rng_mix(off ^ w->scramble_key[0]);
-	size_t l;
-
-	for (l = 0; l + 512 <= len; l += 512, o += 0x9e3779b97f4a7c15ull) {
-		memcpy(p + l + w->scramble_at, &o, 8);
-		memcpy(p + l + w->scramble_at + 8, &seq, 8);
-	}
-}
-
-/* A write's contents, before it is queued: refilled or scrambled, in
- * the buffer or in the sub-block pieces that the engine will write. */
-static void write_contents(struct worker *w, const struct io_req *req)
-{
-	const struct iovec *v;
-	uint64_t off = req->off;
-	unsigned k;
-
-	if (!w->iov) {
-		if (w->refill)
-			fill_contents(w, req->buf, req->len);
-		else
-			scramble(w, req->buf, req->len, off);
-		return;
-	}
-	/* sub_blocks: the pieces hold the data (copy mode gathers them after). */
-	v = &w->iov[(size_t)req->idx * w->job->sub_blocks];
-	for (k = 0; k < w->job->sub_blocks; off += v[k].iov_len, k++)
-		if (w->refill)
-			fill_contents(w, v[k].iov_base, v[k].iov_len);
-		else
-			scramble(w, v[k].iov_base, v[k].iov_len, off);
-}
-
-/*
  * sub_blocks=N (SQLIO's -m): each slot's buffer as N pieces of bs/N bytes,
  * each allocated on its own so that they are apart in memory, filled as
  * the buffers are.  scatter hands the engine their iovecs; copy keeps the
@@ -216,7 +141,7 @@ int worker_buffers_make(struct worker *w, bool touch, char **cause)
 	for (i = 0; i < depth; i++) {
 		w->reqs[i].buf = (char *)w->bufmem.buf + (size_t)i * w->buf_size;
 		if (touch)
-			fill_contents(w, w->reqs[i].buf, w->buf_size);
+			payload_fill(&w->pl, w->reqs[i].buf, w->buf_size);
 	}
 	if (n < 2)
 		return 0;
@@ -230,7 +155,7 @@ int worker_buffers_make(struct worker *w, bool touch, char **cause)
 			return -ENOMEM;
 		}
 		if (touch)
-			fill_contents(w, w->subs[i], piece);
+			payload_fill(&w->pl, w->subs[i], piece);
 		w->iov[i].iov_base = w->subs[i];
 		w->iov[i].iov_len = piece;
 	}
@@ -310,14 +235,8 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsign
 	if (ret)
 		return ret;
 	seed = seed_for(job, clone);
-	rng_seed(&w->data_rng, seed ^ 0x64617461u); /* "data": apart from the mix draws */
+	payload_init(&w->pl, job, seed);
 	rng_seed(&w->rate_rng, seed ^ 0x72617465u); /* "rate" */
-	/* As fio: compressible contents are made anew for every write. */
-	w->refill = !job->zero_buffers && (job->refill_buffers || job->buffer_compress_percentage);
-	w->scramble = !job->zero_buffers && !w->refill && job->scramble_buffers;
-	w->scramble_at = (size_t)rng_below(&w->data_rng, 512 / 16) * 16;
-	w->scramble_key[0] = rng_next(&w->data_rng);
-	w->scramble_key[1] = rng_next(&w->data_rng);
 	ret = workload_init(&w->wl, job, &w->files, clone, thread, seed,
 			    w->eng.ops->flags & ENGINE_F_NOFILES, cause);
 	if (ret)
@@ -815,9 +734,9 @@ static void fill(struct worker *w, struct loop *lp)
 			req = w->free_reqs[--w->nr_free];
 			workload_next(&w->wl, req, &lp->rate, &lp->limit, lp->issued);
 			if (req->op == IO_OP_WRITE) {
-				w->writes++;
-				if (w->refill || w->scramble)
-					write_contents(w, req);
+				w->pl.writes++;
+				if (w->pl.refill || w->pl.scramble)
+					payload_write(&w->pl, req, w->iov);
 				if (w->v.stamp && worker_verify_written(w, req))
 					lp->backlog = true;
 				if (w->sub_copy)

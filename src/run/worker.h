@@ -13,6 +13,7 @@
 
 #include "engines/engine.h"
 #include "files/files.h"
+#include "run/payload.h"
 #include "stats/iolog.h"
 #include "workload/rand.h"
 #include "workload/workload.h"
@@ -62,14 +63,9 @@ struct worker {
 	atomic_int *halt; /* exitall ended it (never set outside a run) */
 	struct engine eng;
 	struct run_files files;
-	struct workload wl;  /* what to do next: offsets, directions, block sizes */
-	struct rng data_rng; /* buffer contents */
-	struct rng rate_rng; /* rate_process=poisson's gaps */
-	bool refill;	     /* new contents for every write (refill_buffers, compression) */
-	bool scramble;	     /* scramble_buffers: offset and sequence into each 512 bytes */
-	uint64_t writes;     /* writes issued: the scramble's sequence number */
-	size_t scramble_at;  /* where in each 512 bytes the stamp goes */
-	uint64_t scramble_key[2];
+	struct workload wl;	   /* what to do next: offsets, directions, block sizes */
+	struct rng rate_rng;	   /* rate_process=poisson's gaps */
+	struct payload pl;	   /* what the bytes written are */
 	struct iomem bufmem;	   /* the slots' buffers, depth x buf_size */
 	size_t buf_size;	   /* bytes per slot */
 	void **subs;		   /* sub_blocks: depth x N pieces, each its own allocation */

@@ -72,7 +72,7 @@ int worker_verify_setup(struct worker *w, uint64_t max_bs, char **cause)
 	if (!v->stamp)
 		return 0;
 	if (job->verify == VERIFY_PATTERN || job->verify == VERIFY_PATTERN_HDR)
-		w->refill = w->scramble = false; /* the pattern is the contents */
+		w->pl.refill = w->pl.scramble = false; /* the pattern is the contents */
 	v->unit = map_unit(w);
 	v->base = xcalloc(w->files.n + 1, sizeof(*v->base));
 	for (i = 0; i < w->files.n; i++)
@@ -115,7 +115,7 @@ bool worker_verify_written(struct worker *w, struct io_req *req)
 	struct worker_verify *v = &w->v;
 	uint64_t i = map_index(w, req), n = req->len / v->unit, k;
 	/* 40 bits in the map, and 0 means never written. */
-	uint64_t gen = w->writes << VMAP_GEN_SHIFT >> VMAP_GEN_SHIFT;
+	uint64_t gen = w->pl.writes << VMAP_GEN_SHIFT >> VMAP_GEN_SHIFT;
 
 	gen = gen ? gen : 1;
 	verify_stamp(w->job, req->buf, req->len, req->off, gen);
