@@ -252,10 +252,10 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 	if (!clone_ready(s, w)) {
 		clone_body(s, w);
 		s->w.stats = w->stats;
-		s->w.t0 = w->t0;
+		s->w.iv.t0 = w->iv.t0;
 		s->w.first_error_no = w->first_error_no;
 		put_text(s->first_error, w->first_error);
-		if (run_logs_save(w->logs, s->logfd) == 0)
+		if (run_logs_save(w->iv.logs, s->logfd) == 0)
 			s->done = true;
 	}
 	s->w.error_no = w->error_no;
@@ -276,8 +276,8 @@ static void clone_collect(struct slot *s, int status)
 	if (s->done && lseek(s->logfd, 0, SEEK_SET) == 0)
 		lg = run_logs_load(s->logfd);
 	if (lg) {
-		run_logs_free(w->logs);
-		w->logs = lg;
+		run_logs_free(w->iv.logs);
+		w->iv.logs = lg;
 	}
 	if (s->error[0])
 		w->error = xstrdup(s->error);
@@ -794,10 +794,10 @@ int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct
 		out->results[i].first_error = slots[i].w.first_error;
 		out->results[i].first_error_no = slots[i].w.first_error_no;
 		slots[i].w.first_error = NULL;
-		out->results[i].logs = slots[i].w.logs;
-		out->results[i].t_start = slots[i].w.t0;
+		out->results[i].logs = slots[i].w.iv.logs;
+		out->results[i].t_start = slots[i].w.iv.t0;
 		slots[i].w.error = NULL;
-		slots[i].w.logs = NULL;
+		slots[i].w.iv.logs = NULL;
 	}
 out:
 	/* A run that could not start leaves no file it created behind. */

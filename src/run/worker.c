@@ -192,8 +192,8 @@ void worker_prefault(struct worker *w)
 	if (w->v.map)
 		touch(w->v.map, (w->v.n ? w->v.n : 1) * sizeof(*w->v.map));
 	/* The per-I/O logs' first chunks: later ones are made as they fill. */
-	for (k = 0; w->log_each && k < IOLOG_NR; k++) {
-		struct iolog *l = &w->logs->log[k];
+	for (k = 0; w->iv.log_each && k < IOLOG_NR; k++) {
+		struct iolog *l = &w->iv.logs->log[k];
 
 		if ((k == IOLOG_BW && !job->write_bw_log) ||
 		    (k == IOLOG_IOPS && !job->write_iops_log) ||
@@ -209,7 +209,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsign
 {
 	struct files_watch fw = { stop, watch };
 	uint64_t lo, hi, seed;
-	unsigned d, i, depth;
+	unsigned i, depth;
 	int ret;
 
 	memset(w, 0, sizeof(*w));
@@ -265,12 +265,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsign
 	if (ret)
 		goto err;
 	stats_init(&w->stats);
-	w->logs = xcalloc(1, sizeof(*w->logs));
-	w->log_each = !job->log_avg_msec &&
-		      (job->write_bw_log || job->write_iops_log || job->write_lat_log);
-	if (job->write_hist_log && job->log_hist_msec)
-		for (d = 0; d < DDIR_COUNT; d++)
-			w->hist_before[d] = xcalloc(HIST_NR, sizeof(uint64_t));
+	interval_init(&w->iv, job);
 	return 0;
 err:
 	worker_cleanup(w, true);
@@ -279,8 +274,6 @@ err:
 
 void worker_cleanup(struct worker *w, bool remove_created)
 {
-	unsigned i;
-
 	free(w->first_error); /* NULL once the run has taken it */
 	w->first_error = NULL;
 	worker_verify_cleanup(w);
@@ -294,11 +287,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->free_reqs);
 	free(w->done);
 	free(w->pending);
-	for (i = 0; i < DDIR_COUNT; i++)
-		free(w->hist_before[i]);
-	run_logs_free(w->logs);
-	w->logs = NULL;
-	w->hist_before[0] = w->hist_before[1] = w->hist_before[2] = NULL;
+	interval_free(&w->iv);
 	w->pending = NULL;
 	w->reqs = NULL;
 	w->free_reqs = w->done = NULL;
@@ -456,34 +445,7 @@ static void engine_failed(struct worker *w, const char *what, int err)
 	}
 }
 
-/* ---- windows and logs (once per window, or per I/O when logging each) ---- */
-
-#define STATS_WINDOW 500000000ull /* ns: fio's bwavgtime and iopsavgtime */
-
-/* An entry per I/O, as fio with log_avg_msec=0: bandwidth is the I/O's
- * bytes over its completion latency, in bytes per ms as fio writes it. */
-static void log_io(struct worker *w, const struct io_req *req, uint64_t now, uint64_t slat)
-{
-	const struct job *job = w->job;
-	struct iolog *lg = w->logs->log;
-	uint64_t t = (now - w->t0) / 1000000, clat = now - req->t_issue;
-	unsigned d = op_dir(req->op);
-	uint32_t bs = (uint32_t)req->len;
-
-	if (job->write_bw_log && !job->disable_bw)
-		iolog_add(&lg[IOLOG_BW], t, clat ? req->len * 1000000ull / clat : 0, d, bs,
-			  req->off);
-	if (job->write_iops_log)
-		iolog_add(&lg[IOLOG_IOPS], t, 1, d, bs, req->off);
-	if (job->write_lat_log) {
-		if (!job->disable_lat)
-			iolog_add(&lg[IOLOG_LAT], t, now - req->t_start, d, bs, req->off);
-		if (!job->disable_clat)
-			iolog_add(&lg[IOLOG_CLAT], t, clat, d, bs, req->off);
-		if (slat != UINT64_MAX)
-			iolog_add(&lg[IOLOG_SLAT], t, slat, d, bs, req->off);
-	}
-}
+/* ---- windows and logs (stats/interval.c), and the status line's progress ---- */
 
 /* What the live status line reads, from another thread. */
 static void publish(struct worker *w, const struct loop *lp)
@@ -498,124 +460,13 @@ static void publish(struct worker *w, const struct loop *lp)
 	atomic_store_explicit(&w->prog->issued, lp->issued, memory_order_relaxed);
 }
 
-static void window_open(struct worker *w, struct worker_window *win, uint64_t now)
-{
-	const struct hist *h[3];
-	unsigned d, k;
-
-	win->t = now;
-	for (d = 0; d < DDIR_COUNT; d++) {
-		const struct dir_stats *ds = &w->stats.dir[d];
-
-		win->ios[d] = ds->ios;
-		win->bytes[d] = ds->bytes;
-		h[0] = &ds->lat;
-		h[1] = &ds->clat;
-		h[2] = &ds->slat;
-		for (k = 0; k < 3; k++) {
-			win->sum[k][d] = h[k]->sum;
-			win->cnt[k][d] = h[k]->count;
-		}
-	}
-}
-
-/* The stats window closes: one bandwidth and one IOPS sample per
- * direction the job does, as fio; and the progress is published. */
-static void stats_window(struct worker *w, const struct loop *lp, uint64_t now)
-{
-	struct iolog_window iw = { (double)(now - w->t0) / 1e9, { 0, 0 }, { 0, 0 } };
-	double secs = (double)(now - w->win.t) / 1e9;
-	unsigned d;
-
-	publish(w, lp);
-	for (d = 0; d < DDIR_COUNT; d++) {
-		if (!job_does(w->job, (enum ddir)d))
-			continue;
-		iw.bw[d] = (double)(w->stats.dir[d].bytes - w->win.bytes[d]) / 1024 / secs;
-		iw.iops[d] = (double)(w->stats.dir[d].ios - w->win.ios[d]) / secs;
-		/* Whole numbers, as fio's samples (KiB/s and I/Os per s): the
-		 * report's integer min and max then bound the mean. */
-		stats_sample(&w->stats.dir[d].bw, floor(iw.bw[d]));
-		stats_sample(&w->stats.dir[d].iops, floor(iw.iops[d]));
-	}
-	iolog_add_window(w->logs, &iw);
-	window_open(w, &w->win, now);
-	w->win.next = now + STATS_WINDOW;
-}
-
-/* The log_avg_msec window closes (or the run ends): one averaged entry
- * per direction and log, stamped at the window's end, as fio. */
-static void log_window(struct worker *w, uint64_t now, uint64_t t_ms)
-{
-	static const enum iolog_kind lat_kinds[3] = { IOLOG_LAT, IOLOG_CLAT, IOLOG_SLAT };
-	const struct job *job = w->job;
-	struct iolog *lg = w->logs->log;
-	double secs = (double)(now - w->lwin.t) / 1e9;
-	unsigned d, k;
-
-	for (d = 0; d < DDIR_COUNT && secs > 0; d++) {
-		const struct dir_stats *ds = &w->stats.dir[d];
-		const struct hist *h[3] = { &ds->lat, &ds->clat, &ds->slat };
-		uint64_t ios = ds->ios - w->lwin.ios[d];
-
-		if (!job_does(job, (enum ddir)d))
-			continue;
-		if (job->write_bw_log)
-			iolog_add(&lg[IOLOG_BW], t_ms,
-				  (uint64_t)((double)(ds->bytes - w->lwin.bytes[d]) / 1024 / secs),
-				  d, 0, 0);
-		if (job->write_iops_log)
-			iolog_add(&lg[IOLOG_IOPS], t_ms, (uint64_t)((double)ios / secs), d, 0, 0);
-		for (k = 0; k < 3 && job->write_lat_log; k++) {
-			uint64_t n = h[k]->count - w->lwin.cnt[k][d];
-
-			if (n)
-				iolog_add(&lg[lat_kinds[k]], t_ms,
-					  (h[k]->sum - w->lwin.sum[k][d]) / n, d, 0, 0);
-		}
-	}
-	window_open(w, &w->lwin, now);
-}
-
-static void hist_window(struct worker *w, uint64_t now)
-{
-	uint64_t lo, hi;
-	unsigned d;
-
-	for (d = 0; d < DDIR_COUNT; d++) {
-		if (!job_does(w->job, (enum ddir)d))
-			continue;
-		job_bs_bounds(w->job, (enum ddir)d, &lo, &hi);
-		iolog_add_hist(w->logs, (now - w->t0) / 1000000, d, (uint32_t)hi,
-			       &w->stats.dir[d].clat, w->hist_before[d]);
-		memcpy(w->hist_before[d], w->stats.dir[d].clat.bucket, sizeof(uint64_t) * HIST_NR);
-	}
-}
-
-/* The earliest of the windows that close: the one time complete() checks. */
-static void set_tick_next(struct worker *w)
-{
-	w->tick_next = w->win.next < w->lwin.next ? w->win.next : w->lwin.next;
-	if (w->hist_next < w->tick_next)
-		w->tick_next = w->hist_next;
-}
-
+/* A window closes (see interval.h); the stats window's also publishes
+ * the progress. */
 static void tick(struct worker *w, const struct loop *lp, uint64_t now)
 {
-	const struct job *job = w->job;
-	uint64_t avg = (uint64_t)job->log_avg_msec * 1000000;
-
-	if (now >= w->win.next)
-		stats_window(w, lp, now);
-	if (now >= w->lwin.next) {
-		log_window(w, now, (now - w->t0) / avg * job->log_avg_msec);
-		w->lwin.next = w->t0 + ((now - w->t0) / avg + 1) * avg;
-	}
-	if (now >= w->hist_next) {
-		hist_window(w, now);
-		w->hist_next = now + (uint64_t)job->log_hist_msec * 1000000;
-	}
-	set_tick_next(w);
+	if (now >= w->iv.win.next)
+		publish(w, lp);
+	interval_tick(&w->iv, &w->stats, now);
 }
 
 static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)
@@ -646,10 +497,11 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 			hist_record(&w->stats.dir[sd].resp, now - req->t_intended);
 			hist_record(&w->stats.dir[sd].lag, req->t_start - req->t_intended);
 		}
-		if (w->log_each && rw)
-			log_io(w, req, now, slat);
+		if (w->iv.log_each && rw)
+			interval_log_io(&w->iv, sd, req->len, req->off, req->t_start, req->t_issue,
+					now, slat);
 	}
-	if (now >= w->tick_next)
+	if (now >= w->iv.tick_next)
 		tick(w, lp, now);
 	if (req->op == IO_OP_WRITE && lp->sync_every && ++w->writes_since_sync >= lp->sync_every) {
 		/* The slot carries the sync; it goes out before any new I/O. */
@@ -944,7 +796,7 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	/* fio reads no start with disable_lat and then reports a slat from a
 	 * stale one; here slat keeps its start.  The per-I/O bandwidth log
 	 * takes its interval from clat's two times, as fio's. */
-	bw_each = w->log_each && job->write_bw_log && !job->disable_bw;
+	bw_each = w->iv.log_each && job->write_bw_log && !job->disable_bw;
 	lp->time_start = lp->want_lat || lp->want_slat;
 	/* A sync engine's issue is its start (stamped just before ->queue, as
 	 * fio's issue_time): without a read of its own, clat would run from
@@ -963,39 +815,19 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	}
 }
 
-/* The windows open when the measured part starts (after ramp_time);
- * the averaged logs are stamped at multiples of log_avg_msec, as fio. */
+/* The windows open (after ramp_time), and the status line learns the
+ * clone's start and limit. */
 static void windows_init(struct worker *w, const struct loop *lp)
 {
-	const struct job *job = w->job;
-	uint64_t avg = (uint64_t)job->log_avg_msec * 1000000;
-
-	w->t0 = lp->now;
 	atomic_store_explicit(&w->prog->limit, lp->limit, memory_order_relaxed);
-	atomic_store_explicit(&w->prog->t_start, w->t0, memory_order_relaxed);
-	window_open(w, &w->win, lp->ramp_end);
-	w->win.next = lp->ramp_end + STATS_WINDOW;
-	w->lwin.next = UINT64_MAX;
-	w->hist_next = UINT64_MAX;
-	if (avg) {
-		window_open(w, &w->lwin, lp->ramp_end);
-		w->lwin.next = w->t0 + ((lp->ramp_end - w->t0) / avg + 1) * avg;
-	}
-	if (w->hist_before[0])
-		w->hist_next = lp->ramp_end + (uint64_t)job->log_hist_msec * 1000000;
-	set_tick_next(w);
+	atomic_store_explicit(&w->prog->t_start, lp->now, memory_order_relaxed);
+	interval_start(&w->iv, &w->stats, lp->now, lp->ramp_end);
 }
 
-/* The partial windows of the logs are written at the end, as fio's
- * final flush; the stats window is not a sample: fio 3.33's helper
- * thread samples only running jobs, and nothing samples at their end. */
+/* The logs' partial windows written, and the progress published. */
 static void windows_end(struct worker *w, const struct loop *lp, uint64_t now)
 {
-	if (w->lwin.next != UINT64_MAX &&
-	    w->stats.dir[0].ios + w->stats.dir[1].ios > w->lwin.ios[0] + w->lwin.ios[1])
-		log_window(w, now, (now - w->t0) / 1000000);
-	if (w->hist_next != UINT64_MAX && now > lp->ramp_end)
-		hist_window(w, now);
+	interval_end(&w->iv, &w->stats, now, lp->ramp_end);
 	publish(w, lp);
 }
 

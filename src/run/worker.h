@@ -14,6 +14,7 @@
 #include "engines/engine.h"
 #include "files/files.h"
 #include "run/payload.h"
+#include "stats/interval.h"
 #include "stats/iolog.h"
 #include "workload/rand.h"
 #include "workload/workload.h"
@@ -28,14 +29,6 @@ struct worker_progress {
 	_Atomic uint64_t t_start; /* ns: the I/O loop's start; 0 before */
 	_Atomic uint64_t limit;	  /* bytes the job may issue; UINT64_MAX: time-bound */
 	_Atomic int state;	  /* 0 waiting, 1 running, 2 done */
-};
-
-/* Window bookkeeping for the stats samples and the averaged logs. */
-struct worker_window {
-	uint64_t next;		       /* ns: when it closes */
-	uint64_t t;		       /* ns: when it opened */
-	uint64_t ios[3], bytes[3];     /* read, write, trim: at the opening */
-	uint64_t sum[3][3], cnt[3][3]; /* lat, clat, slat sums and counts at the opening */
 };
 
 enum verify_pass { VERIFY_PASS_NONE, VERIFY_PASS_MAP, VERIFY_PASS_RING };
@@ -84,14 +77,7 @@ struct worker {
 	char *first_error;	      /* continue_on_error: the first error passed over */
 	int first_error_no;	      /* ... and its errno, as fio's first_error */
 	int error_no;		      /* errno of the error, as fio's "error" */
-	struct run_logs *logs;	      /* handed to the result after the run */
-	bool log_each;		      /* a write_*_log without log_avg_msec: an entry per I/O */
-	uint64_t t0;		      /* ns: the I/O loop's start; log times count from it */
-	uint64_t tick_next;	      /* ns: the earliest window that closes */
-	struct worker_window win;     /* stats samples, 500 ms */
-	struct worker_window lwin;    /* averaged logs, log_avg_msec */
-	uint64_t hist_next;	      /* ns: next histogram-log line; UINT64_MAX: none */
-	uint64_t *hist_before[3];     /* clat buckets at the last histogram-log line */
+	struct interval iv;	      /* windows and logs: handed to the result after the run */
 	struct worker_progress *prog; /* prog_own, or (a clone in a process) the shared one */
 	struct worker_progress prog_own;
 	struct worker_verify v;
