@@ -19,6 +19,7 @@
 #include "engines/engine.h"
 #include "files/files.h"
 #include "jobfile/options.h"
+#include "util/runclock.h"
 #include "workload/rand.h"
 
 #define LAYOUT_CHUNK (1u << 20)
@@ -40,14 +41,14 @@ static void pass_begin(struct files_pass *ps, const struct files_watch *fw, cons
 	ps->l.path = path;
 	ps->l.total = total;
 	/* Nothing for one that ends within a line's time. */
-	ps->next = fw && fw->watch ? run_now() + fw->watch->every : UINT64_MAX;
+	ps->next = fw && fw->layout ? run_now() + fw->every : UINT64_MAX;
 }
 
 /* @done bytes of the pass are done: a line when one is due, and the last
  * one at the end if any was shown.  True when the pass is to stop. */
 static bool pass_at(struct files_pass *ps, uint64_t done)
 {
-	const struct run_watch *w = ps->fw ? ps->fw->watch : NULL;
+	const struct files_watch *w = ps->fw;
 
 	if (w && w->layout) {
 		bool last = done == ps->l.total;

@@ -30,11 +30,21 @@ struct run_files {
 	size_t mem_align; /* bytes: buffer alignment the files need */
 };
 
+/* A file being laid out or pre-read before the run, for a progress line. */
+struct run_layout {
+	const char *path;
+	const char *what;     /* "laying out" or "pre-reading" */
+	uint64_t done, total; /* bytes; done == total: the last call for the file */
+};
+
 /* What a layout and a pre_read look at as they go: *@stop (a signal) ends
- * them, @watch->layout (either may be NULL) sees their progress. */
+ * them; @layout (either may be NULL) sees their progress about every
+ * @every ns once a pass has taken that long, then once at its end. */
 struct files_watch {
 	const atomic_int *stop;
-	const struct run_watch *watch;
+	void (*layout)(const struct run_layout *l, void *arg);
+	void *arg;
+	uint64_t every; /* ns */
 };
 
 /*

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "files/files.h"
 #include "stats/diskstats.h"
 #include "stats/iolog.h"
 #include "jobfile/job.h"
@@ -53,13 +54,6 @@ struct run_status {
 	double frac;				/* 0..1 of the work done */
 	uint64_t elapsed;			/* ns since the run started */
 	uint64_t eta;				/* ns left; UINT64_MAX: unknown */
-};
-
-/* A file being laid out or pre-read before the run, for a progress line. */
-struct run_layout {
-	const char *path;
-	const char *what;     /* "laying out" or "pre-reading" */
-	uint64_t done, total; /* bytes; done == total: the last call for the file */
 };
 
 /* Calls @fn from a thread of the run about every @every ns while jobs run,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "jobfile/options.h"
+#include "run/run.h"
 #include "run/worker.h"
 
 /* The engines of this build, "psync, sync, ...", for a message. */
@@ -207,10 +208,16 @@ void worker_prefault(struct worker *w)
 int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
 		 atomic_int *stop, const struct run_watch *watch, char **cause)
 {
-	struct files_watch fw = { stop, watch };
+	struct files_watch fw = { .stop = stop };
 	uint64_t lo, hi, seed;
 	unsigned i, depth;
 	int ret;
+
+	if (watch) {
+		fw.layout = watch->layout;
+		fw.arg = watch->arg;
+		fw.every = watch->every;
+	}
 
 	memset(w, 0, sizeof(*w));
 	w->job = job;

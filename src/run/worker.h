@@ -16,9 +16,12 @@
 #include "run/payload.h"
 #include "stats/interval.h"
 #include "stats/iolog.h"
+#include "stats/stats.h"
+#include "util/runclock.h"
 #include "workload/rand.h"
 #include "workload/workload.h"
-#include "run/run.h"
+
+struct run_watch;
 
 /* A running worker's progress, published every stats window for the live
  * status line; read by another thread, hence atomic (relaxed). */

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/* Checks on the jobs before a run is set up (see preflight.h). */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engines/engine.h"
+#include "run/preflight.h"
+#include "util/util.h"
+
+/*
+ * Options this version parses and checks but does not yet act on at run
+ * time.  A job that sets one is refused rather than run as if it had not.
+ */
+static const char *const not_run_yet[] = {
+	"create_on_open",
+};
+
+int preflight_runnable(const struct job *job, char **cause)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(not_run_yet); i++)
+		if (!job_option_is_default(job, not_run_yet[i]))
+			return set_cause(cause,
+					 "[%s] %s is read and checked, but this version of iogauge "
+					 "does not run it yet; remove it to run the job without it",
+					 job->name, not_run_yet[i]);
+	if (job->rw_rand_nr > 1)
+		return set_cause(cause,
+				 "[%s] rw=...:%u (I/Os per random offset) is read and checked, but "
+				 "this version of iogauge does not run it yet",
+				 job->name, job->rw_rand_nr);
+	return 0;
+}
+
+/* bytes of memory the kernel could give without swapping (MemAvailable),
+ * or UINT64_MAX when it cannot be read. */
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long long kib = 0;
+	char line[256];
+
+	if (!f)
+		return UINT64_MAX;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib ? (uint64_t)kib * 1024 : UINT64_MAX;
+}
+
+/* The I/O buffers of every clone (iodepth x the largest block, per clone)
+ * against the memory available: refused up front rather than killed by
+ * the OOM killer midway. */
+int preflight_memory(const struct job *jobs, unsigned nr, char **cause)
+{
+	uint64_t avail = mem_available(), total = 0, lo, hi, mine, worst = 0;
+	unsigned i, w = 0;
+
+	for (i = 0; i < nr; i++) {
+		const struct engine_ops *ops = job_engine(&jobs[i]);
+		uint64_t depth = ops && (ops->flags & ENGINE_F_SYNC) ? 1 : jobs[i].iodepth;
+
+		job_bs_span(&jobs[i], &lo, &hi);
+		mine = depth * hi * jobs[i].numjobs;
+		total += mine;
+		if (mine > worst) {
+			worst = mine;
+			w = i;
+		}
+	}
+	if (avail == UINT64_MAX || total <= avail)
+		return 0;
+	return set_cause(cause,
+			 "the I/O buffers need %llu MiB (the most, [%s]: %u clones x iodepth %u x "
+			 "%llu-byte blocks), and %llu MiB of memory is available (MemAvailable); "
+			 "lower iodepth, bs or numjobs",
+			 (unsigned long long)(total >> 20), jobs[w].name, jobs[w].numjobs,
+			 jobs[w].iodepth,
+			 (unsigned long long)(worst / jobs[w].numjobs / jobs[w].iodepth),
+			 (unsigned long long)(avail >> 20));
+}
