@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "run/iomem.h"
+#include "util/iomem.h"
 #include "util/util.h"
 #include "testrun.h"
 

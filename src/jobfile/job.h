@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "util/clock.h"
-#include "run/iomem.h"
+#include "util/iomem.h"
 #include "util/util.h"
 
 enum ddir { DDIR_READ, DDIR_WRITE, DDIR_TRIM, DDIR_COUNT };

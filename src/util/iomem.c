@@ -15,7 +15,7 @@
 #include <sys/shm.h>
 #include <unistd.h>
 
-#include "run/iomem.h"
+#include "util/iomem.h"
 #include "util/util.h"
 
 size_t iomem_huge_page_size(void)
