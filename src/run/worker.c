@@ -504,9 +504,11 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 			hist_record(&w->stats.dir[sd].resp, now - req->t_intended);
 			hist_record(&w->stats.dir[sd].lag, req->t_start - req->t_intended);
 		}
+		/* op_dir again rather than sd: sd kept live across
+		 * stats_record costs the hot path registers. */
 		if (w->iv.log_each && rw)
-			interval_log_io(&w->iv, sd, req->len, req->off, req->t_start, req->t_issue,
-					now, slat);
+			interval_log_io(&w->iv, op_dir(req->op), req->len, req->off, req->t_start,
+					req->t_issue, now, slat);
 	}
 	if (now >= w->iv.tick_next)
 		tick(w, lp, now);
