@@ -216,7 +216,7 @@ static inline uint64_t workload_map_block(struct workload *wl, unsigned fi, uint
 
 /*
  * Fills @req with the next I/O: file, direction, length and offset.
- * @rate: the schedule a mixed job's direction follows (NULL: none).  When
+ * @rate: the schedule a mixed job's direction follows (NULL or off: none).  When
  * this I/O is the job's last (rw=...:N with a gap, not time_based, has
  * made its loops passes), *@limit becomes @issued plus its length: the
  * bytes the job may issue.
