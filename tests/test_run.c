@@ -620,7 +620,7 @@ static double timed_run(struct ran *r, const char *text)
 static void test_clocksource_cpu(void **state)
 {
 	const struct dir_stats *ds;
-	double wall, mean[2];
+	double wall, median[2];
 	struct ran r;
 	unsigned k;
 
@@ -645,17 +645,18 @@ static void test_clocksource_cpu(void **state)
 	ran_free(&r);
 
 	/* psync reads of a cached file: the same latency on either clock,
-	 * within a broad bound (the machine is shared). */
+	 * within a broad bound.  Medians, not means: on a shared machine a
+	 * few preempted reads move a mean by more than the bound. */
 	for (k = 0; k < 2; k++) {
 		run_text(&r, NULL,
 			 "[s]\nioengine=psync\nfilename=%s/cs\nsize=1m\nrw=randread\n"
 			 "invalidate=0\nloops=4\nclocksource=%s\n",
 			 testrun_dir, k ? "cpu" : "clock_gettime");
 		assert_int_equal(r.ret, 0);
-		mean[k] = hist_mean(&r.run.results[0].stats.dir[STAT_READ].clat);
+		median[k] = (double)hist_percentile(&r.run.results[0].stats.dir[STAT_READ].clat, 50);
 		ran_free(&r);
 	}
-	assert_true(mean[0] > 0 && mean[1] > mean[0] / 4 && mean[1] < mean[0] * 4);
+	assert_true(median[0] > 0 && median[1] > median[0] / 4 && median[1] < median[0] * 4);
 	/* The next run is back on CLOCK_MONOTONIC. */
 	mono_reads = 0;
 	run_text(&r, NULL, "[m]\nioengine=null\nthread=1\nsize=1m\n");
