@@ -103,16 +103,42 @@ void strbuf_addc(struct strbuf *sb, char c)
 	strbuf_add(sb, &c, 1);
 }
 
+void strbuf_adds(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_pad(struct strbuf *sb, size_t width, char c)
+{
+	if (sb->len >= width)
+		return;
+	strbuf_grow(sb, width - sb->len);
+	memset(sb->buf + sb->len, c, width - sb->len);
+	sb->len = width;
+	sb->buf[sb->len] = '\0';
+}
+
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
-	char *p;
+	size_t room;
+	int n;
 
+	/* Straight into the buffer: a second try only when it was too small. */
+	strbuf_grow(sb, 64);
+	room = sb->cap - sb->len;
 	va_start(ap, fmt);
-	p = xvasprintf(fmt, ap);
+	n = vsnprintf(sb->buf + sb->len, room, fmt, ap);
 	va_end(ap);
-	strbuf_add(sb, p, strlen(p));
-	free(p);
+	if (n < 0)
+		xalloc_failed(strlen(fmt));
+	if ((size_t)n >= room) {
+		strbuf_grow(sb, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	sb->len += (size_t)n;
 }
 
 char *strbuf_detach(struct strbuf *sb)
@@ -131,10 +157,22 @@ void strbuf_free(struct strbuf *sb)
 	sb->len = sb->cap = 0;
 }
 
+/* The array holds the next power of two of n: it doubles when n reaches
+ * one, so n pushes copy O(n) pointers in all. */
 void str_list_push(struct str_list *l, char *s)
 {
-	l->v = xrealloc(l->v, sizeof(*l->v) * (l->n + 1));
+	if (!(l->n & (l->n - 1)))
+		l->v = xrealloc(l->v, sizeof(*l->v) * (l->n ? 2 * (size_t)l->n : 1));
 	l->v[l->n++] = s;
+}
+
+void str_list_copy(struct str_list *to, const struct str_list *from)
+{
+	unsigned i;
+
+	memset(to, 0, sizeof(*to));
+	for (i = 0; i < from->n; i++)
+		str_list_push(to, xstrdup(from->v[i]));
 }
 
 void str_list_clear(struct str_list *l)

@@ -33,6 +33,10 @@ struct strbuf {
 
 void strbuf_add(struct strbuf *sb, const char *s, size_t n);
 void strbuf_addc(struct strbuf *sb, char c);
+/* Appends string @s (cheaper than strbuf_addf "%s"). */
+void strbuf_adds(struct strbuf *sb, const char *s);
+/* Appends @c until the string is @width long (nothing when it is). */
+void strbuf_pad(struct strbuf *sb, size_t width, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Hands the string to the caller (never NULL) and empties @sb. */
 char *strbuf_detach(struct strbuf *sb);
@@ -48,6 +52,8 @@ struct str_list {
 void str_list_push(struct str_list *l, char *s);
 /* Frees every string and the array; the list is empty after. */
 void str_list_clear(struct str_list *l);
+/* Makes @to a copy of @from, with strings of its own. */
+void str_list_copy(struct str_list *to, const struct str_list *from);
 
 /* Sets *cause to a formatted message and returns -EINVAL, for parsers
  * that report errors through char **cause. */
