@@ -494,12 +494,14 @@ int main(int argc, char **argv)
 		status = run_to_output(&cli, NULL, jobs, nr);
 		goto out;
 	}
+	/* A job at a time: a file of many jobs need not be held as text. */
 	for (i = 0; i < nr; i++) {
+		out.len = 0;
 		if (i)
 			strbuf_addc(&out, '\n');
 		job_dump(&jobs[i], &out);
+		fputs(out.buf, stdout);
 	}
-	fputs(out.buf, stdout);
 out:
 	free(cause);
 	strbuf_free(&out);
