@@ -79,8 +79,8 @@ static void test_global_sections(void **state)
 	assert_int_equal(p.jobs[2].rw, RW_WRITE);
 	assert_int_equal(p.jobs[2].bs[0], 1024);
 	assert_int_equal(p.jobs[2].iodepth, 4);
-	assert_true(p.jobs[1].origin[opt_index(opt_find("bs"))].global);
-	assert_int_equal(p.jobs[1].origin[opt_index(opt_find("bs"))].line, 5);
+	assert_true(job_origin(&p.jobs[1], opt_index(opt_find("bs")))->global);
+	assert_int_equal(job_origin(&p.jobs[1], opt_index(opt_find("bs")))->line, 5);
 	parsed_free(&p);
 }
 
@@ -248,7 +248,8 @@ static void test_reading_order(void **state)
 	parsed_free(&p);
 	must_parse(&p, "[a]\nrwmixwrite=30\n[b]\nrwmixread=60\nrwmixwrite=40\n");
 	assert_int_equal(p.jobs[0].rwmix_read, 70);
-	assert_string_equal(p.jobs[0].origin[opt_index(opt_find("rwmixread"))].via, "rwmixwrite");
+	assert_string_equal(job_origin(&p.jobs[0], opt_index(opt_find("rwmixread")))->via,
+			    "rwmixwrite");
 	assert_int_equal(p.jobs[1].rwmix_read, 60);
 	parsed_free(&p);
 	/* Per-direction values apply on top of what the job inherited, as fio. */
@@ -327,10 +328,10 @@ static void test_include(void **state)
 	assert_int_equal(nr, 1);
 	assert_int_equal(jobs[0].bs[0], 8192);
 	assert_int_equal(jobs[0].iodepth, 16);
-	assert_non_null(strstr(jobs[0].origin[opt_index(opt_find("iodepth"))].file,
+	assert_non_null(strstr(job_origin(&jobs[0], opt_index(opt_find("iodepth")))->file,
 			       "include/sub/deeper.inc"));
-	assert_int_equal(jobs[0].origin[opt_index(opt_find("iodepth"))].line, 1);
-	assert_true(jobs[0].origin[opt_index(opt_find("iodepth"))].global);
+	assert_int_equal(job_origin(&jobs[0], opt_index(opt_find("iodepth")))->line, 1);
+	assert_true(job_origin(&jobs[0], opt_index(opt_find("iodepth")))->global);
 	job_free_all(jobs, nr);
 	jobset_free(&js);
 	free(path);

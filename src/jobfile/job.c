@@ -19,9 +19,40 @@
 
 static const struct origin default_origin = { .kind = ORIGIN_DEFAULT };
 
-static struct origin *origin_of(const struct job *job, const char *name)
+const struct origin *job_origin(const struct job *job, unsigned i)
 {
-	return &job->origin[opt_index(opt_find(name))];
+	if (!job->origin_slot || !job->origin_slot[i])
+		return &default_origin;
+	return &job->origin_at[job->origin_slot[i] - 1];
+}
+
+void job_set_origin(struct job *job, unsigned i, const struct origin *from, const char *via)
+{
+	struct origin o = *from;
+	unsigned n = job->nr_origins;
+
+	o.via = via;
+	if (!job->origin_slot)
+		job->origin_slot = xcalloc(opt_count, sizeof(*job->origin_slot));
+	if (!job->origin_slot[i]) {
+		/* Room for the next power of two: doubles when n reaches one. */
+		if (!(n & (n - 1)))
+			job->origin_at = xrealloc(job->origin_at, sizeof(*job->origin_at) *
+									  (n ? 2 * (size_t)n : 1));
+		job->origin_slot[i] = (uint16_t)++job->nr_origins;
+	}
+	job->origin_at[job->origin_slot[i] - 1] = o;
+}
+
+static const struct origin *origin_of(const struct job *job, const char *name)
+{
+	return job_origin(job, opt_index(opt_find(name)));
+}
+
+/* Option @name of @job now has the value option @via gave; @via's origin. */
+static void origin_via(struct job *job, const char *name, const char *via)
+{
+	job_set_origin(job, opt_index(opt_find(name)), origin_of(job, via), via);
 }
 
 static bool is_set(const struct job *job, const char *name)
@@ -67,8 +98,7 @@ static int apply_value(struct job *job, const struct setting *sv, char **cause)
 		for (i = 0; i < opt_count; i++) {
 			if (opt_table[i].off != o->off)
 				continue;
-			job->origin[i] = sv->origin;
-			job->origin[i].via = &opt_table[i] == o ? NULL : o->name;
+			job_set_origin(job, i, &sv->origin, &opt_table[i] == o ? NULL : o->name);
 		}
 		return 0;
 	}
@@ -87,20 +117,72 @@ static int apply_value(struct job *job, const struct setting *sv, char **cause)
 	return -EINVAL;
 }
 
-/*
- * The kb_base that scales @sv, as in fio: the last one written in @sv's own
- * section (wherever in it) or in a section before.  A job's kb_base does
- * not rescale sizes that a [global] section above it already gave.
- */
-static unsigned kb_base_for(const struct settings *vals, const struct setting *sv,
-			    const struct opt_def *kb)
-{
-	unsigned i, base = 1024;
+/* A kb_base setting: the section it was read in, its place, its value. */
+struct kb_mark {
+	unsigned section, at, base;
+};
 
-	for (i = 0; i < vals->n; i++)
-		if (vals->v[i].opt == kb && vals->v[i].origin.section <= sv->origin.section)
-			base = (unsigned)strtoul(vals->v[i].value, NULL, 10);
-	return base;
+static int kb_mark_cmp(const void *a, const void *b)
+{
+	const struct kb_mark *x = a, *y = b;
+
+	if (x->section != y->section)
+		return x->section < y->section ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/*
+ * The kb_base that scales a value read in @section, as in fio: the last one
+ * written in that section (wherever in it) or in a section before; @before
+ * when none.  A job's kb_base does not rescale sizes that a [global]
+ * section above it already gave.  @marks is sorted by section, each base
+ * replaced by the last one read up to its section: one halving a lookup.
+ */
+static unsigned kb_base_for(const struct kb_mark *marks, unsigned n, unsigned section,
+			    unsigned before)
+{
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (marks[mid].section <= section)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? marks[lo - 1].base : before;
+}
+
+/* The kb_base settings among @spec's [@from, @to), for kb_base_for; NULL
+ * when none. */
+static struct kb_mark *kb_marks(const struct jobspec *spec, unsigned from, unsigned to,
+				const struct opt_def *kb, unsigned *n)
+{
+	struct kb_mark *m = NULL;
+	unsigned i, last = 0;
+
+	*n = 0;
+	for (i = from; i < to; i++) {
+		const struct setting *sv = jobspec_setting(spec, i);
+
+		if (sv->opt != kb)
+			continue;
+		if (!m)
+			m = xcalloc(to - i, sizeof(*m));
+		m[*n].section = sv->origin.section;
+		m[*n].at = i;
+		m[(*n)++].base = (unsigned)strtoul(sv->value, NULL, 10);
+	}
+	if (!m)
+		return NULL;
+	qsort(m, *n, sizeof(*m), kb_mark_cmp);
+	for (i = 0; i < *n; i++) {
+		if (!i || m[i].at > m[last].at)
+			last = i;
+		m[i].base = m[last].base;
+	}
+	return m;
 }
 
 int job_defaults(struct job *job, char **cause)
@@ -110,11 +192,10 @@ int job_defaults(struct job *job, char **cause)
 	unsigned i;
 
 	memset(job, 0, sizeof(*job));
-	job->origin = xcalloc(opt_count, sizeof(*job->origin));
+	job->origin_slot = xcalloc(opt_count, sizeof(*job->origin_slot));
 	/* kb_base's first of all, so "4k" always means 4096. */
 	opt_apply(kb, job, kb->def, false, &inner);
 	for (i = 0; i < opt_count; i++) {
-		job->origin[i] = default_origin;
 		if (opt_table[i].def &&
 		    opt_apply(&opt_table[i], job, opt_table[i].def, false, &inner)) {
 			/* A default the table cannot parse is a bug, caught by the tests. */
@@ -126,33 +207,143 @@ int job_defaults(struct job *job, char **cause)
 	return 0;
 }
 
-static int job_build(const struct jobspec *spec, struct job *job, char **cause)
+/* Makes @to a copy of @from with memory of its own (job_free_all frees it). */
+static void job_copy(struct job *to, const struct job *from)
+{
+	unsigned i;
+
+	*to = *from;
+	for (i = 0; i < opt_count; i++)
+		if (opt_table[i].kind->own)
+			opt_table[i].kind->own(&opt_table[i], to);
+	to->origin_slot = xmalloc(opt_count * sizeof(*to->origin_slot));
+	memcpy(to->origin_slot, from->origin_slot, opt_count * sizeof(*to->origin_slot));
+	to->origin_at = NULL;
+	if (from->nr_origins) {
+		/* Room as job_set_origin keeps it: the next power of two. */
+		for (i = 1; i < from->nr_origins; i *= 2)
+			;
+		to->origin_at = xmalloc(i * sizeof(*to->origin_at));
+		memcpy(to->origin_at, from->origin_at, from->nr_origins * sizeof(*to->origin_at));
+	}
+}
+
+/*
+ * Applies @spec's settings [@from, @to) to @job, which holds those before
+ * @from: kb_base first (checked, and its origin noted, even with no size),
+ * then the others in reading order, each scaled by its kb_base.  *@last_section
+ * is the highest section applied so far; -EAGAIN when a setting in the
+ * range comes from a section not after it, so kb_base could reach across
+ * (the caller then builds the job from its start).
+ */
+static int apply_range(struct job *job, const struct jobspec *spec, unsigned from, unsigned to,
+		       unsigned *last_section, char **cause)
 {
 	const struct opt_def *kb = opt_find("kb_base"), *name = opt_find("name");
-	unsigned i, final_kb;
-	int ret = job_defaults(job, cause);
+	unsigned i, before = job->kb_base, after, nr_marks, top = *last_section;
+	struct kb_mark *marks;
+	int ret = 0;
 
+	for (i = from; i < to; i++) {
+		unsigned section = jobspec_setting(spec, i)->origin.section;
+
+		if (from && section <= *last_section)
+			return -EAGAIN;
+		top = section > top ? section : top;
+	}
+	for (i = from; i < to && !ret; i++)
+		if (jobspec_setting(spec, i)->opt == kb)
+			ret = apply_value(job, jobspec_setting(spec, i), cause);
 	if (ret)
 		return ret;
-	/* kb_base first: checked, and its origin noted, even with no size. */
-	for (i = 0; i < spec->vals->n && !ret; i++)
-		if (spec->vals->v[i].opt == kb)
-			ret = apply_value(job, &spec->vals->v[i], cause);
-	final_kb = job->kb_base;
-	for (i = 0; i < spec->vals->n && !ret; i++) {
-		const struct setting *sv = &spec->vals->v[i];
+	after = job->kb_base;
+	marks = kb_marks(spec, from, to, kb, &nr_marks);
+	for (i = from; i < to && !ret; i++) {
+		const struct setting *sv = jobspec_setting(spec, i);
 
 		/* fio's name= in a global section names no job. */
 		if (sv->opt == kb ||
 		    (sv->opt == name && sv->origin.global && sv->origin.kind == ORIGIN_FILE))
 			continue;
-		job->kb_base = kb_base_for(spec->vals, sv, kb);
+		job->kb_base = kb_base_for(marks, nr_marks, sv->origin.section, before);
 		ret = apply_value(job, sv, cause);
 	}
-	job->kb_base = final_kb;
+	free(marks);
+	job->kb_base = after;
+	*last_section = top;
+	return ret;
+}
+
+/*
+ * The inherited part of the jobs being built: a [global] block's first
+ * @n settings applied once, then copied into each job that shares them, so
+ * building is linear in the settings and not in jobs times [global].
+ */
+struct job_base {
+	const struct settings *from; /* NULL: nothing built yet */
+	unsigned n;
+	unsigned last_section;
+	struct job job;
+};
+
+static void job_free(struct job *job);
+
+static void base_clear(struct job_base *base)
+{
+	if (base->from)
+		job_free(&base->job);
+	base->from = NULL;
+}
+
+/* Brings @base to @spec's inherited settings: extended when it holds a
+ * start of them, else built anew.  0, -EAGAIN or -EINVAL as apply_range. */
+static int base_update(struct job_base *base, const struct jobspec *spec, char **cause)
+{
+	int ret;
+
+	if (base->from != spec->inherited || base->n > spec->nr_inherited) {
+		base_clear(base);
+		ret = job_defaults(&base->job, cause);
+		if (ret) {
+			job_free(&base->job);
+			return ret;
+		}
+		base->from = spec->inherited;
+		base->n = 0;
+		base->last_section = 0;
+	}
+	ret = apply_range(&base->job, spec, base->n, spec->nr_inherited, &base->last_section,
+			  cause);
+	if (ret)
+		base_clear(base);
+	else
+		base->n = spec->nr_inherited;
+	return ret;
+}
+
+static int job_build(const struct jobspec *spec, struct job_base *base, struct job *job,
+		     char **cause)
+{
+	unsigned nr = jobspec_nr_settings(spec), last = 0;
+	int ret = spec->inherited ? base_update(base, spec, cause) : -EAGAIN;
+
+	if (!ret) {
+		job_copy(job, &base->job);
+		last = base->last_section;
+		ret = apply_range(job, spec, spec->nr_inherited, nr, &last, cause);
+		if (ret == -EAGAIN)
+			job_free(job);
+	}
+	/* Sections out of order (or nothing inherited): all of it, in one go. */
+	if (ret == -EAGAIN) {
+		last = 0;
+		ret = job_defaults(job, cause);
+		if (!ret)
+			ret = apply_range(job, spec, 0, nr, &last, cause);
+	}
 	if (!ret && !job->name) {
 		job->name = xstrdup(spec->name);
-		job->origin[opt_index(opt_find("name"))] = spec->where;
+		job_set_origin(job, opt_index(opt_find("name")), &spec->where, NULL);
 	}
 	return ret;
 }
@@ -218,8 +409,7 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 
 	if (is_set(job, "verify_pattern") && !is_set(job, "verify")) {
 		job->verify = VERIFY_PATTERN;
-		*origin_of(job, "verify") = *origin_of(job, "verify_pattern");
-		origin_of(job, "verify")->via = "verify_pattern";
+		origin_via(job, "verify", "verify_pattern");
 	}
 	if (job->verify == VERIFY_NONE)
 		return 0;
@@ -284,8 +474,7 @@ static void apply_gtod_reduce(struct job *job)
 		if (strcmp(later(job, "gtod_reduce", parts[i].name), "gtod_reduce"))
 			continue;
 		*(bool *)((char *)job + parts[i].off) = parts[i].val;
-		*origin_of(job, parts[i].name) = *origin_of(job, "gtod_reduce");
-		origin_of(job, parts[i].name)->via = "gtod_reduce";
+		origin_via(job, parts[i].name, "gtod_reduce");
 	}
 }
 
@@ -318,11 +507,9 @@ static int check_job(struct job *job, char **cause)
 				       job->rwmix_read + job->rwmix_write);
 	} else if (is_set(job, "rwmixwrite")) {
 		job->rwmix_read = 100 - job->rwmix_write;
-		*origin_of(job, "rwmixread") = *origin_of(job, "rwmixwrite");
-		origin_of(job, "rwmixread")->via = "rwmixwrite";
+		origin_via(job, "rwmixread", "rwmixwrite");
 	} else if (is_set(job, "rwmixread")) {
-		*origin_of(job, "rwmixwrite") = *origin_of(job, "rwmixread");
-		origin_of(job, "rwmixwrite")->via = "rwmixread";
+		origin_via(job, "rwmixwrite", "rwmixread");
 	}
 	job->rwmix_write = 100 - job->rwmix_read;
 
@@ -436,11 +623,12 @@ static int check_job(struct job *job, char **cause)
 int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause)
 {
 	struct job *v = xcalloc(js->nr, sizeof(*v));
+	struct job_base base = { 0 };
 	unsigned i, j, total = 0;
 	int ret = 0;
 
 	for (i = 0; i < js->nr && !ret; i++) {
-		ret = job_build(&js->specs[i], &v[i], cause);
+		ret = job_build(&js->specs[i], &base, &v[i], cause);
 		if (!ret)
 			ret = check_job(&v[i], cause);
 		if (ret)
@@ -466,6 +654,7 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 					      "wait_for=%s names no earlier job", v[i].wait_for);
 		}
 	}
+	base_clear(&base);
 	if (ret) {
 		job_free_all(v, i + (i < js->nr));
 		return ret;
@@ -477,17 +666,15 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 
 static void job_free(struct job *job)
 {
-	struct str_list *lists[] = { &job->filename, &job->directory };
-	char **strs[] = { &job->name,	       &job->description,   &job->filename_format,
-			  &job->wait_for,      &job->write_bw_log,  &job->write_iops_log,
-			  &job->write_lat_log, &job->write_hist_log };
-	size_t i;
+	unsigned i;
 
-	for (i = 0; i < ARRAY_SIZE(lists); i++)
-		str_list_clear(lists[i]);
-	for (i = 0; i < ARRAY_SIZE(strs); i++)
-		free(*strs[i]);
-	free(job->origin);
+	for (i = 0; i < opt_count; i++)
+		if (opt_table[i].kind->release)
+			opt_table[i].kind->release(&opt_table[i], job);
+	free(job->origin_slot);
+	free(job->origin_at);
+	job->origin_slot = NULL;
+	job->origin_at = NULL;
 }
 
 void job_free_all(struct job *jobs, unsigned nr)
@@ -501,30 +688,34 @@ void job_free_all(struct job *jobs, unsigned nr)
 
 void job_dump(const struct job *job, struct strbuf *sb)
 {
-	struct strbuf line = { 0 };
 	unsigned i;
 
 	strbuf_addf(sb, "[%s]\n", job->name);
+	/* Padded by hand: --parse-only of many jobs is mostly this loop. */
 	for (i = 0; i < opt_count; i++) {
 		const struct opt_def *o = &opt_table[i];
-		const struct origin *from = &job->origin[i];
+		const struct origin *from = job_origin(job, i);
+		size_t start = sb->len;
 
 		if (from->kind == ORIGIN_DEFAULT && !o->def) {
-			strbuf_addf(sb, "; %-38s ; not set\n", o->name);
+			strbuf_adds(sb, "; ");
+			strbuf_adds(sb, o->name);
+			strbuf_pad(sb, start + 40, ' ');
+			strbuf_adds(sb, " ; not set\n");
 			continue;
 		}
-		strbuf_addf(&line, "%s=", o->name);
-		opt_format(o, job, &line);
-		strbuf_addf(sb, "%-40s ; ", line.buf);
+		strbuf_adds(sb, o->name);
+		strbuf_addc(sb, '=');
+		opt_format(o, job, sb);
+		strbuf_pad(sb, start + 40, ' ');
+		strbuf_adds(sb, " ; ");
 		origin_format(from, o->name, sb);
 		if (from->global)
-			strbuf_addf(sb, " (global)");
+			strbuf_adds(sb, " (global)");
 		if (from->via)
 			strbuf_addf(sb, " (via %s)", from->via);
 		strbuf_addc(sb, '\n');
-		line.len = 0;
 	}
-	strbuf_free(&line);
 }
 
 bool job_option_is_default(const struct job *job, const char *name)
@@ -535,7 +726,7 @@ bool job_option_is_default(const struct job *job, const char *name)
 	char *cause = NULL;
 	bool same;
 
-	if (job->origin[opt_index(o)].kind == ORIGIN_DEFAULT)
+	if (job_origin(job, opt_index(o))->kind == ORIGIN_DEFAULT)
 		return true;
 	if (!o->def)
 		return false;
@@ -547,7 +738,6 @@ bool job_option_is_default(const struct job *job, const char *name)
 	same = !strcmp(have.buf ? have.buf : "", def.buf ? def.buf : "");
 	strbuf_free(&have);
 	strbuf_free(&def);
-	scratch->origin = NULL;
 	job_free_all(scratch, 1);
 	free(cause);
 	return same;

@@ -116,7 +116,9 @@ struct rand_dist {
 	double center;		       /* 0..1; 0 when not given */
 	bool has_center;	       /* center given: zipf/pareto put the hottest block there */
 	unsigned nr_zones[DDIR_COUNT]; /* zoned, zoned_abs: per direction, as bssplit */
-	struct rand_zone zones[DDIR_COUNT][JOB_MAX_ZONES];
+	/* DDIR_COUNT rows, allocated for zoned and zoned_abs only: a job is
+	 * small unless it uses them. */
+	struct rand_zone (*zones)[JOB_MAX_ZONES];
 };
 
 struct bssplit_entry {
@@ -159,7 +161,7 @@ struct job {
 	unsigned rwmix_write; /* % as set by rwmixwrite, kept to cross-check */
 	uint64_t bs[DDIR_COUNT];
 	uint64_t bsrange_min[DDIR_COUNT], bsrange_max[DDIR_COUNT]; /* 0: not set */
-	struct bssplit_entry bssplit[DDIR_COUNT][JOB_MAX_BSSPLIT];
+	struct bssplit_entry (*bssplit)[JOB_MAX_BSSPLIT]; /* DDIR_COUNT rows; NULL until set */
 	unsigned nr_bssplit[DDIR_COUNT];
 	uint64_t blockalign[DDIR_COUNT]; /* 0: same as the block size */
 	unsigned sub_blocks;		 /* SQLIO's -m: pieces of each I/O's buffer; 1: off */
@@ -256,9 +258,20 @@ struct job {
 	bool sqthread_poll;
 	bool userspace_reap;
 
-	/* Where each option's value came from, indexed like opt_table. */
-	struct origin *origin;
+	/* Where each option's value came from (job_origin): origin_slot[i] is
+	 * 0 while option i (an opt_table index) has its default, else 1 + its
+	 * place in origin_at.  Only the options a job sets take room. */
+	uint16_t *origin_slot;
+	struct origin *origin_at;
+	unsigned nr_origins;
 };
+
+struct origin;
+/* Where option @i (an opt_table index) of @job got its value. */
+const struct origin *job_origin(const struct job *job, unsigned i);
+/* Notes that option @i got its value from *@from (copied, so it may be
+ * another of @job's origins), set through option @via or NULL. */
+void job_set_origin(struct job *job, unsigned i, const struct origin *from, const char *via);
 
 /* Whether the job's rw pattern issues I/O in direction @d. */
 static inline bool job_does(const struct job *job, enum ddir d)

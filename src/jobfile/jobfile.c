@@ -51,6 +51,7 @@ static struct settings *vals_new(const struct settings *from)
 	struct settings *v = xcalloc(1, sizeof(*v));
 	unsigned i;
 
+	v->refs = 1;
 	if (from && from->n) {
 		v->v = xcalloc(from->n, sizeof(*v->v));
 		for (i = 0; i < from->n; i++) {
@@ -58,22 +59,31 @@ static struct settings *vals_new(const struct settings *from)
 			v->v[i].value = xstrdup(from->v[i].value);
 			v->v[i].unset = from->v[i].unset ? xstrdup(from->v[i].unset) : NULL;
 		}
-		v->n = from->n;
+		v->n = v->cap = from->n;
 	}
 	return v;
 }
 
+/* Drops one reference to @v; the last one frees it. */
 static void vals_free(struct settings *v)
 {
 	unsigned i;
 
-	for (i = 0; v && i < v->n; i++) {
+	if (!v || --v->refs)
+		return;
+	for (i = 0; i < v->n; i++) {
 		free(v->v[i].value);
 		free(v->v[i].unset);
 	}
-	if (v)
-		free(v->v);
+	free(v->v);
 	free(v);
+}
+
+static void spec_free(struct jobspec *s)
+{
+	free(s->name);
+	vals_free(s->inherited);
+	vals_free(s->vals);
 }
 
 void jobset_init(struct jobset *js)
@@ -87,10 +97,8 @@ void jobset_free(struct jobset *js)
 {
 	unsigned i;
 
-	for (i = 0; i < js->nr; i++) {
-		free(js->specs[i].name);
-		vals_free(js->specs[i].vals);
-	}
+	for (i = 0; i < js->nr; i++)
+		spec_free(&js->specs[i]);
 	free(js->specs);
 	vals_free(js->global);
 	vals_free(js->cmdline);
@@ -116,7 +124,12 @@ struct jobspec *jobset_add_job(struct jobset *js, const char *name, const struct
 	s = &js->specs[js->nr++];
 	s->name = xstrdup(name);
 	s->where = *where;
-	s->vals = vals_new(js->global);
+	/* The [global] settings so far, shared: later ones are appended
+	 * past nr_inherited, which this job does not see. */
+	s->inherited = js->global;
+	s->nr_inherited = js->global->n;
+	js->global->refs++;
+	s->vals = vals_new(NULL);
 	return s;
 }
 
@@ -141,12 +154,10 @@ int jobset_keep(struct jobset *js, const struct str_list *names, char **cause)
 		for (j = 0; j < names->n; j++)
 			if (!strcmp(js->specs[i].name, names->v[j]))
 				keep = used[j] = true;
-		if (keep) {
+		if (keep)
 			js->specs[kept++] = js->specs[i];
-		} else {
-			free(js->specs[i].name);
-			vals_free(js->specs[i].vals);
-		}
+		else
+			spec_free(&js->specs[i]);
 	}
 	js->nr = kept;
 	for (j = 0; j < names->n && !ret; j++) {
@@ -203,7 +214,10 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 			return -EINVAL;
 		}
 	}
-	vals->v = xrealloc(vals->v, sizeof(*vals->v) * (vals->n + 1));
+	if (vals->n == vals->cap) {
+		vals->cap = vals->cap ? vals->cap * 2 : 8;
+		vals->v = xrealloc(vals->v, sizeof(*vals->v) * vals->cap);
+	}
 	sv = &vals->v[vals->n++];
 	sv->opt = o;
 	sv->value = expanded ? expanded : xstrdup("");

@@ -23,16 +23,33 @@ struct setting {
 	struct origin origin;
 };
 
+/* Only ever appended to, so a job can share a prefix of its [global]. */
 struct settings {
 	struct setting *v;
-	unsigned n;
+	unsigned n, cap;
+	unsigned refs; /* the jobset's own and each job's that inherits it */
 };
 
+/* A job's settings are the first nr_inherited of @inherited (the [global]
+ * block as it stood at the job's header, shared, not copied), then @vals. */
 struct jobspec {
-	char *name;	       /* the section name, or --name */
-	struct origin where;   /* the section header */
-	struct settings *vals; /* inherited ones first */
+	char *name;		    /* the section name, or --name */
+	struct origin where;	    /* the section header */
+	struct settings *inherited; /* shared: NULL when none */
+	unsigned nr_inherited;
+	struct settings *vals; /* the job's own, after the inherited ones */
 };
+
+/* How many settings job @s has, and the @i'th in reading order. */
+static inline unsigned jobspec_nr_settings(const struct jobspec *s)
+{
+	return s->nr_inherited + s->vals->n;
+}
+
+static inline const struct setting *jobspec_setting(const struct jobspec *s, unsigned i)
+{
+	return i < s->nr_inherited ? &s->inherited->v[i] : &s->vals->v[i - s->nr_inherited];
+}
 
 struct jobset {
 	struct jobspec *specs;

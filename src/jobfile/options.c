@@ -435,7 +435,7 @@ void origin_format(const struct origin *o, const char *optname, struct strbuf *s
 {
 	switch (o->kind) {
 	case ORIGIN_DEFAULT:
-		strbuf_addf(sb, "default");
+		strbuf_adds(sb, "default");
 		break;
 	case ORIGIN_FILE:
 		strbuf_addf(sb, "%s:%u", o->file, o->line);

@@ -44,6 +44,10 @@ struct opt_kind {
 	int (*parse)(const struct opt_def *o, struct job *job, const char *val, char **cause);
 	/* Appends the value as a job file would spell it. */
 	void (*format)(const struct opt_def *o, const struct job *job, struct strbuf *sb);
+	/* Kinds whose field owns memory: after a memberwise copy of a job,
+	 * gives the copy memory of its own; and frees it.  NULL: plain data. */
+	void (*own)(const struct opt_def *o, struct job *job);
+	void (*release)(const struct opt_def *o, struct job *job);
 };
 
 struct opt_enum {

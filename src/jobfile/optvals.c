@@ -75,10 +75,30 @@ static void str_format(const struct opt_def *o, const struct job *job, struct st
 	const char *s = *CFIELD(o, job, char *);
 
 	if (s)
-		strbuf_addf(sb, "%s", s);
+		strbuf_adds(sb, s);
 }
 
-const struct opt_kind opt_kind_str = { "str", str_parse, str_format };
+static void str_own(const struct opt_def *o, struct job *job)
+{
+	char **f = FIELD(o, job, char *);
+
+	if (*f)
+		*f = xstrdup(*f);
+}
+
+static void str_release(const struct opt_def *o, struct job *job)
+{
+	char **f = FIELD(o, job, char *);
+
+	free(*f);
+	*f = NULL;
+}
+
+const struct opt_kind opt_kind_str = { .syntax = "str",
+				       .parse = str_parse,
+				       .format = str_format,
+				       .own = str_own,
+				       .release = str_release };
 
 /* "a:b\:c" -> { "a", "b:c" }: fio's filename and directory lists. */
 static int str_list_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
@@ -129,7 +149,23 @@ static void str_list_format(const struct opt_def *o, const struct job *job, stru
 	}
 }
 
-const struct opt_kind opt_kind_str_list = { "name[:name...]", str_list_parse, str_list_format };
+static void str_list_own(const struct opt_def *o, struct job *job)
+{
+	struct str_list *l = FIELD(o, job, struct str_list), shared = *l;
+
+	str_list_copy(l, &shared);
+}
+
+static void str_list_release(const struct opt_def *o, struct job *job)
+{
+	str_list_clear(FIELD(o, job, struct str_list));
+}
+
+const struct opt_kind opt_kind_str_list = { .syntax = "name[:name...]",
+					    .parse = str_list_parse,
+					    .format = str_list_format,
+					    .own = str_list_own,
+					    .release = str_list_release };
 
 /* ---- booleans and integers ---- */
 
@@ -148,10 +184,12 @@ static void bool_format(const struct opt_def *o, const struct job *job, struct s
 {
 	bool b = *CFIELD(o, job, bool);
 
-	strbuf_addf(sb, "%d", (o->flags & OPTF_INVERT) ? !b : b);
+	strbuf_addc(sb, ((o->flags & OPTF_INVERT) ? !b : b) ? '1' : '0');
 }
 
-const struct opt_kind opt_kind_bool = { "bool", bool_parse, bool_format };
+const struct opt_kind opt_kind_bool = { .syntax = "bool",
+					.parse = bool_parse,
+					.format = bool_format };
 
 static int uint_value(const struct opt_def *o, const char *val, uint64_t *v, char **cause)
 {
@@ -179,7 +217,9 @@ static void uint_format(const struct opt_def *o, const struct job *job, struct s
 	strbuf_addf(sb, "%u", *CFIELD(o, job, unsigned));
 }
 
-const struct opt_kind opt_kind_uint = { "int", uint_parse, uint_format };
+const struct opt_kind opt_kind_uint = { .syntax = "int",
+					.parse = uint_parse,
+					.format = uint_format };
 
 /* A percentage: "70" or "70%". */
 static int pct_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
@@ -195,7 +235,9 @@ static int pct_parse(const struct opt_def *o, struct job *job, const char *val, 
 	return ret;
 }
 
-const struct opt_kind opt_kind_pct = { "percent", pct_parse, uint_format };
+const struct opt_kind opt_kind_pct = { .syntax = "percent",
+				       .parse = pct_parse,
+				       .format = uint_format };
 
 static int u64_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
 {
@@ -214,7 +256,7 @@ static void u64_format(const struct opt_def *o, const struct job *job, struct st
 	strbuf_addf(sb, "%llu", (unsigned long long)*CFIELD(o, job, uint64_t));
 }
 
-const struct opt_kind opt_kind_u64 = { "int", u64_parse, u64_format };
+const struct opt_kind opt_kind_u64 = { .syntax = "int", .parse = u64_parse, .format = u64_format };
 
 /* ---- enums ---- */
 
@@ -272,10 +314,12 @@ static const char *enum_name(const struct opt_def *o, int v)
 
 static void enum_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s", enum_name(o, *CFIELD(o, job, int)));
+	strbuf_adds(sb, enum_name(o, *CFIELD(o, job, int)));
 }
 
-const struct opt_kind opt_kind_enum = { "choice", enum_parse, enum_format };
+const struct opt_kind opt_kind_enum = { .syntax = "choice",
+					.parse = enum_parse,
+					.format = enum_format };
 
 /* ---- sizes ---- */
 
@@ -307,7 +351,9 @@ static void size_pct_format(const struct opt_def *o, const struct job *job, stru
 	strbuf_addf(sb, "%llu%s", (unsigned long long)f->val, f->pct ? "%" : "");
 }
 
-const struct opt_kind opt_kind_size_pct = { "size|N%", size_pct_parse, size_pct_format };
+const struct opt_kind opt_kind_size_pct = { .syntax = "size|N%",
+					    .parse = size_pct_parse,
+					    .format = size_pct_format };
 
 /*
  * Per-direction lists, fio style: "r,w,t".  The last value given applies
@@ -362,8 +408,9 @@ static void u64_ddir_format(const struct opt_def *o, const struct job *job, stru
 			    (unsigned long long)v[1], (unsigned long long)v[2]);
 }
 
-const struct opt_kind opt_kind_size_ddir = { "size[,size[,size]]", size_ddir_parse,
-					     u64_ddir_format };
+const struct opt_kind opt_kind_size_ddir = { .syntax = "size[,size[,size]]",
+					     .parse = size_ddir_parse,
+					     .format = u64_ddir_format };
 
 static int u64_ddir_one(const struct opt_def *o, struct job *job, const char *piece, enum ddir d,
 			char **cause)
@@ -383,7 +430,9 @@ static int u64_ddir_parse(const struct opt_def *o, struct job *job, const char *
 	return per_ddir(o, job, val, u64_ddir_one, cause);
 }
 
-const struct opt_kind opt_kind_u64_ddir = { "int[,int[,int]]", u64_ddir_parse, u64_ddir_format };
+const struct opt_kind opt_kind_u64_ddir = { .syntax = "int[,int[,int]]",
+					    .parse = u64_ddir_parse,
+					    .format = u64_ddir_format };
 
 /* "LO-HI" or "LO:HI" sizes; one value gives LO == HI. */
 static int size_range_value(const struct opt_def *o, const struct job *job, const char *val,
@@ -433,7 +482,9 @@ static void range_format(const struct opt_def *o, const struct job *job, struct 
 	range_print(*CFIELD(o, job, uint64_t), *CFIELD2(o, job, uint64_t), sb);
 }
 
-const struct opt_kind opt_kind_range = { "size[-size]", range_parse, range_format };
+const struct opt_kind opt_kind_range = { .syntax = "size[-size]",
+					 .parse = range_parse,
+					 .format = range_format };
 
 static int range_ddir_one(const struct opt_def *o, struct job *job, const char *piece, enum ddir d,
 			  char **cause)
@@ -462,8 +513,9 @@ static void range_ddir_format(const struct opt_def *o, const struct job *job, st
 	}
 }
 
-const struct opt_kind opt_kind_range_ddir = { "size-size[,...]", range_ddir_parse,
-					      range_ddir_format };
+const struct opt_kind opt_kind_range_ddir = { .syntax = "size-size[,...]",
+					      .parse = range_ddir_parse,
+					      .format = range_ddir_format };
 
 /* ---- times ---- */
 
@@ -484,7 +536,7 @@ static void time_print(uint64_t ns, struct strbuf *sb)
 	char buf[32];
 
 	units_format_time(ns, buf, sizeof(buf));
-	strbuf_addf(sb, "%s", ns ? buf : "0");
+	strbuf_adds(sb, ns ? buf : "0");
 }
 
 static void time_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
@@ -492,7 +544,9 @@ static void time_format(const struct opt_def *o, const struct job *job, struct s
 	time_print(*CFIELD(o, job, uint64_t), sb);
 }
 
-const struct opt_kind opt_kind_time = { "time", time_parse, time_format };
+const struct opt_kind opt_kind_time = { .syntax = "time",
+					.parse = time_parse,
+					.format = time_format };
 
 static int time_range_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
 {
@@ -531,7 +585,9 @@ static void time_range_format(const struct opt_def *o, const struct job *job, st
 	}
 }
 
-const struct opt_kind opt_kind_time_range = { "time[-time]", time_range_parse, time_range_format };
+const struct opt_kind opt_kind_time_range = { .syntax = "time[-time]",
+					      .parse = time_range_parse,
+					      .format = time_range_format };
 
 /* ---- rw=MODE[:N] ---- */
 
@@ -579,14 +635,16 @@ static int rw_parse(const struct opt_def *o, struct job *job, const char *val, c
 
 static void rw_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s", enum_name(o, (int)job->rw));
+	strbuf_adds(sb, enum_name(o, (int)job->rw));
 	if (job->rw_seq_add)
 		strbuf_addf(sb, ":%lld", (long long)job->rw_seq_add);
 	else if (job->rw_rand_nr > 1)
 		strbuf_addf(sb, ":%u", job->rw_rand_nr);
 }
 
-const struct opt_kind opt_kind_rw = { "mode[:N]", rw_parse, rw_format };
+const struct opt_kind opt_kind_rw = { .syntax = "mode[:N]",
+				      .parse = rw_parse,
+				      .format = rw_format };
 
 /* ---- bssplit=bs/pct:bs/pct[,...] ---- */
 
@@ -652,6 +710,8 @@ out:
 
 static int bssplit_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
 {
+	if (!job->bssplit)
+		job->bssplit = xcalloc(DDIR_COUNT, sizeof(*job->bssplit));
 	return per_ddir(o, job, val, bssplit_one, cause);
 }
 
@@ -667,8 +727,8 @@ static void bssplit_print(const struct job *job, unsigned d, struct strbuf *sb)
 static bool bssplit_same(const struct job *job, unsigned a, unsigned b)
 {
 	return job->nr_bssplit[a] == job->nr_bssplit[b] &&
-	       !memcmp(job->bssplit[a], job->bssplit[b],
-		       job->nr_bssplit[a] * sizeof(job->bssplit[a][0]));
+	       (!job->nr_bssplit[a] || !memcmp(job->bssplit[a], job->bssplit[b],
+					       job->nr_bssplit[a] * sizeof(job->bssplit[a][0])));
 }
 
 static void bssplit_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
@@ -685,8 +745,29 @@ static void bssplit_format(const struct opt_def *o, const struct job *job, struc
 	}
 }
 
-const struct opt_kind opt_kind_bssplit = { "bs/pct:bs/pct...[,...]", bssplit_parse,
-					   bssplit_format };
+static void bssplit_own(const struct opt_def *o, struct job *job)
+{
+	void *shared = job->bssplit;
+
+	(void)o;
+	if (shared) {
+		job->bssplit = xmalloc(DDIR_COUNT * sizeof(*job->bssplit));
+		memcpy(job->bssplit, shared, DDIR_COUNT * sizeof(*job->bssplit));
+	}
+}
+
+static void bssplit_release(const struct opt_def *o, struct job *job)
+{
+	(void)o;
+	free(job->bssplit);
+	job->bssplit = NULL;
+}
+
+const struct opt_kind opt_kind_bssplit = { .syntax = "bs/pct:bs/pct...[,...]",
+					   .parse = bssplit_parse,
+					   .format = bssplit_format,
+					   .own = bssplit_own,
+					   .release = bssplit_release };
 
 /* ---- random_distribution ---- */
 
@@ -782,6 +863,8 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 		return set_cause(cause, "'%s': %s needs parameters after ':'", val,
 				 rdist_names[i].name);
 	if (rd->kind == RDIST_ZONED || rd->kind == RDIST_ZONED_ABS) {
+		if (!rd->zones)
+			rd->zones = xcalloc(DDIR_COUNT, sizeof(*rd->zones));
 		ret = per_ddir(o, job, colon + 1, zones_one, cause);
 		if (!ret && !rd->nr_zones[DDIR_READ])
 			ret = set_cause(cause, "'%s': no zones for reads", val);
@@ -839,7 +922,8 @@ static void zones_print(const struct rand_dist *rd, unsigned d, struct strbuf *s
 static bool zones_same(const struct rand_dist *rd, unsigned a, unsigned b)
 {
 	return rd->nr_zones[a] == rd->nr_zones[b] &&
-	       !memcmp(rd->zones[a], rd->zones[b], rd->nr_zones[a] * sizeof(rd->zones[a][0]));
+	       (!rd->nr_zones[a] ||
+		!memcmp(rd->zones[a], rd->zones[b], rd->nr_zones[a] * sizeof(rd->zones[a][0])));
 }
 
 static void rand_dist_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
@@ -872,7 +956,30 @@ static void rand_dist_format(const struct opt_def *o, const struct job *job, str
 	}
 }
 
-const struct opt_kind opt_kind_rand_dist = { "distribution", rand_dist_parse, rand_dist_format };
+static void rand_dist_own(const struct opt_def *o, struct job *job)
+{
+	struct rand_dist *rd = &job->random_distribution;
+	void *shared = rd->zones;
+
+	(void)o;
+	if (shared) {
+		rd->zones = xmalloc(DDIR_COUNT * sizeof(*rd->zones));
+		memcpy(rd->zones, shared, DDIR_COUNT * sizeof(*rd->zones));
+	}
+}
+
+static void rand_dist_release(const struct opt_def *o, struct job *job)
+{
+	(void)o;
+	free(job->random_distribution.zones);
+	job->random_distribution.zones = NULL;
+}
+
+const struct opt_kind opt_kind_rand_dist = { .syntax = "distribution",
+					     .parse = rand_dist_parse,
+					     .format = rand_dist_format,
+					     .own = rand_dist_own,
+					     .release = rand_dist_release };
 
 /* ---- percentile_list=p:p:... ---- */
 
@@ -913,7 +1020,9 @@ static void percentiles_format(const struct opt_def *o, const struct job *job, s
 		strbuf_addf(sb, "%s%g", i ? ":" : "", job->percentile_list[i]);
 }
 
-const struct opt_kind opt_kind_percentiles = { "p:p:...", percentiles_parse, percentiles_format };
+const struct opt_kind opt_kind_percentiles = { .syntax = "p:p:...",
+					       .parse = percentiles_parse,
+					       .format = percentiles_format };
 
 /* ---- cpus_allowed=0,5,8-15 ---- */
 
@@ -981,7 +1090,9 @@ static void cpus_format(const struct opt_def *o, const struct job *job, struct s
 	}
 }
 
-const struct opt_kind opt_kind_cpus = { "cpu-list", cpus_parse, cpus_format };
+const struct opt_kind opt_kind_cpus = { .syntax = "cpu-list",
+					.parse = cpus_parse,
+					.format = cpus_format };
 
 /* ---- verify_pattern=0x..."str"%o... ---- */
 
@@ -1011,4 +1122,6 @@ static void pattern_format(const struct opt_def *o, const struct job *job, struc
 	}
 }
 
-const struct opt_kind opt_kind_pattern = { "pattern", pattern_parse, pattern_format };
+const struct opt_kind opt_kind_pattern = { .syntax = "pattern",
+					   .parse = pattern_parse,
+					   .format = pattern_format };

@@ -120,25 +120,27 @@ static void lat_maps(struct json *j, const struct run_stats *st)
  * earlier one in place. */
 static void options_object(struct json *j, const char *key, const struct jobspec *spec, bool global)
 {
-	const struct settings *vals = spec->vals;
-	unsigned i, k;
+	unsigned i, nr = jobspec_nr_settings(spec), *last = xcalloc(opt_count, sizeof(*last));
 	bool any = false;
 
-	for (i = 0; i < vals->n; i++) {
-		const struct setting *s = &vals->v[i];
+	/* Where each option is written last (+1): one pass, not one per setting. */
+	for (i = 0; i < nr; i++) {
+		const struct setting *s = jobspec_setting(spec, i);
 
-		if (s->origin.global != global)
-			continue;
-		for (k = i + 1; k < vals->n; k++)
-			if (vals->v[k].opt == s->opt && vals->v[k].origin.global == global)
-				break;
-		if (k < vals->n)
+		if (s->origin.global == global)
+			last[opt_index(s->opt)] = i + 1;
+	}
+	for (i = 0; i < nr; i++) {
+		const struct setting *s = jobspec_setting(spec, i);
+
+		if (s->origin.global != global || last[opt_index(s->opt)] != i + 1)
 			continue; /* a later one wins */
 		if (!any)
 			json_open(j, key, '{');
 		any = true;
 		json_str(j, s->opt->name, s->value);
 	}
+	free(last);
 	if (any)
 		json_close(j, '}');
 	else if (!global)

@@ -20,7 +20,7 @@ static void percentiles(const struct job *job, const struct hist *h, struct strb
 	unsigned i, n = ARRAY_SIZE(short_pcts);
 
 	/* percentile_list, when the job sets it, replaces the short line. */
-	if (job->origin[opt_index(opt_find("percentile_list"))].kind != ORIGIN_DEFAULT) {
+	if (job_origin(job, opt_index(opt_find("percentile_list")))->kind != ORIGIN_DEFAULT) {
 		p = job->percentile_list;
 		n = job->nr_percentiles;
 	}
