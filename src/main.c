@@ -419,7 +419,7 @@ static int sqlio_main(int argc, char **argv)
 		cli.formats = CLI_FMT_SQLIO;
 	/* Checked by sqlio_parse(): a failure here is iogauge's own bug. */
 	if (jobfile_parse_mem(&cli.js, "sqlio", text.buf, text.len, &cause) ||
-	    job_build_all(&cli.js, &jobs, &nr, &cause)) {
+	    job_build_all(&cli.js, &jobs, &nr, &cause) || job_check_threads(jobs, nr, &cause)) {
 		fprintf(stderr,
 			"iogauge sqlio: the job file for this command line does not build "
 			"(a bug; --job prints it): %s\n",
@@ -489,6 +489,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iogauge: %s\n", cause);
 		status = EXIT_BAD_INPUT;
 		goto out;
+	}
+	if (job_check_threads(jobs, nr, &cause)) {
+		fprintf(stderr, "iogauge: %s%s\n", cli.parse_only ? "warning: " : "", cause);
+		if (!cli.parse_only) {
+			status = EXIT_BAD_INPUT;
+			goto out;
+		}
 	}
 	if (!cli.parse_only) {
 		status = run_to_output(&cli, NULL, jobs, nr);

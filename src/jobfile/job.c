@@ -624,7 +624,7 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 {
 	struct job *v = xcalloc(js->nr, sizeof(*v));
 	struct job_base base = { 0 };
-	unsigned i, j, total = 0;
+	unsigned i, j;
 	int ret = 0;
 
 	for (i = 0; i < js->nr && !ret; i++) {
@@ -633,11 +633,6 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 			ret = check_job(&v[i], cause);
 		if (ret)
 			break;
-		total += v[i].numjobs;
-		if (total > JOB_MAX_NUMJOBS)
-			ret = fail_at(&v[i], is_set(&v[i], "numjobs") ? "numjobs" : "name", cause,
-				      "%u threads in all, more than the limit of %d", total,
-				      JOB_MAX_NUMJOBS);
 		/* One clock for the run: fio's clocksource is global. */
 		if (!ret && v[i].clocksource != v[0].clocksource)
 			ret = fail_at(
@@ -661,6 +656,20 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 	}
 	*jobs = v;
 	*nr = js->nr;
+	return 0;
+}
+
+int job_check_threads(const struct job *jobs, unsigned nr, char **cause)
+{
+	unsigned i, total = 0;
+
+	for (i = 0; i < nr; i++) {
+		total += jobs[i].numjobs; /* each at most JOB_MAX_NUMJOBS: no wrap */
+		if (total > JOB_MAX_NUMJOBS)
+			return fail_at(&jobs[i], is_set(&jobs[i], "numjobs") ? "numjobs" : "name",
+				       cause, "%u threads in all, more than the limit of %d", total,
+				       JOB_MAX_NUMJOBS);
+	}
 	return 0;
 }
 

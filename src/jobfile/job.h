@@ -328,6 +328,10 @@ const struct engine_ops *job_engine(const struct job *job);
  */
 int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause);
 void job_free_all(struct job *jobs, unsigned nr);
+/* Whether a run can start @jobs: every clone takes a thread, and a run
+ * takes at most JOB_MAX_NUMJOBS (as fio's).  --parse-only reads more, as
+ * fio's does.  0, or -EINVAL with *cause set at the job that passes it. */
+int job_check_threads(const struct job *jobs, unsigned nr, char **cause);
 
 /* Appends to @out a line for each job whose options work, but not as a
  * reader may think (buffered libaio, mmap with direct=1, iodepth on a sync

@@ -40,10 +40,9 @@ struct reader {
 	const char *file; /* origin of the line last handed to libinih */
 	unsigned line;
 	bool bare;
-	bool spaced; /* white space right after = */
-	char *err;   /* first error, "file:line: message" */
-	char *buf;
-	size_t cap;
+	bool spaced;			/* white space right after = */
+	char *err;			/* first error, "file:line: message" */
+	char buf[JOBFILE_LINE_MAX + 2]; /* a line, its newline and a NUL */
 };
 
 static struct settings *vals_new(const struct settings *from)
@@ -231,25 +230,46 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 
 /* ---- the line reader in front of libinih ---- */
 
+static void reader_vfail(struct reader *r, int at, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+/* Notes the first error, at the line last read of stack[@at] (none: -1). */
+static void reader_vfail(struct reader *r, int at, const char *fmt, va_list ap)
+{
+	char *msg;
+
+	if (r->err)
+		return;
+	msg = xvasprintf(fmt, ap);
+	if (at >= 0)
+		r->err = xasprintf("%s:%u: %s", r->stack[at].path, r->stack[at].line, msg);
+	else
+		r->err = xasprintf("%s", msg);
+	free(msg);
+}
+
+static void reader_fail_at(struct reader *r, int at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void reader_fail_at(struct reader *r, int at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	reader_vfail(r, at, fmt, ap);
+	va_end(ap);
+}
+
 static void reader_fail(struct reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static void reader_fail(struct reader *r, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
-	if (r->err)
-		return;
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	reader_vfail(r, r->depth - 1, fmt, ap);
 	va_end(ap);
-	if (r->depth)
-		r->err = xasprintf("%s:%u: %s", r->stack[r->depth - 1].path,
-				   r->stack[r->depth - 1].line, msg);
-	else
-		r->err = xasprintf("%s", msg);
-	free(msg);
 }
 
 static char *trim(char *s)
@@ -264,6 +284,19 @@ static char *trim(char *s)
 	return s;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a folder";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a file";
+}
+
 static int src_push(struct reader *r, FILE *fp, const char *path, bool close)
 {
 	struct src *s;
@@ -276,7 +309,18 @@ static int src_push(struct reader *r, FILE *fp, const char *path, bool close)
 		reader_fail(r, "include: more than %d files deep", INCLUDE_DEPTH_MAX);
 		return -ELOOP;
 	}
-	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(fileno(fp), &st) < 0) {
+		memset(&st, 0, sizeof(st));
+	} else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && fp != stdin) {
+		/* A device or a folder has no end a job file would have
+		 * (/dev/zero) or is no text at all. */
+		if (close)
+			fclose(fp);
+		reader_fail(r, "%s%s: not a regular file or a FIFO (%s)",
+			    r->depth ? "include " : "", path, file_kind(st.st_mode));
+		return -EINVAL;
+	}
+	if (S_ISREG(st.st_mode)) {
 		for (i = 0; i < r->depth; i++) {
 			if (r->stack[i].dev == st.st_dev && r->stack[i].ino == st.st_ino) {
 				if (close)
@@ -304,6 +348,50 @@ static void src_pop(struct reader *r)
 
 	if (s->close)
 		fclose(s->fp);
+}
+
+/*
+ * Reads the next line of @s into r->buf, with its newline; *len is its
+ * length.  1, 0 at the end, or -1 with r->err set: a line longer than
+ * JOBFILE_LINE_MAX, more than JOBFILE_SIZE_MAX in all, or a read error
+ * (never taken for the end: a job cut short would run as something else).
+ */
+static int read_line(struct reader *r, struct src *s, size_t *len)
+{
+	size_t n = 0;
+	int c = 0;
+
+	while (n < sizeof(r->buf) - 1 && (c = getc_unlocked(s->fp)) != EOF) {
+		r->buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	r->buf[n] = '\0';
+	*len = n;
+	if (c == EOF && ferror(s->fp)) {
+		int err = errno;
+
+		if (r->depth > 1)
+			reader_fail_at(r, r->depth - 2, "include %s: cannot read line %u: %s",
+				       s->path, s->line + 1, strerror(err));
+		else
+			reader_fail_at(r, r->depth - 1, "cannot read line %u: %s", s->line + 1,
+				       strerror(err));
+		return -1;
+	}
+	r->js->bytes_read += n;
+	if (n == sizeof(r->buf) - 1 && r->buf[n - 1] != '\n') {
+		s->line++;
+		reader_fail(r, "line too long: more than %d characters", JOBFILE_LINE_MAX);
+		return -1;
+	}
+	if (r->js->bytes_read > JOBFILE_SIZE_MAX) {
+		s->line++;
+		reader_fail(r, "the job files are larger than %d MiB in all (with their includes)",
+			    JOBFILE_SIZE_MAX >> 20);
+		return -1;
+	}
+	return n > 0;
 }
 
 /* Resolves @name against the folder of the including file. */
@@ -361,11 +449,10 @@ static void open_section(struct reader *r, char *line)
 		r->vals = r->js->global;
 		return;
 	}
-	/* Every job takes at least one thread: more jobs than the thread limit
-	 * can never run, and would only be held in memory. */
-	if (r->js->nr >= JOB_MAX_NUMJOBS) {
-		reader_fail(r, "[%s]: more than %d jobs; each takes a thread, and the limit is %d",
-			    name, JOB_MAX_NUMJOBS, JOB_MAX_NUMJOBS);
+	/* Every job is held in memory until all are read and checked. */
+	if (r->js->nr >= JOBFILE_JOBS_MAX) {
+		reader_fail(r, "[%s]: more than %d jobs (a run takes at most %d threads)", name,
+			    JOBFILE_JOBS_MAX, JOB_MAX_NUMJOBS);
 		return;
 	}
 	spec = jobset_add_job(r->js, name, &where);
@@ -387,21 +474,21 @@ static char *reader_next(char *str, int num, void *stream)
 	struct reader *r = stream;
 	struct src *s;
 	char *line, *cut, *eq, *key;
-	ssize_t len;
-	size_t need;
+	size_t len, need;
+	int got;
 
 	while (!r->err && r->depth) {
 		s = &r->stack[r->depth - 1];
-		len = getline(&r->buf, &r->cap, s->fp);
-		if (len < 0) {
-			if (ferror(s->fp))
-				reader_fail(r, "read error: %s", strerror(errno));
+		got = read_line(r, s, &len);
+		if (got < 0)
+			break;
+		if (!got) {
 			src_pop(r);
 			continue;
 		}
 		s->line++;
 		line = r->buf;
-		if ((size_t)len != strlen(line)) {
+		if (memchr(line, '\0', len)) {
 			reader_fail(r, "a NUL byte in the line: this is not a text file");
 			break;
 		}
@@ -527,7 +614,6 @@ static int parse_stream(struct jobset *js, FILE *fp, const char *name, char **ca
 	ret = ini_parse_stream(reader_next, &r, reader_handler, &r);
 	while (r.depth)
 		src_pop(&r);
-	free(r.buf);
 	if (!r.err && ret > 0)
 		r.err = xasprintf("%s:%u: libinih could not read the line", r.file, r.line);
 	else if (!r.err && ret < 0)

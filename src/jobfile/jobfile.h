@@ -12,6 +12,16 @@
 
 #include "jobfile/options.h"
 
+/* The most jobs the job files may define: fio's --parse-only reads any
+ * number, but each is held here until all are checked.  A run takes at
+ * most JOB_MAX_NUMJOBS threads. */
+#define JOBFILE_JOBS_MAX 65536
+/* The longest line (fio's limit) and the most text read in all, job files
+ * and their includes together: input with no end (/dev/zero, a pipe that
+ * never closes) is refused, not held. */
+#define JOBFILE_LINE_MAX 8191
+#define JOBFILE_SIZE_MAX (64 << 20)
+
 /* One option as written, in reading order.  A job applies its settings
  * in order, so a later value overrides an earlier one piece by piece, as
  * in fio ([global] bs=16k then bs=,8k leaves reads at 16k). */
@@ -57,6 +67,7 @@ struct jobset {
 	struct settings *global;  /* defaults for the jobs that follow */
 	struct settings *cmdline; /* command-line defaults: each file starts from them */
 	unsigned nr_files_read;
+	size_t bytes_read;	  /* job files and includes: at most JOBFILE_SIZE_MAX */
 	struct str_list names;	  /* file names that origins point into */
 	struct str_list warnings; /* "file:line: warning: message", in order */
 	unsigned seq;

@@ -81,7 +81,7 @@ def generated(tmp):
         (write("long.fio", b"[a]\nfilename=" + b"x" * (10 << 20) + b"\n"),
          "long.fio:2: line too long"),
         (write("sections.fio", b"".join(b"[j%d]\nsize=1m\n" % i for i in range(100000))),
-         "sections.fio:8193: [j4096]: more than 4096 jobs"),
+         "sections.fio:131073: [j65536]: more than 65536 jobs"),
         (write("unset.fio", b"[a]\nsize=1m\nbs=${IOGAUGE_TEST_UNSET}k\n"),
          "unset.fio:3: bs: 'k' is not a number (IOGAUGE_TEST_UNSET is not set"),
         (write("crlf.fio", b"[a]\r\nsize=1m\r\nbogus=1\r\n"), "crlf.fio:3: unknown option 'bogus'"),
