@@ -371,12 +371,14 @@ static int read_line(struct reader *r, struct src *s, size_t *len)
 	if (c == EOF && ferror(s->fp)) {
 		int err = errno;
 
+		/* Named at the line being read, and for an include at the
+		 * include's own line too. */
+		s->line++;
 		if (r->depth > 1)
-			reader_fail_at(r, r->depth - 2, "include %s: cannot read line %u: %s",
-				       s->path, s->line + 1, strerror(err));
+			reader_fail_at(r, r->depth - 2, "include %s: read error at line %u: %s",
+				       s->path, s->line, strerror(err));
 		else
-			reader_fail_at(r, r->depth - 1, "cannot read line %u: %s", s->line + 1,
-				       strerror(err));
+			reader_fail(r, "read error: %s", strerror(err));
 		return -1;
 	}
 	r->js->bytes_read += n;
