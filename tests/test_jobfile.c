@@ -411,6 +411,54 @@ static void test_dump_round_trip(void **state)
 	parsed_free(&q);
 }
 
+/* Jobs share [global] as it stood at their header (issue 21): a later
+ * [global] reaches only the jobs after it; each job's copy of the shared
+ * part is its own (strings, zones, bssplit), and a kb_base of its own
+ * does not rescale what [global] gave. */
+static void test_shared_global(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	must_parse(&p, "[global]\nbs=8k\nfilename=a:b\nbssplit=4k/50:8k/50\n"
+		       "random_distribution=zoned:50/50:50/50\n[j0]\nfilename=c\n[j1]\n"
+		       "[global]\nkb_base=1000\nsize=1m\n[j2]\nkb_base=1024\nio_size=1k\n"
+		       "[global]\nbs=2k\n[j3]\n");
+	assert_int_equal(p.nr, 4);
+	assert_int_equal(p.jobs[0].bs[0], 8192);
+	assert_int_equal(p.jobs[0].size.val, 0);
+	assert_string_equal(p.jobs[0].filename.v[0], "c");
+	assert_int_equal(p.jobs[1].filename.n, 2);
+	assert_string_equal(p.jobs[1].filename.v[1], "b");
+	assert_ptr_not_equal(p.jobs[1].filename.v, p.jobs[2].filename.v);
+	assert_ptr_not_equal(p.jobs[1].bssplit, p.jobs[2].bssplit);
+	assert_ptr_not_equal(p.jobs[1].random_distribution.zones,
+			     p.jobs[2].random_distribution.zones);
+	assert_int_equal(p.jobs[3].bssplit[0][1].bs, 8192);
+	assert_int_equal(p.jobs[3].random_distribution.nr_zones[0], 2);
+	assert_int_equal(p.jobs[1].size.val, 0);
+	/* [global]'s size by its own kb_base (1000); j2's io_size by j2's. */
+	assert_int_equal(p.jobs[2].size.val, 1000000);
+	assert_int_equal(p.jobs[2].io_size.val, 1024);
+	assert_int_equal(p.jobs[2].kb_base, 1024);
+	assert_int_equal(p.jobs[2].bs[0], 8192);
+	assert_int_equal(p.jobs[3].bs[0], 2000);
+	assert_int_equal(p.jobs[3].size.val, 1000000);
+	assert_int_equal(p.jobs[3].kb_base, 1000);
+	assert_int_equal(job_origin(&p.jobs[3], opt_index(opt_find("bs")))->line, 16);
+	assert_int_equal(job_origin(&p.jobs[1], opt_index(opt_find("bs")))->line, 2);
+	assert_int_equal(job_origin(&p.jobs[0], opt_index(opt_find("size")))->kind, ORIGIN_DEFAULT);
+	parsed_free(&p);
+	/* kb_base later in a [global] section still scales that section. */
+	must_parse(&p, "[global]\nsize=1m\nkb_base=1000\n[j]\nbs=4k\n[global]\nbs=1k\n[k]\n");
+	assert_int_equal(p.jobs[0].size.val, 1000000);
+	assert_int_equal(p.jobs[0].bs[0], 4000);
+	assert_int_equal(p.jobs[1].bs[0], 1000);
+	parsed_free(&p);
+	/* A bad value in [global] fails at its line, for the first job. */
+	must_fail("[global]\nbs=4q\n[a]\n[b]\n", "t.fio:2: bs:", "");
+}
+
 /* A file of more threads than a run takes builds (--parse-only reads it,
  * as fio's); job_check_threads refuses it at the job that passes 4096. */
 static void test_thread_limit(void **state)
@@ -427,6 +475,29 @@ static void test_thread_limit(void **state)
 	assert_string_equal(cause, "t.fio:4: [b] 4100 threads in all, more than the limit of 4096");
 	free(cause);
 	parsed_free(&p);
+}
+
+/* Many jobs and many lines build, with the last value winning. */
+static void test_many(void **state)
+{
+	struct strbuf sb = { 0 };
+	struct parsed p;
+	unsigned i;
+
+	(void)state;
+	strbuf_adds(&sb, "[global]\nioengine=null\nsize=1m\n");
+	for (i = 0; i < 20000; i++)
+		strbuf_adds(&sb, i % 2 ? "kb_base=1000\nbs=4k\n" : "kb_base=1024\nbs=4k\n");
+	for (i = 0; i < 5000; i++)
+		strbuf_addf(&sb, "[j%u]\n%s", i, i == 4999 ? "bs=8k\n" : "");
+	must_parse(&p, sb.buf);
+	assert_int_equal(p.nr, 5000);
+	assert_int_equal(p.jobs[0].bs[0], 4000);
+	assert_int_equal(p.jobs[0].kb_base, 1000);
+	assert_int_equal(p.jobs[4999].bs[0], 8000);
+	assert_string_equal(p.jobs[4999].name, "j4999");
+	parsed_free(&p);
+	strbuf_free(&sb);
 }
 
 int main(void)
@@ -448,7 +519,9 @@ int main(void)
 		cmocka_unit_test(test_include_errors),
 		cmocka_unit_test(test_second_file_stonewalled),
 		cmocka_unit_test(test_dump_round_trip),
+		cmocka_unit_test(test_shared_global),
 		cmocka_unit_test(test_thread_limit),
+		cmocka_unit_test(test_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
