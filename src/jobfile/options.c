@@ -438,7 +438,9 @@ void origin_format(const struct origin *o, const char *optname, struct strbuf *s
 		strbuf_adds(sb, "default");
 		break;
 	case ORIGIN_FILE:
-		strbuf_addf(sb, "%s:%u", o->file, o->line);
+		strbuf_adds(sb, o->file);
+		strbuf_addc(sb, ':');
+		strbuf_addu(sb, o->line);
 		break;
 	case ORIGIN_CMDLINE:
 		strbuf_addf(sb, "--%s", optname);

@@ -214,7 +214,7 @@ static int uint_parse(const struct opt_def *o, struct job *job, const char *val,
 
 static void uint_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%u", *CFIELD(o, job, unsigned));
+	strbuf_addu(sb, *CFIELD(o, job, unsigned));
 }
 
 const struct opt_kind opt_kind_uint = { .syntax = "int",
@@ -253,7 +253,7 @@ static int u64_parse(const struct opt_def *o, struct job *job, const char *val, 
 
 static void u64_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%llu", (unsigned long long)*CFIELD(o, job, uint64_t));
+	strbuf_addu(sb, *CFIELD(o, job, uint64_t));
 }
 
 const struct opt_kind opt_kind_u64 = { .syntax = "int", .parse = u64_parse, .format = u64_format };
@@ -1016,8 +1016,17 @@ static void percentiles_format(const struct opt_def *o, const struct job *job, s
 	unsigned i;
 
 	(void)o;
-	for (i = 0; i < job->nr_percentiles; i++)
-		strbuf_addf(sb, "%s%g", i ? ":" : "", job->percentile_list[i]);
+	for (i = 0; i < job->nr_percentiles; i++) {
+		double p = job->percentile_list[i];
+
+		if (i)
+			strbuf_addc(sb, ':');
+		/* Whole ones as %g prints them, without its cost (--parse-only). */
+		if (p >= 0 && p <= 100 && p == (double)(unsigned)p)
+			strbuf_addu(sb, (unsigned)p);
+		else
+			strbuf_addf(sb, "%g", p);
+	}
 }
 
 const struct opt_kind opt_kind_percentiles = { .syntax = "p:p:...",

@@ -108,6 +108,16 @@ void strbuf_adds(struct strbuf *sb, const char *s)
 	strbuf_add(sb, s, strlen(s));
 }
 
+void strbuf_addu(struct strbuf *sb, unsigned long long v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 void strbuf_pad(struct strbuf *sb, size_t width, char c)
 {
 	if (sb->len >= width)

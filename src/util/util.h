@@ -35,6 +35,8 @@ void strbuf_add(struct strbuf *sb, const char *s, size_t n);
 void strbuf_addc(struct strbuf *sb, char c);
 /* Appends string @s (cheaper than strbuf_addf "%s"). */
 void strbuf_adds(struct strbuf *sb, const char *s);
+/* Appends @v in decimal (cheaper than strbuf_addf "%llu"). */
+void strbuf_addu(struct strbuf *sb, unsigned long long v);
 /* Appends @c until the string is @width long (nothing when it is). */
 void strbuf_pad(struct strbuf *sb, size_t width, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
