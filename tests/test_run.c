@@ -653,7 +653,8 @@ static void test_clocksource_cpu(void **state)
 			 "invalidate=0\nloops=4\nclocksource=%s\n",
 			 testrun_dir, k ? "cpu" : "clock_gettime");
 		assert_int_equal(r.ret, 0);
-		median[k] = (double)hist_percentile(&r.run.results[0].stats.dir[STAT_READ].clat, 50);
+		median[k] =
+			(double)hist_percentile(&r.run.results[0].stats.dir[STAT_READ].clat, 50);
 		ran_free(&r);
 	}
 	assert_true(median[0] > 0 && median[1] > median[0] / 4 && median[1] < median[0] * 4);
