@@ -21,7 +21,15 @@
 #include "sqlio/sqlio.h"
 #include "util/sysutil.h"
 
+#define EXIT_FAILED    1
 #define EXIT_BAD_INPUT 2
+
+/* An error's status from its code: -EINVAL is bad input (set_cause(), or
+ * the kernel refusing what the job asked), anything else the system's. */
+static int exit_status_of(int err)
+{
+	return err == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED;
+}
 
 static const char usage[] =
 	"usage: iogauge [options] [JOBFILE...] [--name=JOB --OPTION=VALUE...]\n"
@@ -283,12 +291,10 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		sysutil_snap_free(&su[0]);
-		/* A signal ended a layout: 128 + it, as after a run it stopped.
-		 * -EINVAL: the job asks what this file or device cannot do (bad
-		 * input, 2); anything else is the system's (1). */
+		/* A signal ended a layout: 128 + it, as after a run it stopped. */
 		if (ret == -EINTR && stop)
 			return 128 + stop;
-		return ret == -EINVAL ? 2 : 1;
+		return exit_status_of(ret);
 	}
 	if (sq && sq->util) {
 		double secs = (double)(run_now() - t0) / 1e9, *v;

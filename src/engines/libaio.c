@@ -65,10 +65,10 @@ static int aio_init(struct engine *e, const struct engine_setup *s, char **cause
 	if (r < 0) {
 		free(p);
 		if (r == -EAGAIN)
-			return set_cause(cause,
-					 "io_setup(%u): the system's AIO limit is reached "
-					 "(fs.aio-max-nr); lower iodepth or numjobs",
-					 e->depth);
+			return set_cause_errno(cause, EAGAIN,
+					       "io_setup(%u): the system's AIO limit is reached "
+					       "(fs.aio-max-nr); lower iodepth or numjobs",
+					       e->depth);
 		*cause = xasprintf("io_setup(%u): %s; use ioengine=io_uring or psync", e->depth,
 				   strerror(-r));
 		return r;

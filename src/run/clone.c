@@ -304,21 +304,22 @@ static int start_clone(struct slot *s, char **cause)
 	if (s->w.job->thread) {
 		ret = pthread_create(&s->tid, NULL, slot_main, s);
 		if (ret)
-			return set_cause(cause, "cannot start a worker thread: %s", strerror(ret));
+			return set_cause_errno(cause, ret, "cannot start a worker thread: %s",
+					       strerror(ret));
 		s->running = true;
 		return 0;
 	}
 	s->logfd = memfd_create("iogauge-logs", MFD_CLOEXEC);
 	if (s->logfd < 0)
-		return set_cause(cause, "cannot make a memfd for a clone's logs: %s",
-				 strerror(errno));
+		return set_cause_errno(cause, errno, "cannot make a memfd for a clone's logs: %s",
+				       strerror(errno));
 	/* Not straight into the slot: the child would write its 0 there. */
 	pid = fork();
 	if (pid < 0) {
-		ret = set_cause(cause,
-				"cannot start a process for [%s]: %s (thread=1 runs the "
-				"clones as threads)",
-				s->w.job->name, strerror(errno));
+		ret = set_cause_errno(cause, errno,
+				      "cannot start a process for [%s]: %s (thread=1 runs the "
+				      "clones as threads)",
+				      s->w.job->name, strerror(errno));
 		close(s->logfd);
 		return ret;
 	}

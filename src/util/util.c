@@ -203,6 +203,16 @@ int set_cause(char **cause, const char *fmt, ...)
 	return -EINVAL;
 }
 
+int set_cause_errno(char **cause, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*cause = xvasprintf(fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
 unsigned util_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);

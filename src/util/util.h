@@ -57,9 +57,18 @@ void str_list_clear(struct str_list *l);
 /* Makes @to a copy of @from, with strings of its own. */
 void str_list_copy(struct str_list *to, const struct str_list *from);
 
-/* Sets *cause to a formatted message and returns -EINVAL, for parsers
- * that report errors through char **cause. */
+/*
+ * An error's class is stated where it is made, by the setter used:
+ * set_cause() for bad input (-EINVAL: main.c exits 2, nothing was started)
+ * and set_cause_errno() for a failure of the system (-@err: exits 1).  A
+ * system call's own EINVAL stays bad input: the kernel refused what the
+ * job asked of it (O_DIRECT on tmpfs, an io_uring flag).
+ */
+/* Sets *cause to a formatted message and returns -EINVAL. */
 int set_cause(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sets *cause to a formatted message and returns -@err (an errno, > 0). */
+int set_cause_errno(char **cause, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Levenshtein distance between two short ASCII strings (for "did you mean"). */
 unsigned util_edit_distance(const char *a, const char *b);

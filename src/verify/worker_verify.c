@@ -89,8 +89,9 @@ int worker_verify_setup(struct worker *w, uint64_t max_bs, char **cause)
 				 (unsigned long long)(avail >> 20));
 	v->map = calloc(v->n ? v->n : 1, sizeof(*v->map));
 	if (!v->map)
-		return set_cause(cause, "[%s] verify: cannot allocate the map of %llu units",
-				 job->name, (unsigned long long)v->n);
+		return set_cause_errno(cause, ENOMEM,
+				       "[%s] verify: cannot allocate the map of %llu units",
+				       job->name, (unsigned long long)v->n);
 	if (job->verify_backlog)
 		v->ring = xcalloc(job->verify_backlog, sizeof(*v->ring));
 	return 0;
