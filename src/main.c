@@ -6,6 +6,7 @@
  * written).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,32 @@
 static int exit_status_of(int err)
 {
 	return err == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED;
+}
+
+/*
+ * A closed 0, 1 or 2 would be the next file opened: a job's data file
+ * would take the status lines or the report.  Each is filled with
+ * /dev/null opened the other way round, as glibc does for set-user-ID
+ * programs, so that using it fails with EBADF as a closed one would.
+ * 0, or -errno.
+ */
+static int std_fds_fill(void)
+{
+	int fd, got;
+
+	for (fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		got = open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+		if (got != fd) {
+			int err = got < 0 ? errno : EBADF;
+
+			if (got >= 0)
+				close(got);
+			return -err;
+		}
+	}
+	return 0;
 }
 
 static const char usage[] =
@@ -456,6 +483,11 @@ int main(int argc, char **argv)
 	unsigned nr = 0, i;
 	int status = 0;
 
+	if (std_fds_fill()) {
+		fprintf(stderr, "iogauge: standard input, output or error is closed and "
+				"/dev/null cannot take its place\n");
+		return EXIT_FAILED;
+	}
 	if (argc > 1 && !strcmp(argv[1], "sqlio"))
 		return sqlio_main(argc - 1, argv + 1);
 	if (cli_parse(&cli, argc, argv, &cause)) {
