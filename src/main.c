@@ -3,7 +3,7 @@
  * iogauge: the executable.  Wires the command line to the job parser and
  * prints; the only file that calls exit().  Exit status: 0 success, 1 a
  * run that could not complete, 2 bad input (nothing started, nothing
- * written).
+ * written), 128 + the signal for a run a signal stopped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +17,7 @@
 #include "engines/engine.h"
 #include "jobfile/job.h"
 #include "jobfile/options.h"
+#include "report/output.h"
 #include "report/report.h"
 #include "run/run.h"
 #include "sqlio/sqlio.h"
@@ -56,6 +57,22 @@ static int std_fds_fill(void)
 		}
 	}
 	return 0;
+}
+
+static char stdout_buf[1 << 16];
+
+/* Standard output's last flush (help, --parse-only, --job): a write that
+ * failed is status 1, unless the status already tells of a failure. */
+static int flush_stdout(int status)
+{
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return status;
+	if (!status) {
+		fprintf(stderr, "iogauge: standard output: %s\n", strerror(errno ? errno : EIO));
+		status = EXIT_FAILED;
+	}
+	return status;
 }
 
 static const char usage[] =
@@ -178,13 +195,22 @@ static int enghelp(const char *name)
 }
 
 static atomic_int stop;
+/* A copy of --output's temporary's name while the run and the report
+ * last: a second signal removes it (after the rename, nothing is there).
+ * Atomic: the signal may land in any thread. */
+static char *_Atomic output_tmp;
 
 /* The first Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) drains and reports; a
  * second one ends the program, as in SQLIO.  stop holds the signal: the
- * exit status is 128 + it, as a shell reports a program the signal killed. */
+ * exit status is 128 + it, as a shell reports a program the signal killed
+ * (fio 3.33 exits 128 for any). */
 static void on_signal(int sig)
 {
 	if (stop) {
+		char *tmp = output_tmp;
+
+		if (tmp)
+			unlink(tmp);
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
@@ -281,7 +307,7 @@ static void report(const struct cli *cli, const struct sqlio *sq, const struct r
 }
 
 static int run_and_report(const struct cli *cli, const struct sqlio *sq, const struct job *jobs,
-			  unsigned nr, FILE *dest)
+			  unsigned nr, struct output *dest)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct eta_state es = { .tty = isatty(STDERR_FILENO) };
@@ -308,7 +334,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 	if (sq && sq->util && sysutil_snap_read(&su[0], "/proc", &cause)) {
 		fprintf(stderr, "iogauge: -U: %s\n", cause);
 		free(cause);
-		return 1;
+		return EXIT_FAILED;
 	}
 	t0 = run_now();
 	ret = run_jobs(jobs, nr, &stop, &watch, &run, &cause);
@@ -329,7 +355,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 		if (sysutil_snap_read(&su[1], "/proc", &cause)) {
 			fprintf(stderr, "iogauge: -U: %s\n", cause);
 			free(cause);
-			status = 1;
+			status = EXIT_FAILED;
 		} else {
 			unsigned cols =
 				su[1].nr_cpus < su[0].nr_cpus ? su[1].nr_cpus : su[0].nr_cpus;
@@ -345,7 +371,11 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 		fprintf(stderr, "\r%*s\r", (int)es.width, "");
 	report(cli, sq, &run, util.buf, &out);
 	strbuf_free(&util);
-	fputs(out.buf, dest);
+	if (output_commit(dest, out.buf ? out.buf : "", out.len, &cause)) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		free(cause);
+		status = EXIT_FAILED;
+	}
 	strbuf_free(&out);
 	for (i = 0; i < run.nr; i++) {
 		/* Passed over, still failed: the report has them, the status too. */
@@ -356,18 +386,18 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 					   &line);
 			fprintf(stderr, "iogauge: [%s] %s\n", run.results[i].job->name, line.buf);
 			strbuf_free(&line);
-			status = 1;
+			status = EXIT_FAILED;
 		}
 		if (run.results[i].error) {
 			fprintf(stderr, "iogauge: [%s] %s\n", run.results[i].job->name,
 				run.results[i].error);
-			status = 1;
+			status = EXIT_FAILED;
 		}
 	}
 	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause))) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
-		status = 1;
+		status = EXIT_FAILED;
 	}
 	if (run.interrupted)
 		status = 128 + stop; /* 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT */
@@ -380,7 +410,8 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 			 unsigned nr)
 {
 	struct str_list warn = { 0 };
-	FILE *dest = stdout;
+	struct output dest;
+	char *cause = NULL, *tmp;
 	unsigned i;
 	int status;
 
@@ -400,16 +431,18 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	for (i = 0; i < warn.n; i++)
 		fprintf(stderr, "iogauge: warning: %s\n", warn.v[i]);
 	str_list_clear(&warn);
-	/* Opened before anything runs: a path that cannot be written is bad input. */
-	if (cli->output && !(dest = fopen(cli->output, "w"))) {
-		fprintf(stderr, "iogauge: --output=%s: %s\n", cli->output, strerror(errno));
+	/* Checked before anything runs: a report that cannot be written is
+	 * bad input, not the end of a long run. */
+	if (output_open(&dest, cli->output, &cause)) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		free(cause);
 		return EXIT_BAD_INPUT;
 	}
-	status = run_and_report(cli, sq, jobs, nr, dest);
-	if (dest != stdout && fclose(dest)) {
-		fprintf(stderr, "iogauge: --output=%s: %s\n", cli->output, strerror(errno));
-		status = status ? status : 1;
-	}
+	output_tmp = dest.tmp ? xstrdup(dest.tmp) : NULL;
+	status = run_and_report(cli, sq, jobs, nr, &dest);
+	tmp = atomic_exchange(&output_tmp, NULL);
+	free(tmp);
+	output_abandon(&dest);
 	return status;
 }
 
@@ -467,16 +500,13 @@ out:
 	job_free_all(jobs, nr);
 	cli_free(&cli);
 	sqlio_free(&sq);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "iogauge: cannot write standard output\n");
-		status = status ? status : 1;
-	}
-	return status;
+	return flush_stdout(status);
 }
 
 int main(int argc, char **argv)
 {
 	struct job *jobs = NULL;
+	struct output to_stdout = { .path = NULL, .fd = -1 };
 	struct strbuf out = { 0 };
 	struct cli cli;
 	char *cause = NULL;
@@ -488,6 +518,11 @@ int main(int argc, char **argv)
 				"/dev/null cannot take its place\n");
 		return EXIT_FAILED;
 	}
+	/* The texts printed to standard output (help, lists) fit: it is
+	 * written once, at the end, and a failed write's errno is the one
+	 * flush_stdout() prints.  The report and --parse-only are written
+	 * and checked by output_commit(). */
+	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	if (argc > 1 && !strcmp(argv[1], "sqlio"))
 		return sqlio_main(argc - 1, argv + 1);
 	if (cli_parse(&cli, argc, argv, &cause)) {
@@ -545,16 +580,16 @@ int main(int argc, char **argv)
 		if (i)
 			strbuf_addc(&out, '\n');
 		job_dump(&jobs[i], &out);
-		fputs(out.buf, stdout);
+		if (output_commit(&to_stdout, out.buf ? out.buf : "", out.len, &cause)) {
+			fprintf(stderr, "iogauge: %s\n", cause);
+			status = EXIT_FAILED;
+			break;
+		}
 	}
 out:
 	free(cause);
 	strbuf_free(&out);
 	job_free_all(jobs, nr);
 	cli_free(&cli);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "iogauge: cannot write standard output\n");
-		status = status ? status : 1;
-	}
-	return status;
+	return flush_stdout(status);
 }
