@@ -431,9 +431,10 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	for (i = 0; i < warn.n; i++)
 		fprintf(stderr, "iogauge: warning: %s\n", warn.v[i]);
 	str_list_clear(&warn);
-	/* Checked before anything runs: a report that cannot be written is
-	 * bad input, not the end of a long run. */
-	if (output_open(&dest, cli->output, &cause)) {
+	/* Checked before anything runs: a report, log or plot that cannot be
+	 * written is bad input, not the end of a long run. */
+	if (report_files_check(jobs, nr, cli->plot, &cause) ||
+	    output_open(&dest, cli->output, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		return EXIT_BAD_INPUT;

@@ -69,6 +69,11 @@ void report_terse(const struct run *run, struct strbuf *sb);
 /* The live status line, without the carriage return; @prev (may be NULL)
  * is the one before, for the current rates. */
 void report_status(const struct run_status *st, const struct run_status *prev, struct strbuf *sb);
+/* Before the run: whether every write_*_log file of @jobs and the --plot
+ * folder @plot_dir (may be NULL) can be written, so that a long run does
+ * not end in a report without them.  0, or -EINVAL (bad input) with
+ * *cause naming the job, the option, the file and the reason. */
+int report_files_check(const struct job *jobs, unsigned nr, const char *plot_dir, char **cause);
 /* Writes the write_*_log files of every clone.  0, or -errno with *cause
  * naming the file. */
 int report_logs(const struct run *run, char **cause);

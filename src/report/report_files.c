@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/plot.h"
 #include "report/report.h"
@@ -81,27 +82,41 @@ static int write_hist_log(const struct run_logs *lg, const char *path, unsigned 
 	return finish(f, path, cause);
 }
 
+/* Log @k of @job (IOLOG_NR: the clat histogram) and the option that asks for it. */
+static const char *const log_kinds[IOLOG_NR + 1] = { "bw",   "iops", "lat",
+						     "clat", "slat", "clat_hist" };
+static const char *const log_options[IOLOG_NR + 1] = { "write_bw_log",	"write_iops_log",
+						       "write_lat_log", "write_lat_log",
+						       "write_lat_log", "write_hist_log" };
+
+/* The file of log @k of clone number @n (from 1 over the run) of @job, as
+ * fio names it; NULL when the job keeps no such log. */
+static char *log_path(const struct job *job, unsigned k, unsigned n)
+{
+	const char *prefix[IOLOG_NR + 1] = { job->write_bw_log,	 job->write_iops_log,
+					     job->write_lat_log, job->write_lat_log,
+					     job->write_lat_log, job->write_hist_log };
+
+	if (!prefix[k])
+		return NULL;
+	return xasprintf("%s_%s.%u.log", *prefix[k] ? prefix[k] : job->name, log_kinds[k], n);
+}
+
 static int clone_logs(const struct run_result *r, unsigned n, char **cause)
 {
-	static const char *const kinds[IOLOG_NR] = { "bw", "iops", "lat", "clat", "slat" };
 	const struct job *job = r->job;
-	const char *prefix[IOLOG_NR] = { job->write_bw_log, job->write_iops_log, job->write_lat_log,
-					 job->write_lat_log, job->write_lat_log };
 	char *path;
 	unsigned k;
 	int ret = 0;
 
 	for (k = 0; k < IOLOG_NR && !ret; k++) {
-		if (!prefix[k])
+		if (!(path = log_path(job, k, n)))
 			continue;
-		path = xasprintf("%s_%s.%u.log", *prefix[k] ? prefix[k] : job->name, kinds[k], n);
 		ret = write_log(&r->logs->log[k], path, job->log_offset && !job->log_avg_msec,
 				cause);
 		free(path);
 	}
-	if (!ret && job->write_hist_log) {
-		path = xasprintf("%s_clat_hist.%u.log",
-				 *job->write_hist_log ? job->write_hist_log : job->name, n);
+	if (!ret && (path = log_path(job, IOLOG_NR, n))) {
 		ret = write_hist_log(r->logs, path, job->log_hist_coarseness, cause);
 		free(path);
 	}
@@ -117,6 +132,79 @@ int report_logs(const struct run *run, char **cause)
 		if (run->results[i].logs)
 			ret = clone_logs(&run->results[i], i + 1, cause);
 	return ret;
+}
+
+/* 0, or the errno that stops a new entry at @path: the folder it would go
+ * in is missing, not a folder, or takes no new entries. */
+static int parent_takes(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir =
+		slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	struct stat st;
+	int err = 0;
+
+	if (stat(dir, &st))
+		err = errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = ENOTDIR;
+	else if (access(dir, W_OK | X_OK))
+		err = errno;
+	free(dir);
+	return err;
+}
+
+/* 0, or why a file cannot be written at @path. */
+static int file_writable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno == ENOENT ? parent_takes(path) : errno;
+	if (S_ISDIR(st.st_mode))
+		return EISDIR;
+	return access(path, W_OK) ? errno : 0;
+}
+
+/* 0, or why files cannot be made in the folder @dir (made if missing). */
+static int folder_writable(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return errno == ENOENT ? parent_takes(dir) : errno;
+	if (!S_ISDIR(st.st_mode))
+		return ENOTDIR;
+	return access(dir, W_OK | X_OK) ? errno : 0;
+}
+
+int report_files_check(const struct job *jobs, unsigned nr, const char *plot_dir, char **cause)
+{
+	unsigned i, c, k, n = 0;
+	char *path;
+	int err;
+
+	if (plot_dir && (err = folder_writable(plot_dir)))
+		return set_cause(cause, "--plot %s: the plots could not be written there: %s",
+				 plot_dir, strerror(err));
+	for (i = 0; i < nr; i++)
+		for (c = 0; c < jobs[i].numjobs; c++) {
+			n++;
+			for (k = 0; k <= IOLOG_NR; k++) {
+				if (!(path = log_path(&jobs[i], k, n)))
+					continue;
+				err = file_writable(path);
+				if (err) {
+					set_cause(cause, "[%s] %s: %s: cannot create: %s",
+						  jobs[i].name, log_options[k], path,
+						  strerror(err));
+					free(path);
+					return -EINVAL;
+				}
+				free(path);
+			}
+		}
+	return 0;
 }
 
 /* ---- plots ---- */
