@@ -56,6 +56,10 @@ def closed_fds(tmp):
     check(rc == 0 and len(body) == 3 << 20 and b"Jobs:" not in body,
           "2>&-: exit %d, %d bytes, a status line in the data file at %d"
           % (rc, len(body), body.find(b"Jobs:")))
+    if VALGRIND:
+        # valgrind's log file would take the closed descriptor, not iogauge's files.
+        print("skip: closed 0 and 1 under valgrind")
+        return
     # 1 closed with the report bound for it: refused before any I/O.
     data = os.path.join(tmp, "out.dat")
     rc, _, err = run(["--name=w", "--filename=" + data, "--size=1m", "--rw=write"],
