@@ -48,7 +48,7 @@ int output_open(struct output *o, const char *path, char **cause)
 {
 	struct stat st;
 	bool exists;
-	int flags;
+	int flags, err;
 
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
@@ -81,15 +81,25 @@ int output_open(struct output *o, const char *path, char **cause)
 		o->target = xstrdup(path);
 	o->tmp = temp_beside(o->target);
 	o->fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (o->fd < 0) {
-		int err = errno;
-
-		output_abandon(o);
-		return set_cause(cause, "--output=%s: cannot create a file beside it: %s", path,
-				 strerror(err));
+	if (o->fd >= 0) {
+		take_mode(o->fd, exists ? &st : NULL);
+		return 0;
 	}
-	take_mode(o->fd, exists ? &st : NULL);
-	return 0;
+	err = errno;
+	free(o->tmp);
+	o->tmp = NULL;
+	/* A file we may write in a folder we may not: truncated and written
+	 * in place, still only once the report is there. */
+	if (exists && (err == EACCES || err == EPERM)) {
+		o->fd = open(o->target, O_WRONLY | O_CLOEXEC);
+		if (o->fd >= 0) {
+			o->truncate = true;
+			return 0;
+		}
+	}
+	output_abandon(o);
+	return set_cause(cause, "--output=%s: %s%s", path,
+			 exists ? "cannot create a temporary file beside it: " : "", strerror(err));
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -120,7 +130,10 @@ int output_commit(struct output *o, const char *buf, size_t len, char **cause)
 			return set_cause_errno(cause, err, "standard output: %s", strerror(err));
 		return 0;
 	}
-	err = write_all(o->fd, buf, len);
+	if (o->truncate && ftruncate(o->fd, 0))
+		err = errno;
+	if (!err)
+		err = write_all(o->fd, buf, len);
 	/* Flushed before the rename: a crash leaves the old file or the new. */
 	if (!err && o->tmp && fsync(o->fd) && errno != EINVAL)
 		err = errno;

@@ -17,6 +17,7 @@ struct output {
 	char *target;	  /* the file renamed over: @path, or where its symlink leads */
 	char *tmp;	  /* ".NAME.iogauge-XXXXXX" beside @target; NULL: none */
 	int fd;		  /* the temporary, or a device or FIFO written in place; -1 */
+	bool truncate;	  /* @fd is the file itself, emptied before the report */
 };
 
 /*

@@ -81,9 +81,10 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int is not always lock-free");
  * thinktime, startdelay) within a few run_sleep_until slices; what ran is
  * still in the results.  Returns 0 when every job ran (I/O errors are in
  * the results), or -errno with *cause set when the run could not start (a
- * file, O_DIRECT, alignment): then no job did I/O.  *stop set while a file
- * is laid out or pre-read ends that at once: -EINTR, and the files the run
- * created are removed.
+ * file, O_DIRECT, alignment): then no job did I/O.  -EINVAL is bad input
+ * (the job asks what cannot be done), any other -errno the system's.
+ * *stop set while a file is laid out or pre-read ends that at once:
+ * -EINTR, and the files the run created are removed.
  */
 int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct run_watch *watch,
 	     struct run *out, char **cause);

@@ -139,6 +139,32 @@ def keep_output(tmp):
     rc, _, _ = run(NULL_JOB + ["--output=" + new], shell_pre="umask 027;")
     check(rc == 0 and stat.S_IMODE(os.stat(new).st_mode) == 0o640,
           "new --output file: exit %d, mode %o" % (rc, stat.S_IMODE(os.stat(new).st_mode)))
+    # A user's own file in a folder the user cannot write: no temporary,
+    # the file is written in place, still only once there is a report.
+    if os.geteuid() == 0 and shutil.which("setpriv") and subprocess.run(
+            ["id", "nobody"], capture_output=True).returncode == 0:
+        import pwd
+        nobody = pwd.getpwnam("nobody")
+        ro = tempfile.mkdtemp(dir=tmp)
+        os.chmod(tmp, 0o755)
+        os.chmod(ro, 0o755)
+        mine = os.path.join(ro, "mine.txt")
+        with open(mine, "w") as f:
+            f.write("keep\n")
+        os.chown(mine, nobody.pw_uid, nobody.pw_gid)
+        pre = "exec setpriv --reuid=%d --regid=%d --clear-groups" % (nobody.pw_uid, nobody.pw_gid)
+        for args, want, body in ((["--name=r", "--filename=" + os.path.join(ro, "absent"),
+                                   "--rw=read"], 2, "keep\n"), (NULL_JOB, 0, "iogauge")):
+            cmd = "%s %s %s" % (pre, _q(BIN), " ".join(_q(a) for a in args + ["--output=" + mine]))
+            p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
+            check(p.returncode == want and open(mine).read().startswith(body),
+                  "nobody's file in root's folder: exit %d (want %d), %r, %r"
+                  % (p.returncode, want, open(mine).read()[:40], p.stderr))
+        new = os.path.join(ro, "new.txt")
+        cmd = "%s %s %s" % (pre, _q(BIN), " ".join(_q(a) for a in NULL_JOB + ["--output=" + new]))
+        p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
+        check(p.returncode == 2 and os.strerror(13) in p.stderr and not os.path.exists(new),
+              "nobody's new file in root's folder: exit %d %r" % (p.returncode, p.stderr))
     # A folder: bad input.
     rc, _, err = run(NULL_JOB + ["--output=" + d])
     check(rc == 2 and "--output=" + d in err and os.strerror(21) in err,
