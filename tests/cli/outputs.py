@@ -105,6 +105,12 @@ def full_device(tmp):
     rc, _, err = run(["sqlio", "--job", "-kR", "-s1", os.path.join(tmp, "s.dat")],
                      shell_pre="exec >/dev/full;")
     check(rc == 1 and NOSPACE in err, "sqlio --job >/dev/full: exit %d %r" % (rc, err))
+    sq = ["sqlio", "-kR", "-s1", "--ioengine=null", os.path.join(tmp, "s.dat")]
+    rc, _, err = run(sq + ["--output=/dev/full"])
+    check(rc == 1 and "--output=/dev/full" in err and NOSPACE in err,
+          "sqlio --output=/dev/full: exit %d %r" % (rc, err))
+    rc, _, err = run(sq + ["--plot=" + os.path.join(tmp, "no", "plots")])
+    check(rc == 2 and "--plot" in err, "sqlio --plot=NO/DIR: exit %d %r" % (rc, err))
 
 
 def keep_output(tmp):
