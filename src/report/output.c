@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +33,10 @@ static void take_mode(int fd, const struct stat *old)
 
 	if (old) {
 		(void)fchmod(fd, old->st_mode & 07777);
-		if (geteuid() == 0 && fchown(fd, old->st_uid, old->st_gid) < 0) {
-			/* Root's own file is still the report: keep going. */
-		}
+		/* Root replacing a user's file keeps its owner; failing that, the
+		 * report is still written, root's. */
+		if (geteuid() == 0 && fchown(fd, old->st_uid, old->st_gid) < 0)
+			errno = 0;
 		return;
 	}
 	mask = umask(0);
