@@ -3,8 +3,10 @@
  * Tests of the latency histogram in hist.c: fio's bucket layout, the
  * relative error bound, the range past fio's 17 s, merging, and
  * percentiles, mean and stddev against an exact computation; fio's
- * latency_ns/us/ms buckets and the batch buckets built on it.
+ * latency_ns/us/ms buckets and the batch buckets built on it; the lazy
+ * buckets of a worker's stats and their hand-off through a descriptor.
  */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -57,11 +61,16 @@ static uint64_t fio_idx_to_val(unsigned idx)
  * middle, unclamped. */
 static uint64_t rep_of(struct hist *h, uint64_t v)
 {
+	uint64_t p;
+
 	hist_init(h);
+	hist_prepare(h);
 	hist_record(h, 0);
 	hist_record(h, v);
 	hist_record(h, UINT64_MAX);
-	return hist_percentile(h, 50);
+	p = hist_percentile(h, 50);
+	hist_free(h);
+	return p;
 }
 
 static uint64_t xorshift64(uint64_t *s)
@@ -241,6 +250,7 @@ static void test_range(void **state)
 	assert_true(rel_err((double)rep_of(h, hour), (double)hour) <= 0.008);
 
 	hist_init(h);
+	hist_prepare(h);
 	hist_record(h, 1000);
 	hist_record(h, big);
 	assert_int_equal(hist_index(big), HIST_NR - 1);
@@ -256,7 +266,26 @@ static void test_range(void **state)
 	assert_int_equal(hist_percentile(h, 50), 1004); /* its bucket's middle */
 	assert_true(hist_mean(h) == (double)(big + 1000) / 2);
 	assert_int_equal(hist_index(UINT64_MAX), HIST_NR - 1);
+	hist_free(h);
 	free(h);
+}
+
+/* The same counts and the same buckets (a missing bucket array reads as
+ * all zeros). */
+static void assert_hist_equal(const struct hist *a, const struct hist *b)
+{
+	unsigned i;
+
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->min, b->min);
+	assert_int_equal(a->max, b->max);
+	assert_int_equal(a->sum, b->sum);
+	assert_true(a->sum_sq == b->sum_sq);
+	for (i = 0; i < HIST_NR; i++)
+		if ((a->bucket ? a->bucket[i] : 0) != (b->bucket ? b->bucket[i] : 0))
+			fail_msg("bucket %u: %llu, want %llu", i,
+				 (unsigned long long)(a->bucket ? a->bucket[i] : 0),
+				 (unsigned long long)(b->bucket ? b->bucket[i] : 0));
 }
 
 static void test_merge(void **state)
@@ -270,6 +299,9 @@ static void test_merge(void **state)
 	hist_init(a);
 	hist_init(b);
 	hist_init(all);
+	hist_prepare(a);
+	hist_prepare(b);
+	hist_prepare(all);
 	for (i = 0; i < 100000; i++) {
 		v = latency_sample(&s);
 		if (i % 1000 == 0)
@@ -278,22 +310,22 @@ static void test_merge(void **state)
 		hist_record(all, v);
 	}
 	hist_merge(a, b);
-	for (i = 0; i < HIST_NR; i++)
-		if (a->bucket[i] != all->bucket[i])
-			fail_msg("bucket %u: %llu, want %llu", i, (unsigned long long)a->bucket[i],
-				 (unsigned long long)all->bucket[i]);
-	assert_int_equal(a->count, all->count);
-	assert_int_equal(a->min, all->min);
-	assert_int_equal(a->max, all->max);
-	assert_int_equal(a->sum, all->sum);
-	assert_true(a->sum_sq == all->sum_sq);
+	assert_hist_equal(a, all);
 
-	/* An empty histogram merges as nothing, either way. */
-	hist_init(b);
+	/* An empty histogram merges as nothing, either way, and one that was
+	 * never prepared gets its buckets only from a merge that brings some. */
+	hist_free(b);
+	assert_null(b->bucket);
 	hist_merge(a, b);
-	assert_memory_equal(a, all, sizeof(*a));
+	assert_hist_equal(a, all);
+	hist_merge(b, b);
+	assert_null(b->bucket);
 	hist_merge(b, all);
-	assert_memory_equal(b, all, sizeof(*b));
+	assert_non_null(b->bucket);
+	assert_hist_equal(b, all);
+	hist_free(a);
+	hist_free(b);
+	hist_free(all);
 	free(a);
 	free(b);
 	free(all);
@@ -328,6 +360,7 @@ static void test_percentile_rank(void **state)
 
 	(void)state;
 	hist_init(&h);
+	hist_prepare(&h);
 	for (v = 1; v <= 100; v++)
 		hist_record(&h, v);
 	for (i = 0; i < ARRAY_SIZE(rank_cases); i++) {
@@ -337,11 +370,13 @@ static void test_percentile_rank(void **state)
 				 (unsigned long long)rank_cases[i].want);
 	}
 	/* One sample: every percentile is that sample, not its bucket's middle. */
-	hist_init(&h);
+	hist_free(&h);
+	hist_prepare(&h);
 	hist_record(&h, 1000);
 	assert_int_equal(hist_percentile(&h, 1), 1000);
 	assert_int_equal(hist_percentile(&h, 100), 1000);
 	assert_true(hist_stddev(&h) == 0);
+	hist_free(&h);
 }
 
 /* p in thousandths of a percent, so the exact rank is integer arithmetic. */
@@ -361,6 +396,7 @@ static void test_percentiles_vs_sort(void **state)
 	(void)state;
 	assert_true(v && h);
 	hist_init(h);
+	hist_prepare(h);
 	for (i = 0; i < n; i++) {
 		v[i] = latency_sample(&s);
 		hist_record(h, v[i]);
@@ -390,6 +426,7 @@ static void test_percentiles_vs_sort(void **state)
 	assert_int_equal(hist_percentile(h, 100), v[n - 1]);
 	print_message("percentiles of %zu samples: worst relative error %.5f%%\n", n, 100 * worst);
 	free(v);
+	hist_free(h);
 	free(h);
 }
 
@@ -402,17 +439,20 @@ static void test_mean_stddev(void **state)
 
 	(void)state;
 	hist_init(&h);
+	hist_prepare(&h);
 	for (i = 0; i < ARRAY_SIZE(samples); i++)
 		hist_record(&h, samples[i]);
 	assert_true(hist_mean(&h) == 5.0);
 	assert_true(hist_stddev(&h) == 2.0);
 
 	/* A large offset with a small spread: doubles alone would cancel. */
-	hist_init(&h);
+	hist_free(&h);
+	hist_prepare(&h);
 	for (i = 0; i < 1000; i++)
 		hist_record(&h, 1000000000000ull + (i & 1 ? 1 : 0));
 	assert_true(hist_mean(&h) == 1000000000000.5);
 	assert_true(hist_stddev(&h) == 0.5);
+	hist_free(&h);
 }
 
 /* fio's rule, written out: the first label the value is below. */
@@ -470,6 +510,107 @@ static void test_batch_buckets(void **state)
 		assert_int_equal(stats_batch_bucket(n[i]), want[i]);
 }
 
+/* A fresh memfd holding @len bytes of @p, read from its start. */
+static int memfd_of(const void *p, size_t len)
+{
+	int fd = memfd_create("test_hist", MFD_CLOEXEC);
+
+	assert_true(fd >= 0);
+	assert_int_equal(util_write_all(fd, p, len), 0);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
+/* Stats keep no buckets until prepared, and come back from stats_save
+ * through stats_load with every count and bucket, the unprepared
+ * histograms still without buckets; a short or damaged stream is an
+ * error that leaves nothing allocated. */
+static void test_stats_handoff(void **state)
+{
+	struct run_stats a, b;
+	char *buf;
+	off_t len;
+	uint64_t v, x = 12345;
+	unsigned i, d;
+	int fd;
+
+	(void)state;
+	stats_init(&a);
+	for (d = 0; d < STAT_NR; d++)
+		assert_true(!a.dir[d].slat.bucket && !a.dir[d].clat.bucket &&
+			    !a.dir[d].lat.bucket && !a.dir[d].resp.bucket && !a.dir[d].lag.bucket);
+	stats_prepare(&a, STAT_WRITE, STATS_H_CLAT | STATS_H_LAT | STATS_H_RATE);
+	assert_null(a.dir[STAT_WRITE].slat.bucket);
+	assert_non_null(a.dir[STAT_WRITE].resp.bucket);
+	assert_null(a.dir[STAT_READ].clat.bucket);
+	for (i = 0; i < 5000; i++) {
+		v = 20000 + xorshift64(&x) % 5000; /* 20-25 us: a null engine's few buckets */
+		stats_record(&a.dir[STAT_WRITE], UINT64_MAX, v, v + 100, 4096);
+		hist_record(&a.dir[STAT_WRITE].resp, v * 2);
+	}
+	a.errors = 3;
+	a.depth[2] = 77;
+
+	fd = memfd_create("test_hist", MFD_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(stats_save(&a, fd), 0);
+	len = lseek(fd, 0, SEEK_END);
+	/* Sparse: far less than one histogram's buckets. */
+	assert_true(len > (off_t)sizeof(a) && len < (off_t)(sizeof(a) + HIST_NR * 8));
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(stats_load(&b, fd), 0);
+	close(fd);
+	assert_int_equal(b.dir[STAT_WRITE].ios, 5000);
+	assert_int_equal(b.dir[STAT_WRITE].bytes, 5000 * 4096);
+	assert_int_equal(b.errors, 3);
+	assert_int_equal(b.depth[2], 77);
+	assert_hist_equal(&b.dir[STAT_WRITE].clat, &a.dir[STAT_WRITE].clat);
+	assert_hist_equal(&b.dir[STAT_WRITE].lat, &a.dir[STAT_WRITE].lat);
+	assert_hist_equal(&b.dir[STAT_WRITE].resp, &a.dir[STAT_WRITE].resp);
+	assert_true(b.dir[STAT_WRITE].clat.bucket != a.dir[STAT_WRITE].clat.bucket);
+	assert_null(b.dir[STAT_WRITE].lag.bucket); /* prepared, but nothing in it */
+	assert_null(b.dir[STAT_READ].clat.bucket);
+	assert_int_equal(hist_percentile(&b.dir[STAT_WRITE].clat, 99),
+			 hist_percentile(&a.dir[STAT_WRITE].clat, 99));
+	stats_free(&b);
+
+	/* Cut short anywhere past the struct, or a bucket index out of range. */
+	fd = memfd_create("test_hist", MFD_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(stats_save(&a, fd), 0);
+	len = lseek(fd, 0, SEEK_END);
+	buf = malloc((size_t)len);
+	assert_non_null(buf);
+	assert_int_equal(pread(fd, buf, (size_t)len, 0), len);
+	close(fd);
+	for (i = 0; i < 4; i++) {
+		off_t cut = i == 0 ? (off_t)sizeof(a) / 2 : i == 1 ? (off_t)sizeof(a) + 2 : len - 1;
+		uint32_t n = HIST_NR + 1, keep;
+
+		/* The fourth: the first histogram's count of buckets made too large. */
+		memcpy(&keep, buf + sizeof(a), sizeof(keep));
+		if (i == 3) {
+			memcpy(buf + sizeof(a), &n, sizeof(n));
+			cut = len;
+		}
+		fd = memfd_of(buf, (size_t)cut);
+		assert_int_equal(stats_load(&b, fd), -EIO);
+		close(fd);
+		memcpy(buf + sizeof(a), &keep, sizeof(keep));
+		for (d = 0; d < STAT_NR; d++)
+			assert_true(!b.dir[d].clat.bucket && !b.dir[d].lat.bucket &&
+				    !b.dir[d].resp.bucket && !b.dir[d].ios);
+	}
+	/* The whole of it loads. */
+	fd = memfd_of(buf, (size_t)len);
+	assert_int_equal(stats_load(&b, fd), 0);
+	close(fd);
+	assert_hist_equal(&b.dir[STAT_WRITE].clat, &a.dir[STAT_WRITE].clat);
+	stats_free(&b);
+	free(buf);
+	stats_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -478,7 +619,7 @@ int main(void)
 		cmocka_unit_test(test_range),		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_percentile_rank), cmocka_unit_test(test_percentiles_vs_sort),
 		cmocka_unit_test(test_mean_stddev),	cmocka_unit_test(test_lat_bins),
-		cmocka_unit_test(test_batch_buckets),
+		cmocka_unit_test(test_batch_buckets),	cmocka_unit_test(test_stats_handoff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -347,6 +347,7 @@ static struct hist *known_hist(void)
 
 	assert_non_null(h);
 	hist_init(h);
+	hist_prepare(h);
 	for (i = 0; i < 1000; i++)
 		hist_record(h, 95000 + 10 * i); /* 95.00 .. 104.99 us */
 	for (i = 0; i < 10; i++)
@@ -444,6 +445,7 @@ static void test_hist_known(void **state)
 	tag_text(nth_tag(svg, "class=\"caption\"", 0), buf, sizeof(buf));
 	assert_string_equal(buf, want);
 	free(svg);
+	hist_free(h);
 	free(h);
 }
 
@@ -481,6 +483,7 @@ static void test_hist_extremes(void **state)
 		char *svg;
 
 		hist_init(h);
+		hist_prepare(h);
 		hist_record(h, cases[i][0]);
 		hist_record(h, cases[i][1]);
 		svg = hist_svg("extreme", h, pcts, ARRAY_SIZE(pcts));
@@ -494,6 +497,7 @@ static void test_hist_extremes(void **state)
 			assert_true(strtod(buf, NULL) > 0);
 		}
 		free(svg);
+		hist_free(h);
 	}
 	free(h);
 }

@@ -40,6 +40,10 @@ void report_entries(const struct run *run, struct report_entries *out)
 
 void report_entries_free(struct report_entries *e)
 {
+	unsigned i;
+
+	for (i = 0; e->merged && i < e->n; i++)
+		stats_free(&e->merged[i]);
 	free(e->v);
 	free(e->merged);
 	e->v = NULL;

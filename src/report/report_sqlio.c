@@ -114,7 +114,7 @@ void report_sqlio(const struct sqlio *s, const struct run *run, const char *util
 	if (util)
 		strbuf_addf(out, "%s", util);
 	if (!s->latency)
-		return;
+		goto out;
 	strbuf_addf(out, "latency metrics:\n");
 	if (s->init_latency) {
 		/* An engine that submits as it completes (psync) has no
@@ -137,4 +137,7 @@ void report_sqlio(const struct sqlio *s, const struct run *run, const char *util
 	for (i = 0; i < STATS_MS_BUCKETS; i++)
 		strbuf_addf(out, "%3d", ios ? (int)((all.ms[i] * 200 + ios) / (ios * 2)) : 0);
 	strbuf_addc(out, '\n');
+out:
+	hist_free(&all.lat);
+	hist_free(&all.slat);
 }

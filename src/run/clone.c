@@ -3,8 +3,8 @@
  * The hand-off to the clones (see clone.h).  As in fio, a clone runs in a
  * process of its own unless its job sets thread.  The run's process sets
  * it up, lets its engine go and forks; the child makes the engine again,
- * runs, and hands back its stats and error texts through the shared slot
- * and its logs through a memfd.  The gate, the counts and the stop and
+ * runs, and hands back its error texts through the shared slot and its
+ * stats and logs through a memfd.  The gate, the counts and the stop and
  * exitall flags are in memory that the processes share (MAP_SHARED,
  * process-shared lock and condition).
  */
@@ -203,11 +203,11 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 	w->stop = &c->stop;
 	if (!clone_ready(s, w)) {
 		clone_body(s, w);
-		s->w.stats = w->stats;
 		s->w.iv.t0 = w->iv.t0;
 		s->w.first_error_no = w->first_error_no;
 		put_text(s->first_error, w->first_error);
-		if (run_logs_save(w->iv.logs, s->logfd) == 0)
+		if (stats_save(&w->stats, s->logfd) == 0 &&
+		    run_logs_save(w->iv.logs, s->logfd) == 0)
 			s->done = true;
 	}
 	s->w.error_no = w->error_no;
@@ -225,8 +225,14 @@ static void clone_collect(struct slot *s, int status)
 	struct worker *w = &s->w;
 	struct run_logs *lg = NULL;
 
-	if (s->done && lseek(s->logfd, 0, SEEK_SET) == 0)
+	if (s->done && lseek(s->logfd, 0, SEEK_SET) == 0 && stats_load(&w->stats, s->logfd) == 0)
 		lg = run_logs_load(s->logfd);
+	else
+		s->done = false;
+	if (!lg && s->done) {
+		stats_free(&w->stats);
+		s->done = false;
+	}
 	if (lg) {
 		run_logs_free(w->iv.logs);
 		w->iv.logs = lg;

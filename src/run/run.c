@@ -117,7 +117,9 @@ int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct
 		watch_stop(&wt);
 	out->interrupted = *stop != 0;
 	for (i = 0; i < out->nr; i++) {
+		/* Moved: the buckets are the result's now. */
 		out->results[i].stats = slots[i].w.stats;
+		stats_init(&slots[i].w.stats);
 		out->results[i].error = slots[i].w.error;
 		out->results[i].error_no = slots[i].w.error_no;
 		out->results[i].first_error = slots[i].w.first_error;
@@ -145,6 +147,7 @@ void run_free(struct run *r)
 	for (i = 0; i < r->nr; i++) {
 		free(r->results[i].error);
 		free(r->results[i].first_error);
+		stats_free(&r->results[i].stats);
 		run_logs_free(r->results[i].logs);
 	}
 	free(r->results);

@@ -182,12 +182,60 @@ static void touch(void *p, size_t len)
 		c[len - 1] = c[len - 1];
 }
 
+/* The latencies the loop records (STATS_H_* bits), as fio's disable_*
+ * say; as fio, no submission latency with a kernel thread submitting. */
+static unsigned lat_timed(const struct worker *w)
+{
+	const struct job *job = w->job;
+	unsigned m = 0;
+
+	if (!(w->eng.ops->flags & ENGINE_F_SYNC) && !job->sqthread_poll && !job->disable_slat)
+		m |= STATS_H_SLAT;
+	if (!job->disable_clat)
+		m |= STATS_H_CLAT;
+	if (!job->disable_lat)
+		m |= STATS_H_LAT;
+	return m;
+}
+
+/* The buckets of every histogram the loop may record into, made and
+ * faulted in: the directions the job does (reads too when it reads back
+ * what it wrote, syncs when it syncs), with the response and lag of a
+ * rate-limited job.  The others stay without buckets. */
+static void hists_prepare(struct worker *w)
+{
+	const struct job *job = w->job;
+	unsigned which = lat_timed(w), d, k;
+	bool dir[STAT_NR] = {
+		[STAT_READ] = job_does(job, DDIR_READ) || w->v.stamp,
+		[STAT_WRITE] = job_does(job, DDIR_WRITE),
+		[STAT_TRIM] = job_does(job, DDIR_TRIM),
+		[STAT_SYNC] = job->fsync || job->fdatasync,
+	};
+
+	for (d = 0; d < DDIR_COUNT; d++)
+		if (job->rate_iops[d] || job->rate[d])
+			which |= STATS_H_RATE;
+	for (d = 0; d < STAT_NR; d++) {
+		struct dir_stats *ds = &w->stats.dir[d];
+		struct hist *h[] = { &ds->slat, &ds->clat, &ds->lat, &ds->resp, &ds->lag };
+
+		if (!dir[d])
+			continue;
+		stats_prepare(&w->stats, d, which);
+		for (k = 0; k < ARRAY_SIZE(h); k++)
+			if (h[k]->bucket)
+				touch(h[k]->bucket, HIST_NR * sizeof(uint64_t));
+	}
+}
+
 void worker_prefault(struct worker *w)
 {
 	const struct job *job = w->job;
 	unsigned i, k;
 
 	touch(&w->stats, sizeof(w->stats));
+	hists_prepare(w);
 	for (i = 0; w->wl.rmap && i < w->files.n; i++)
 		touch(w->wl.rmap[i], workload_rmap_words(&w->wl, i) * sizeof(uint64_t));
 	if (w->v.map)
@@ -295,6 +343,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->done);
 	free(w->pending);
 	interval_free(&w->iv);
+	stats_free(&w->stats);
 	w->pending = NULL;
 	w->reqs = NULL;
 	w->free_reqs = w->done = NULL;
@@ -313,7 +362,6 @@ struct loop {
 	unsigned batch;	     /* commit after this many */
 	unsigned reap_max;   /* most completions taken at once; 0: all there are */
 	unsigned sync_every; /* writes between fsyncs; 0: none */
-	bool has_slat;	     /* async engine not polled by a kernel thread */
 	/* Which clock reads the I/Os need (gtod_reduce and disable_* drop
 	 * them, as fio's): a start per I/O, an issue per commit, a
 	 * completion per reaped batch.  What is not read is lp->now. */
@@ -771,7 +819,7 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	const struct job *job = w->job;
 	uint64_t region = 0;
 	bool bw_each;
-	unsigned i;
+	unsigned i, timed;
 
 	memset(lp, 0, sizeof(*lp));
 	for (i = 0; i < w->files.n; i++)
@@ -797,11 +845,10 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 			       : job->iodepth_batch_complete_min;
 	lp->sync_every = job->fsync ? job->fsync : job->fdatasync;
 	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
-	/* As fio: no submission latency with a kernel thread submitting. */
-	lp->has_slat = !(w->eng.ops->flags & ENGINE_F_SYNC) && !job->sqthread_poll;
-	lp->want_lat = !job->disable_lat;
-	lp->want_clat = !job->disable_clat;
-	lp->want_slat = lp->has_slat && !job->disable_slat;
+	timed = lat_timed(w);
+	lp->want_lat = timed & STATS_H_LAT;
+	lp->want_clat = timed & STATS_H_CLAT;
+	lp->want_slat = timed & STATS_H_SLAT;
 	/* fio reads no start with disable_lat and then reports a slat from a
 	 * stale one; here slat keeps its start.  The per-I/O bandwidth log
 	 * takes its interval from clat's two times, as fio's. */

@@ -13,9 +13,11 @@
  * The last group ends at 2^42 ns; larger values share the last bucket.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stats/hist.h"
+#include "util/util.h"
 
 #define HIST_EXACT (2 * HIST_VAL) /* below this, one bucket per value */
 
@@ -23,6 +25,18 @@ void hist_init(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->min = UINT64_MAX;
+}
+
+void hist_prepare(struct hist *h)
+{
+	if (!h->bucket)
+		h->bucket = xcalloc(HIST_NR, sizeof(*h->bucket));
+}
+
+void hist_free(struct hist *h)
+{
+	free(h->bucket);
+	hist_init(h);
 }
 
 /*
@@ -62,8 +76,11 @@ void hist_merge(struct hist *dst, const struct hist *src)
 {
 	unsigned i;
 
-	for (i = 0; i < HIST_NR; i++)
-		dst->bucket[i] += src->bucket[i];
+	if (src->bucket) {
+		hist_prepare(dst);
+		for (i = 0; i < HIST_NR; i++)
+			dst->bucket[i] += src->bucket[i];
+	}
 	dst->count += src->count;
 	if (src->min < dst->min)
 		dst->min = src->min;

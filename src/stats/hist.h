@@ -6,7 +6,10 @@
  * an hour is clamped.  A bucket's middle is within 1/128 (0.78%) of every
  * value in it, exactly 1/128 at 128 * 2^k; above 2^42 there is no bound.
  * Exact count, min, max, sum and sum of squares are kept beside the
- * buckets.  Pure: no I/O, no allocation, no locks.
+ * buckets.  The buckets (18.5 KiB) are allocated only by hist_prepare (or
+ * a merge into it): most of a run's histograms never see a sample, and a
+ * run may have thousands of clones.  No I/O, no locks; recording does not
+ * allocate.
  */
 #ifndef IOGAUGE_HIST_H
 #define IOGAUGE_HIST_H
@@ -19,7 +22,7 @@
 #define HIST_NR	    (HIST_GROUPS * HIST_VAL)
 
 struct hist {
-	uint64_t bucket[HIST_NR];
+	uint64_t *bucket; /* HIST_NR counts, or NULL before hist_prepare; never NULL with a count */
 	uint64_t count;
 	uint64_t min;		  /* ns; UINT64_MAX when empty */
 	uint64_t max;		  /* ns */
@@ -27,12 +30,20 @@ struct hist {
 	unsigned __int128 sum_sq; /* ns^2 */
 };
 
+/* Empty, with no buckets yet. */
 void hist_init(struct hist *h);
-/* Adds one sample.  Above the last bucket it lands in the last bucket,
- * and min, max, mean and stddev stay exact. */
+/* Its buckets allocated (zeroed), if they are not yet: before the first
+ * hist_record, outside the measured time.  Aborts as xmalloc does when
+ * there is no memory. */
+void hist_prepare(struct hist *h);
+/* The buckets let go; @h is empty again. */
+void hist_free(struct hist *h);
+/* Adds one sample to a prepared @h.  Above the last bucket it lands in
+ * the last bucket, and min, max, mean and stddev stay exact. */
 void hist_record(struct hist *h, uint64_t ns);
 /* The same, when the caller already has hist_index(@ns) in @idx. */
 void hist_record_at(struct hist *h, uint64_t ns, unsigned idx);
+/* Adds @src to @dst, preparing @dst when @src has buckets. */
 void hist_merge(struct hist *dst, const struct hist *src);
 
 /* The bucket @ns falls in, fio's plat_val_to_idx; from 2^42 on, the last. */

@@ -146,7 +146,9 @@ static void hist_window(struct interval *iv, const struct run_stats *st, uint64_
 		job_bs_bounds(iv->job, (enum ddir)d, &lo, &hi);
 		iolog_add_hist(iv->logs, (now - iv->t0) / 1000000, d, (uint32_t)hi,
 			       &st->dir[d].clat, iv->hist_before[d]);
-		memcpy(iv->hist_before[d], st->dir[d].clat.bucket, sizeof(uint64_t) * HIST_NR);
+		if (st->dir[d].clat.bucket) /* none without clat (disable_clat) */
+			memcpy(iv->hist_before[d], st->dir[d].clat.bucket,
+			       sizeof(uint64_t) * HIST_NR);
 	}
 }
 

@@ -31,7 +31,7 @@ void iolog_add_hist(struct run_logs *lg, uint64_t t_ms, unsigned dir, uint32_t b
 	h->t = t_ms;
 	h->dir = dir;
 	h->bs = bs;
-	for (i = 0; i < HIST_NR; i++)
+	for (i = 0; now->bucket && i < HIST_NR; i++)
 		h->bins[i < IOLOG_HIST_BINS ? i : IOLOG_HIST_BINS - 1] +=
 			now->bucket[i] - before[i];
 	if (lg->hist_tail)
@@ -71,33 +71,14 @@ void run_logs_free(struct run_logs *lg)
 	free(lg);
 }
 
-/* All @len bytes written to @fd (@out) or read from it: 0, or -errno
- * (-EIO at the end of the file). */
-static int xfer(int fd, void *p, size_t len, bool out)
-{
-	char *c = p;
-	ssize_t n;
-
-	while (len) {
-		n = out ? write(fd, c, len) : read(fd, c, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		c += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int put(int fd, const void *p, size_t len)
 {
-	return xfer(fd, (void *)p, len, true);
+	return util_write_all(fd, p, len);
 }
 
 static int get(int fd, void *p, size_t len)
 {
-	return xfer(fd, p, len, false);
+	return util_read_all(fd, p, len);
 }
 
 /* Each log as its count, then its entries; the histogram lines as their

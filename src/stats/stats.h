@@ -90,7 +90,27 @@ void stats_sample(struct sample_agg *a, double v);
 double stats_sample_mean(const struct sample_agg *a);
 double stats_sample_stddev(const struct sample_agg *a); /* sample stddev, as fio */
 
+/* Empty, with no histogram buckets: see stats_prepare. */
 void stats_init(struct run_stats *s);
+/* Which histograms of a direction, for stats_prepare. */
+enum {
+	STATS_H_SLAT = 1u << 0,
+	STATS_H_CLAT = 1u << 1,
+	STATS_H_LAT = 1u << 2,
+	STATS_H_RATE = 1u << 3, /* resp and lag */
+};
+/* The buckets of direction @d's histograms that a run will record into
+ * (STATS_H_* bits in @which) allocated, before its clock starts. */
+void stats_prepare(struct run_stats *s, unsigned d, unsigned which);
+/* Every histogram's buckets let go: @s is as stats_init left it, its
+ * counts lost. */
+void stats_free(struct run_stats *s);
+/* @s written to @fd, histograms as their non-zero buckets only, and read
+ * back into @s (which owns the buckets then; empty on error), for a clone
+ * in a process of its own.  0, or -errno (-EIO: the data ended early or
+ * is not stats_save's). */
+int stats_save(const struct run_stats *s, int fd);
+int stats_load(struct run_stats *s, int fd);
 /* Records one I/O; a latency that is UINT64_MAX is not recorded (the
  * engine has no slat, or disable_slat/clat/lat).  As fio, the latency
  * map (lat_bins) follows clat, and the ms buckets follow lat. */

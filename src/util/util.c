@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -255,4 +256,30 @@ void util_nearest_offer(struct util_nearest *n, const char *name, const char *ca
 		n->dist = d;
 		n->best = cand;
 	}
+}
+
+static int xfer(int fd, char *c, size_t len, bool out)
+{
+	ssize_t n;
+
+	while (len) {
+		n = out ? write(fd, c, len) : read(fd, c, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		c += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int util_write_all(int fd, const void *p, size_t len)
+{
+	return xfer(fd, (char *)p, len, true);
+}
+
+int util_read_all(int fd, void *p, size_t len)
+{
+	return xfer(fd, p, len, false);
 }

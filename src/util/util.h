@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Small helpers shared by every module: allocation that aborts on
- * out-of-memory, formatted strings, and a growable string buffer.
- * Nothing here does I/O except xabort's one message on stderr.
+ * out-of-memory, formatted strings, a growable string buffer, and whole
+ * reads and writes of a descriptor.  Nothing else here does I/O but
+ * xabort's one message on stderr.
  */
 #ifndef IOGAUGE_UTIL_H
 #define IOGAUGE_UTIL_H
@@ -56,6 +57,11 @@ void str_list_push(struct str_list *l, char *s);
 void str_list_clear(struct str_list *l);
 /* Makes @to a copy of @from, with strings of its own. */
 void str_list_copy(struct str_list *to, const struct str_list *from);
+
+/* All @len bytes written to @fd, or read from it, across short transfers
+ * and EINTR: 0, or -errno (-EIO at the end of the file). */
+int util_write_all(int fd, const void *p, size_t len);
+int util_read_all(int fd, void *p, size_t len);
 
 /*
  * An error's class is stated where it is made, by the setter used:
