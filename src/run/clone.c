@@ -5,10 +5,19 @@
  * it up, lets its engine go and forks; the child makes the engine again,
  * runs, and hands back its error texts through the shared slot and its
  * stats and logs through a memfd.  The gate, the counts and the stop and
- * exitall flags are in memory that the processes share (MAP_SHARED,
- * process-shared lock and condition).
+ * exitall flags are in memory that the processes share (MAP_SHARED, a
+ * process-shared lock and conditions, a futex for the gate).
+ *
+ * Nothing here is done once per pair of clones: a clone's readiness and
+ * end are counts the run's process waits on, the gate is one futex word
+ * whose opening wakes every clone of the batch at once, and a clone's
+ * process inherits no other clone's buffers (those made at set-up were a
+ * check, and the run lets them go before the first fork).
  */
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,8 +36,9 @@
 
 const int run_stop_signals[RUN_NR_STOP_SIGNALS] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
-/* A clone's process died holding c->lock: c->left counted again from
- * the slots, whatever the dead holder was changing.  Under c->lock. */
+/* A clone's process died holding c->lock: c->left and c->nready counted
+ * again from the slots, whatever the dead holder was changing, and the
+ * waiters woken to look again.  Under c->lock. */
 static void ctl_repair(struct ctl *c)
 {
 	unsigned i;
@@ -37,6 +48,11 @@ static void ctl_repair(struct ctl *c)
 	for (i = 0; i < c->n; i++)
 		if (!c->slots[i].counted)
 			c->left[c->slots[i].job]++;
+	c->nready = 0;
+	for (i = c->batch_from; i < c->batch_to; i++)
+		c->nready += c->slots[i].ready;
+	pthread_cond_broadcast(&c->cond);
+	pthread_cond_signal(&c->ready_cond);
 }
 
 static void ctl_lock(struct ctl *c)
@@ -50,25 +66,41 @@ static void ctl_unlock(struct ctl *c)
 	runlock_unlock(&c->lock);
 }
 
-/* Waits on c->cond (until @until, CLOCK_REALTIME, when not NULL); whether
- * the time passed. */
-static bool ctl_wait(struct ctl *c, const struct timespec *until)
+/* Waits on @cond, c->cond or c->ready_cond (until @until, CLOCK_REALTIME,
+ * when not NULL); whether the time passed. */
+static bool ctl_wait(struct ctl *c, pthread_cond_t *cond, const struct timespec *until)
 {
 	bool timed_out;
 
-	if (runlock_wait(&c->cond, &c->lock, until, &timed_out))
+	if (runlock_wait(cond, &c->lock, until, &timed_out))
 		ctl_repair(c);
 	return timed_out;
 }
 
 /* Slot @s's clone is done with (ended, failed or gone): off c->left,
- * once.  Under c->lock. */
+ * once; the clones waiting for its job (wait_for) are woken when it was
+ * the last.  Under c->lock. */
 static void count_done(struct ctl *c, struct slot *s)
 {
 	if (s->counted)
 		return;
 	s->counted = true;
-	c->left[s->job]--;
+	if (!--c->left[s->job])
+		pthread_cond_broadcast(&c->cond);
+}
+
+/* The gate's futex: shared between processes, so not FUTEX_PRIVATE. */
+static void gate_wait(struct ctl *c)
+{
+	while (!atomic_load_explicit(&c->gate, memory_order_acquire))
+		syscall(SYS_futex, &c->gate, FUTEX_WAIT, 0, NULL, NULL, 0);
+}
+
+static void gate_set(struct ctl *c, uint32_t open)
+{
+	atomic_store_explicit(&c->gate, open, memory_order_release);
+	if (open)
+		syscall(SYS_futex, &c->gate, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 /* As fio's fio_terminate_threads: a clone of @s's job has ended, and its
@@ -98,12 +130,13 @@ static void clone_body(struct slot *s, struct worker *w)
 	struct ctl *c = s->ctl;
 	const struct job *job = w->job;
 
-	ctl_lock(c);
-	while (!c->open)
-		ctl_wait(c, NULL);
-	while (s->wait_job != ~0u && c->left[s->wait_job] && !worker_stopped(w))
-		ctl_wait(c, NULL);
-	ctl_unlock(c);
+	gate_wait(c);
+	if (s->wait_job != ~0u) {
+		ctl_lock(c);
+		while (c->left[s->wait_job] && !worker_stopped(w))
+			ctl_wait(c, &c->cond, NULL);
+		ctl_unlock(c);
+	}
 	if (job->startdelay_max) {
 		uint64_t delay = job->startdelay_min; /* ns */
 		struct rng r;
@@ -119,10 +152,11 @@ static void clone_body(struct slot *s, struct worker *w)
 	atomic_store_explicit(&w->prog->state, 2, memory_order_relaxed);
 	ctl_lock(c);
 	/* As fio: with exitall (any job's) a clone's end ends others. */
-	if (c->exitall || (job->exitall_on_error && w->error))
+	if (c->exitall || (job->exitall_on_error && w->error)) {
 		halt_others(c, s);
+		pthread_cond_broadcast(&c->cond); /* a halted wait_for ends */
+	}
 	count_done(c, s);
-	pthread_cond_broadcast(&c->cond);
 	ctl_unlock(c);
 }
 
@@ -152,9 +186,10 @@ static int clone_ready(struct slot *s, struct worker *w)
 	}
 	ctl_lock(c);
 	s->ready = true;
+	c->nready++;
 	if (ret)
 		count_done(c, s);
-	pthread_cond_broadcast(&c->cond);
+	pthread_cond_signal(&c->ready_cond);
 	ctl_unlock(c);
 	return ret;
 }
@@ -190,15 +225,6 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 		_exit(1);
 	for (i = 0; i < RUN_NR_STOP_SIGNALS; i++)
 		signal(run_stop_signals[i], SIG_IGN);
-	/* The other clones' buffers came along: not ours.  The run's process
-	 * lets go of its own copies only once every clone of the batch is
-	 * ready (see clone_start_batch), so none changes under this loop.  Not a
-	 * thread's: it makes its own anew meanwhile, in the run's process,
-	 * and shared pages cost this process nothing while it does not
-	 * write them. */
-	for (i = 0; i < c->n; i++)
-		if (&c->slots[i] != s && !c->slots[i].w.job->thread)
-			worker_buffers_drop(&c->slots[i].w);
 	*w = s->w;
 	w->stop = &c->stop;
 	if (!clone_ready(s, w)) {
@@ -215,6 +241,8 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 	free(w->error);
 	worker_cleanup(w, false);
 	free(w);
+	s->ending = true;
+	atomic_fetch_add_explicit(&c->ended, 1, memory_order_release);
 	_exit(0);
 }
 
@@ -254,6 +282,8 @@ static void clone_collect(struct slot *s, int status)
 					     w->clone + 1, w->job->numjobs,
 					     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
+	if (s->ending)
+		s->ctl->ended_collected++;
 	close(s->logfd);
 	s->logfd = -1;
 	s->pid = 0;
@@ -281,6 +311,17 @@ int clone_ctl_new(unsigned nr, unsigned n, struct ctl **out, char **cause)
 	c->halt = (atomic_int *)(p + at_halt);
 	c->n = n;
 	ret = runlock_init(&c->lock, &c->cond);
+	if (!ret) {
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		ret = pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+		if (!ret)
+			ret = pthread_cond_init(&c->ready_cond, &ca);
+		pthread_condattr_destroy(&ca);
+		if (ret)
+			runlock_destroy(&c->lock, &c->cond);
+	}
 	if (ret) {
 		munmap(p, len);
 		*cause = xasprintf("cannot make the run's shared lock: %s", strerror(ret));
@@ -294,8 +335,39 @@ int clone_ctl_new(unsigned nr, unsigned n, struct ctl **out, char **cause)
 
 void clone_ctl_free(struct ctl *c)
 {
+	pthread_cond_destroy(&c->ready_cond);
 	runlock_destroy(&c->lock, &c->cond);
 	munmap(c, c->len);
+}
+
+/*
+ * The heap that every clone's process inherits, tidied once: what the
+ * run's process freed is merged and filed in malloc's bins (the trim
+ * merges the small chunks; a request of a size no free chunk has files
+ * every one on its way, as glibc sorts its unsorted chunks before it
+ * picks one).  Else each clone's process would do it at its first malloc,
+ * writing to, and so copying, every page that holds a freed chunk: pages
+ * in proportion to the clones, times the clones.  96 KiB: below the mmap
+ * threshold, so that the request changes nothing else of malloc's.
+ */
+static void heap_tidy(void)
+{
+	void *volatile p; /* volatile: the pair is not optimised away */
+
+	malloc_trim(0);
+	p = malloc((size_t)96 << 10);
+	free(p);
+}
+
+void clone_prepare(struct slot *slots, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		worker_engine_release(&slots[i].w);
+		worker_buffers_release(&slots[i].w);
+	}
+	heap_tidy();
 }
 
 /* Starts slot @s: a thread, or (thread=0, fio's default) a process.
@@ -305,8 +377,6 @@ static int start_clone(struct slot *s, char **cause)
 	pid_t parent = getpid(), pid;
 	int ret;
 
-	/* The engine is made again in the clone's thread or process. */
-	worker_engine_release(&s->w);
 	if (s->w.job->thread) {
 		ret = pthread_create(&s->tid, NULL, slot_main, s);
 		if (ret)
@@ -347,41 +417,30 @@ static bool reaped(pid_t pid, int *status)
 	return r == pid || (r < 0 && errno == ECHILD);
 }
 
-/* Whether a clone started of slots [from, to) is not past its set-up
- * yet.  Under c->lock. */
-static bool any_unready(const struct slot *slots, unsigned from, unsigned to)
-{
-	unsigned i;
-
-	for (i = from; i < to; i++)
-		if (slots[i].running && !slots[i].ready)
-			return true;
-	return false;
-}
-
-/* Waits until the clones started of slots [from, to) are past their
- * set-up (or gone), so that none starts I/O before the others could. */
-static void wait_ready(struct slot *slots, unsigned from, unsigned to, struct ctl *c)
+/* Waits until the @started clones of the batch are past their set-up (or
+ * gone), so that none starts I/O before the others could. */
+static void wait_ready(struct slot *slots, unsigned started, struct ctl *c)
 {
 	struct timespec until;
 	unsigned i;
 	int status;
 
 	ctl_lock(c);
-	while (any_unready(slots, from, to)) {
+	while (c->nready < started) {
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 50000000;
 		if (until.tv_nsec >= 1000000000) {
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000;
 		}
-		if (!ctl_wait(c, &until))
+		if (!ctl_wait(c, &c->ready_cond, &until))
 			continue;
 		/* One that died before it was ready counts as ready. */
-		for (i = from; i < to; i++)
+		for (i = c->batch_from; i < c->batch_to; i++)
 			if (slots[i].pid > 0 && !slots[i].ready && reaped(slots[i].pid, &status)) {
 				clone_collect(&slots[i], status);
 				slots[i].ready = true;
+				c->nready++;
 				count_done(c, &slots[i]);
 			}
 	}
@@ -393,8 +452,11 @@ int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl
 	unsigned i;
 	int ret = 0;
 
+	gate_set(c, 0);
 	ctl_lock(c);
-	c->open = false;
+	c->batch_from = from;
+	c->batch_to = to;
+	c->nready = 0;
 	ctl_unlock(c);
 	for (i = from; i < to && !ret; i++)
 		ret = start_clone(&slots[i], cause);
@@ -403,17 +465,8 @@ int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl
 		*slots[from].w.stop = 1;
 		c->stop = 1;
 	}
-	wait_ready(slots, from, to, c);
-	/* The clones' processes have their copies of their workers now, and
-	 * their buffers are theirs: kept here too, each page a clone wrote to
-	 * would be copied. */
-	for (i = from; i < to; i++)
-		if (slots[i].pid > 0)
-			worker_buffers_release(&slots[i].w);
-	ctl_lock(c);
-	c->open = true;
-	pthread_cond_broadcast(&c->cond);
-	ctl_unlock(c);
+	wait_ready(slots, i - from - (ret ? 1 : 0), c);
+	gate_set(c, 1);
 	return ret;
 }
 
@@ -436,27 +489,28 @@ static void clone_gone(struct ctl *c, struct slot *s)
 
 void clone_join_all(struct slot *slots, unsigned n, struct ctl *c, atomic_int *stop)
 {
-	unsigned i, live;
+	unsigned i, live = 0, rounds = 0;
 	int status;
 
-	do {
-		live = 0;
+	for (i = 0; i < n; i++)
+		live += slots[i].pid > 0;
+	while (live) {
 		if (*stop)
 			c->stop = *stop;
-		for (i = 0; i < n; i++) {
-			if (slots[i].pid <= 0)
-				continue;
-			if (reaped(slots[i].pid, &status)) {
-				clone_collect(&slots[i], status);
-				clone_gone(c, &slots[i]);
-			} else
-				live++;
+		if (atomic_load_explicit(&c->ended, memory_order_acquire) > c->ended_collected ||
+		    rounds++ % 10 == 0) {
+			for (i = 0; i < n; i++)
+				if (slots[i].pid > 0 && reaped(slots[i].pid, &status)) {
+					clone_collect(&slots[i], status);
+					clone_gone(c, &slots[i]);
+					live--;
+				}
 		}
 		/* As fio's main loop: 10 ms, so that a clone sees the stop
 		 * within two slices of its own sleep. */
 		if (live)
 			run_sleep_until(run_now() + RUN_SLEEP_SLICE, NULL, NULL);
-	} while (live);
+	}
 	for (i = 0; i < n; i++) {
 		if (slots[i].running)
 			pthread_join(slots[i].tid, NULL);

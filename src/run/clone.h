@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "run/worker.h"
@@ -23,8 +24,20 @@ struct ctl {
 	/* Robust (runlock.h): a clone's process killed holding it leaves
 	 * left[] to be counted again from the slots' counted flags. */
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool open;	/* the gate of the current batch */
+	pthread_cond_t cond;	   /* a job's last clone ended, or clones were halted */
+	pthread_cond_t ready_cond; /* a clone is past its set-up: the run's process waits */
+	/* The gate of the current batch: 0 closed, 1 open.  A futex word,
+	 * written by the run's process only; clones wait on it without the
+	 * lock. */
+	_Atomic uint32_t gate;
+	/* The current batch, slots [from, to), and how many of its clones
+	 * are past their set-up (or gone): under lock. */
+	unsigned batch_from, batch_to, nready;
+	/* Clones' processes about to exit, each having set its slot's
+	 * ending; and (the run's process's own count) how many of those it
+	 * has collected.  More of the first: there are processes to reap. */
+	_Atomic unsigned ended;
+	unsigned ended_collected;
 	unsigned *left; /* per job: clones not yet finished */
 	/* per clone: set when exitall (or exitall_on_error) ends it */
 	atomic_int *halt;
@@ -50,12 +63,13 @@ struct slot {
 	unsigned wait_job; /* index of wait_for's job, or ~0u */
 	pthread_t tid;
 	bool running;
-	/* A clone in a process: its pid while it runs, the memfd its logs
-	 * come back through, and what it wrote into the slot (besides the
-	 * worker's stats, t0 and errnos, which it writes there). */
+	/* A clone in a process: its pid while it runs, the memfd its stats
+	 * and logs come back through, and what it wrote into the slot
+	 * (besides the worker's t0 and errnos, which it writes there). */
 	pid_t pid;
 	int logfd;
 	bool ready, done;
+	bool ending; /* the process is past everything it does: about to exit */
 	/* Taken off c->left[job]: the clone ended, failed to get ready, or
 	 * its process is gone.  Set before left[] is lowered, so that a
 	 * process killed between the two is counted once (ctl_repair). */
@@ -70,12 +84,20 @@ struct slot {
  * cannot be made. */
 int clone_ctl_new(unsigned nr, unsigned n, struct ctl **out, char **cause);
 void clone_ctl_free(struct ctl *c);
+/* Before the first clone starts: every slot's engine and buffers, which
+ * set-up made to check that all can be made at once, let go (each clone
+ * makes its own again, in its thread or process), and the heap tidied,
+ * so that a clone's process inherits neither. */
+void clone_prepare(struct slot *slots, unsigned n);
 /* Starts slots [from, to) behind a closed gate, waits until they are
  * past their set-up, then opens it.  0, or -errno with *cause set (then
  * the clones started end at once). */
 int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl *c, char **cause);
 /* Waits for every clone started of the @n slots: the processes first,
- * handing each the run's stop as it comes (@stop), then the threads. */
+ * handing each the run's stop as it comes (@stop), then the threads.
+ * The processes are looked for while some have said they are ending and
+ * are not collected yet, and every 100 ms for one that died without
+ * saying so: not every one of them every 10 ms. */
 void clone_join_all(struct slot *slots, unsigned n, struct ctl *c, atomic_int *stop);
 
 #endif

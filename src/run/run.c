@@ -88,6 +88,7 @@ int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct
 	}
 	if (ret)
 		goto out;
+	clone_prepare(slots, out->nr);
 	for (i = 0; i < out->nr; i++)
 		if (!(slots[i].w.eng.ops->flags & ENGINE_F_NOFILES))
 			for (k = 0; k < slots[i].w.files.n; k++)

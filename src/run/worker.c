@@ -105,22 +105,14 @@ void worker_engine_release(struct worker *w)
 	w->eng_ready = false;
 }
 
-void worker_buffers_drop(const struct worker *w)
-{
-	struct iomem m = w->bufmem;
-	void **subs = w->subs;
-	unsigned i;
-
-	iomem_free(&m);
-	for (i = 0; subs && i < w->eng.depth * w->job->sub_blocks; i++)
-		free(subs[i]);
-	free(subs);
-}
-
 void worker_buffers_release(struct worker *w)
 {
-	worker_buffers_drop(w);
-	w->bufmem.base = w->bufmem.buf = NULL;
+	unsigned i;
+
+	iomem_free(&w->bufmem);
+	for (i = 0; w->subs && i < w->eng.depth * w->job->sub_blocks; i++)
+		free(w->subs[i]);
+	free(w->subs);
 	w->subs = NULL;
 }
 

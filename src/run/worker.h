@@ -101,14 +101,10 @@ static inline bool worker_stopped(const struct worker *w)
  * Init: 0, or -errno with *cause set. */
 int worker_engine_init(struct worker *w, char **cause);
 void worker_engine_release(struct worker *w);
-/* The I/O buffers let go.  The run's process does so for a batch's clones
- * in processes once all are past their set-up: each then holds its own
- * alone (no copy on write). */
+/* The I/O buffers let go.  The run's process does so for every clone
+ * once all are set up, before it starts any: each clone makes its own,
+ * and no clone's process inherits another's. */
 void worker_buffers_release(struct worker *w);
-/* The same without touching @w: for a clone's process, which inherits the
- * other clones' buffers (its batch's, the later batches') and does not
- * use them. */
-void worker_buffers_drop(const struct worker *w);
 /* The slots' I/O buffers (and sub-block pieces), allocated, and with
  * @touch filled: every page written.  0, or -errno with *cause set; what
  * was made before the failure is left for worker_cleanup to release. */
