@@ -262,8 +262,14 @@ static void clone_collect(struct slot *s, int status)
 		s->done = false;
 	}
 	if (lg) {
-		run_logs_free(w->iv.logs);
-		w->iv.logs = lg;
+		/* Into the same block: the slot's pointer to it does not
+		 * change under the clones' processes still running, each of
+		 * which holds its own copy of that block through it. */
+		struct run_logs old = *w->iv.logs;
+
+		*w->iv.logs = *lg;
+		*lg = old;
+		run_logs_free(lg);
 	}
 	if (s->error[0])
 		w->error = xstrdup(s->error);
