@@ -128,6 +128,14 @@ static const struct time_case time_cases[] = {
 	{ "s", NSEC_PER_SEC, -22, 0 },
 	{ "-1", NSEC_PER_SEC, -22, 0 },
 	{ "999999999999d", NSEC_PER_SEC, -22, 0 },
+	/* At most 2^62 ns: more would wrap a deadline (clock + ramp + runtime). */
+	{ "4611686018427387904ns", NSEC_PER_SEC, 0, 1ull << 62 },
+	{ "4611686018427387905ns", NSEC_PER_SEC, -22, 0 },
+	{ "4611686018", NSEC_PER_SEC, 0, 4611686018ull * NSEC_PER_SEC },
+	{ "4611686019", NSEC_PER_SEC, -22, 0 },
+	{ "18446744073", NSEC_PER_SEC, -22, 0 }, /* fit 64 bits, wrapped the deadline */
+	{ "53375d", NSEC_PER_SEC, 0, 53375ull * 86400 * NSEC_PER_SEC },
+	{ "53376d", NSEC_PER_SEC, -22, 0 },
 };
 
 static void test_time(void **state)

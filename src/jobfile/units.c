@@ -189,7 +189,12 @@ int units_parse_time(const char *s, uint64_t unit_ns, uint64_t *out, char **caus
 					 s, suf);
 		mult = units[i].ns;
 	}
-	return scale_number(s, &n, mult, out, cause);
+	ret = scale_number(s, &n, mult, out, cause);
+	/* So that a time plus a clock reading (or two times) cannot wrap. */
+	if (!ret && *out > UNITS_TIME_MAX)
+		ret = set_cause(cause, "'%s': longer than the limit of 2^62 ns (about 146 years)",
+				s);
+	return ret;
 }
 
 int units_parse_bool(const char *s, bool *out, char **cause)

@@ -25,8 +25,11 @@
  */
 int units_parse_size(const char *s, unsigned kb_base, uint64_t *out, bool *pct, char **cause);
 
+/* The longest time: 2^62 ns, about 146 years. */
+#define UNITS_TIME_MAX (1ull << 62)
+
 /* A time: "10", "1.5s", "500ms", "2m" (minutes), "1h", "1d"; a bare number
- * is in @unit_ns.  *out is in nanoseconds. */
+ * is in @unit_ns.  *out is in nanoseconds, at most UNITS_TIME_MAX. */
 int units_parse_time(const char *s, uint64_t unit_ns, uint64_t *out, char **cause);
 
 /* 0/1, true/false, yes/no, on/off (case-insensitive). */
