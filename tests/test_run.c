@@ -52,6 +52,21 @@ ssize_t __wrap_pread64(int fd, void *buf, size_t len, off_t off)
 	return __real_pread64(fd, buf, len, off);
 }
 
+/* fallocate fault injection: the hole punched at trim_eio_at (a trim)
+ * fails with EIO. */
+static off_t trim_eio_at = -1;
+int __real_fallocate64(int fd, int mode, off_t off, off_t len);
+int __wrap_fallocate64(int fd, int mode, off_t off, off_t len);
+
+int __wrap_fallocate64(int fd, int mode, off_t off, off_t len)
+{
+	if (off == trim_eio_at && (mode & FALLOC_FL_PUNCH_HOLE)) {
+		errno = EIO;
+		return -1;
+	}
+	return __real_fallocate64(fd, mode, off, len);
+}
+
 /* posix_fadvise, slowed: the next POSIX_FADV_DONTNEED takes slow_drop_ms
  * longer (once), as it does when it must write back dirty pages first. */
 static unsigned slow_drop_ms;
@@ -440,6 +455,25 @@ static void test_io_error_named(void **state)
 	ran_free(&r);
 }
 
+/* A failed trim is named a trim (the op's name, from a table by op, once
+ * read past a 4-name array for it). */
+static void test_trim_error_named(void **state)
+{
+	struct ran r;
+
+	(void)state;
+	trim_eio_at = 8192;
+	run_text(&r, NULL, "[t]\nfilename=%s/trim\nsize=64k\nrw=trim\nbs=4k\n", testrun_dir);
+	trim_eio_at = -1;
+	assert_int_equal(r.ret, 0);
+	assert_non_null(r.run.results[0].error);
+	if (!strstr(r.run.results[0].error,
+		    "/trim: trim at offset 8192, size 4096: Input/output error"))
+		fail_msg("error message: %s", r.run.results[0].error);
+	assert_int_equal(r.run.results[0].stats.dir[STAT_TRIM].ios, 2);
+	ran_free(&r);
+}
+
 /* A short read is continued where it stopped (the I/O still counts
  * whole); the end of the file where the region goes on is an error that
  * names the file and the offset, with what ran before it reported. */
@@ -681,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_refused_before_io),
 		cmocka_unit_test(test_stop_reports_what_ran),
 		cmocka_unit_test(test_io_error_named),
+		cmocka_unit_test(test_trim_error_named),
 		cmocka_unit_test(test_continue_on_error),
 		cmocka_unit_test(test_short_and_eof),
 		cmocka_unit_test(test_clock_reads_per_io),

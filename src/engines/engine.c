@@ -26,6 +26,11 @@ static const struct engine_ops *const engine_table[] = {
 	&mmap_engine_ops,     &null_engine_ops,
 };
 
+const char *const io_op_names[IO_OP_NR] = {
+	[IO_OP_READ] = "read",		 [IO_OP_WRITE] = "write", [IO_OP_FSYNC] = "fsync",
+	[IO_OP_FDATASYNC] = "fdatasync", [IO_OP_TRIM] = "trim",
+};
+
 const struct engine_ops *engine_find(const char *name)
 {
 	size_t i;

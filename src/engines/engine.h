@@ -19,6 +19,9 @@
 #include "jobfile/job.h"
 
 enum io_op { IO_OP_READ, IO_OP_WRITE, IO_OP_FSYNC, IO_OP_FDATASYNC, IO_OP_TRIM };
+#define IO_OP_NR (IO_OP_TRIM + 1)
+/* Each op's name for a message ("read", ..., "trim"), indexed by the op. */
+extern const char *const io_op_names[IO_OP_NR];
 
 /*
  * One I/O.  The worker stamps the times (CLOCK_MONOTONIC, ns): t_start when

@@ -461,7 +461,6 @@ static bool continues(const struct job *job, enum io_op op)
 
 static void fail_io(struct worker *w, const struct io_req *req)
 {
-	static const char *const ops[] = { "read", "write", "fsync", "fdatasync" };
 	const char *why = req->res < 0 ? strerror((int)-req->res) : "short transfer (end of file)";
 	bool go_on = continues(w->job, req->op);
 	int err = req->res < 0 ? (int)-req->res : EIO;
@@ -471,10 +470,11 @@ static void fail_io(struct worker *w, const struct io_req *req)
 		return; /* stopped already, or passed over after the first */
 	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC)
 		/* A sync covers every write before it: no offset of its own. */
-		msg = xasprintf("%s: %s: %s", w->files.v[req->file].path, ops[req->op], why);
+		msg = xasprintf("%s: %s: %s", w->files.v[req->file].path, io_op_names[req->op],
+				why);
 	else
 		msg = xasprintf("%s: %s at offset %llu, size %zu: %s", w->files.v[req->file].path,
-				ops[req->op], (unsigned long long)req->off, req->len, why);
+				io_op_names[req->op], (unsigned long long)req->off, req->len, why);
 	if (go_on) {
 		w->first_error = msg;
 		w->first_error_no = err;
