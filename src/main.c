@@ -17,6 +17,7 @@
 #include "engines/engine.h"
 #include "jobfile/job.h"
 #include "jobfile/options.h"
+#include "plan/plan.h"
 #include "report/output.h"
 #include "report/report.h"
 #include "run/run.h"
@@ -306,8 +307,8 @@ static void report(const struct cli *cli, const struct sqlio *sq, const struct r
 		report_json(run, &cli->js, f & CLI_FMT_JSONPLUS, out);
 }
 
-static int run_and_report(const struct cli *cli, const struct sqlio *sq, const struct job *jobs,
-			  unsigned nr, struct output *dest)
+static int run_and_report(const struct cli *cli, const struct sqlio *sq,
+			  const struct run_plan *plan, struct output *dest)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct eta_state es = { .tty = isatty(STDERR_FILENO) };
@@ -337,7 +338,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 		return EXIT_FAILED;
 	}
 	t0 = run_now();
-	ret = run_jobs(jobs, nr, &stop, &watch, &run, &cause);
+	ret = run_jobs(plan, &stop, &watch, &run, &cause);
 	if (ret) {
 		if (es.width && es.tty)
 			fprintf(stderr, "\r%*s\r", (int)es.width, "");
@@ -405,11 +406,12 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq, const s
 	return status;
 }
 
-/* Warns, opens --output, runs and reports: the exit status. */
+/* Plans, warns, opens --output, runs and reports: the exit status. */
 static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct job *jobs,
 			 unsigned nr)
 {
 	struct str_list warn = { 0 };
+	struct run_plan plan;
 	struct output dest;
 	char *cause = NULL, *tmp;
 	unsigned i;
@@ -431,16 +433,24 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	for (i = 0; i < warn.n; i++)
 		fprintf(stderr, "iogauge: warning: %s\n", warn.v[i]);
 	str_list_clear(&warn);
+	/* Every size checked before anything is opened or written. */
+	if (plan_jobs(jobs, nr, (uint64_t)sysconf(_SC_PAGESIZE), &plan, &cause)) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		free(cause);
+		return EXIT_BAD_INPUT;
+	}
 	/* Checked before anything runs: a report, log or plot that cannot be
 	 * written is bad input, not the end of a long run. */
 	if (report_files_check(jobs, nr, cli->plot, &cause) ||
 	    output_open(&dest, cli->output, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
+		plan_free(&plan);
 		return EXIT_BAD_INPUT;
 	}
 	output_tmp = dest.tmp ? xstrdup(dest.tmp) : NULL;
-	status = run_and_report(cli, sq, jobs, nr, &dest);
+	status = run_and_report(cli, sq, &plan, &dest);
+	plan_free(&plan);
 	tmp = atomic_exchange(&output_tmp, NULL);
 	free(tmp);
 	output_abandon(&dest);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -31,13 +32,17 @@ void run_text(struct ran *r, atomic_int *stop, const char *fmt, ...)
 		r->ret = job_build_all(&r->js, &r->jobs, &r->nr, &r->cause);
 	if (r->ret)
 		fail_msg("%s\n%s", r->cause, text);
-	r->ret = run_jobs(r->jobs, r->nr, stop ? stop : &no_stop, NULL, &r->run, &r->cause);
+	r->ret = plan_jobs(r->jobs, r->nr, (uint64_t)sysconf(_SC_PAGESIZE), &r->plan, &r->cause);
+	if (r->ret)
+		return;
+	r->ret = run_jobs(&r->plan, stop ? stop : &no_stop, NULL, &r->run, &r->cause);
 }
 
 void ran_free(struct ran *r)
 {
 	if (!r->ret)
 		run_free(&r->run);
+	plan_free(&r->plan);
 	job_free_all(r->jobs, r->nr);
 	jobset_free(&r->js);
 	free(r->cause);

@@ -16,9 +16,10 @@ struct ran {
 	struct jobset js;
 	struct job *jobs;
 	unsigned nr;
+	struct run_plan plan;
 	struct run run;
 	char *cause;
-	int ret; /* run_jobs()'s */
+	int ret; /* plan_jobs()'s, then run_jobs()'s */
 };
 
 /* The temporary folder, made by testrun_setup. */

@@ -187,6 +187,7 @@ static enum engine_q uring_queue(struct engine *e, struct io_req *req)
 	if (req->op == IO_OP_READ || req->op == IO_OP_WRITE) {
 		bool rd = req->op == IO_OP_READ;
 
+		/* (unsigned)req->len below: the plan bounds it at PLAN_BS_MAX. */
 		if (req->nr_iov > 1) {
 			/* sub_blocks: the slot's iovecs live until the I/O completes. */
 			io_uring_prep_rw(rd ? IORING_OP_READV : IORING_OP_WRITEV, sqe, req->fd,

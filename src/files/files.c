@@ -19,6 +19,7 @@
 #include "engines/engine.h"
 #include "files/files.h"
 #include "jobfile/options.h"
+#include "plan/plan.h"
 #include "util/runclock.h"
 #include "workload/rand.h"
 
@@ -234,28 +235,6 @@ static int layout(struct run_file *f, uint64_t need, const char *noextend, bool 
 	return ret;
 }
 
-/* The bytes a job clone needs in each file: its region's start and length.
- * 0 length: take the file as it is (it must exist). */
-static void file_region(const struct job *job, unsigned clone, unsigned nfiles, unsigned filenum,
-			uint64_t *start, uint64_t *len)
-{
-	*start = job->offset.pct ? 0 : job->offset.val;
-	if (!job->offset_increment.pct)
-		*start += job->offset_increment.val * clone;
-	*len = 0;
-	if (job->filesize_min) {
-		struct rng rng;
-
-		/* A filesize range picks a size per file, the same on every run. */
-		rng_seed(&rng, job->randseed + filenum);
-		*len = job->filesize_min +
-		       rng_below(&rng, job->filesize_max - job->filesize_min + 1);
-		*len = *len > *start ? *len - *start : 0;
-	} else if (job->size.val && !job->size.pct) {
-		*len = job->size.val / nfiles;
-	}
-}
-
 /* Checks O_DIRECT on an open file: the filesystem takes it, and every block
  * size and the region start are multiples of its offset alignment. */
 static int check_direct(const struct job *job, struct run_file *f, size_t *mem_align, char **cause)
@@ -346,10 +325,11 @@ static int warm(struct run_file *f, const struct files_watch *fw, char **cause)
 	return ret;
 }
 
-int files_open(const struct job *job, unsigned clone, unsigned engine_flags,
+int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 	       const struct files_watch *fw, struct run_files *fs, char **cause)
 {
-	unsigned i, n = job->filename.n ? job->filename.n : job->nrfiles;
+	const struct job *job = jp->job;
+	unsigned i, n = jp->nfiles;
 	int flags = O_CLOEXEC | (job_modifies(job) ? O_RDWR : O_RDONLY);
 	int ret = 0;
 
@@ -376,7 +356,7 @@ int files_open(const struct job *job, unsigned clone, unsigned engine_flags,
 					    job->filename.v[i]);
 		else
 			f->path = xstrdup(job->filename.v[i]);
-		file_region(job, clone, n, i, &f->start, &len);
+		plan_region(jp, clone, i, &f->start, &len);
 		if (engine_flags & ENGINE_F_NOFILES) {
 			/* Nothing is laid out or opened: the region is all there is
 			 * (check_job saw that it is given in bytes). */
@@ -400,22 +380,8 @@ int files_open(const struct job *job, unsigned clone, unsigned engine_flags,
 			     job->read_only, fw, cause);
 		if (ret)
 			break;
-		/* Percentages are of the file as laid out, in whole blocks of bs. */
-		if (job->offset.pct)
-			/* file_region gave only the byte increment, if any: keep it. */
-			f->start += f->size * job->offset.val / 100 / job->bs[0] * job->bs[0];
-		if (job->offset_increment.pct)
-			f->start += f->size * job->offset_increment.val / 100 / job->bs[0] *
-				    job->bs[0] * clone;
-		if (job->size.pct)
-			len = f->size * job->size.val / 100 / n;
-		/* A percentage offset takes its region from what is left after it. */
-		if ((job->offset.pct || job->offset_increment.pct) && f->start + len > f->size)
-			len = f->size > f->start ? f->size - f->start : 0;
-		else if (!len)
-			len = f->size > f->start ? f->size - f->start : 0;
 		f->len = len;
-		if (f->start + f->len > f->size || !f->len) {
+		if (plan_region_in_file(jp, clone, f->size, &f->start, &f->len)) {
 			ret = set_cause(cause,
 					"%s: the I/O region (offset %llu, %llu bytes) does not "
 					"fit in the file's %llu bytes",

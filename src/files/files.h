@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plan/plan.h"
+
 struct job;
 
 /* One file of a clone: what the worker and the engines do I/O on. */
@@ -48,7 +50,8 @@ struct files_watch {
 };
 
 /*
- * Lays out and opens the files of clone @clone of @job.  A file that does
+ * Lays out and opens the files of clone @clone of the job @jp plans, in the
+ * regions the plan gives (plan_region, plan_region_in_file).  A file that does
  * not exist is created and filled with non-zero data; one too short is
  * extended (unless @engine_flags has ENGINE_F_NOEXTEND: then it is an
  * error); none is shortened.  With ENGINE_F_NOFILES nothing is created or
@@ -57,7 +60,7 @@ struct files_watch {
  * call created are removed.  *@fw->stop set during a layout or pre_read
  * ends it at the next MiB: -EINTR.
  */
-int files_open(const struct job *job, unsigned clone, unsigned engine_flags,
+int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 	       const struct files_watch *fw, struct run_files *fs, char **cause);
 /*
  * What is at @path: *kind is 0 (nothing), 'f' (a regular file), 'b' (a

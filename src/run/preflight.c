@@ -50,34 +50,21 @@ static uint64_t mem_available(void)
 	return kib ? (uint64_t)kib * 1024 : UINT64_MAX;
 }
 
-/* The I/O buffers of every clone (iodepth x the largest block, per clone)
- * against the memory available: refused up front rather than killed by
- * the OOM killer midway. */
-int preflight_memory(const struct job *jobs, unsigned nr, char **cause)
+/* The I/O buffers of every clone, as the plan sums them, against the
+ * memory available: refused up front rather than killed by the OOM
+ * killer midway. */
+int preflight_memory(const struct run_plan *plan, char **cause)
 {
-	uint64_t avail = mem_available(), total = 0, lo, hi, mine, worst = 0;
-	unsigned i, w = 0;
+	uint64_t avail = mem_available();
+	const struct job_plan *jp = &plan->v[plan->mem_most];
 
-	for (i = 0; i < nr; i++) {
-		const struct engine_ops *ops = job_engine(&jobs[i]);
-		uint64_t depth = ops && (ops->flags & ENGINE_F_SYNC) ? 1 : jobs[i].iodepth;
-
-		job_bs_span(&jobs[i], &lo, &hi);
-		mine = depth * hi * jobs[i].numjobs;
-		total += mine;
-		if (mine > worst) {
-			worst = mine;
-			w = i;
-		}
-	}
-	if (avail == UINT64_MAX || total <= avail)
+	if (avail == UINT64_MAX || plan->mem <= avail)
 		return 0;
 	return set_cause(cause,
 			 "the I/O buffers need %llu MiB (the most, [%s]: %u clones x iodepth %u x "
-			 "%llu-byte blocks), and %llu MiB of memory is available (MemAvailable); "
+			 "%llu-byte buffers), and %llu MiB of memory is available (MemAvailable); "
 			 "lower iodepth, bs or numjobs",
-			 (unsigned long long)(total >> 20), jobs[w].name, jobs[w].numjobs,
-			 jobs[w].iodepth,
-			 (unsigned long long)(worst / jobs[w].numjobs / jobs[w].iodepth),
+			 (unsigned long long)(plan->mem >> 20), jp->job->name, jp->job->numjobs,
+			 jp->depth, (unsigned long long)(jp->clone_mem / jp->depth),
 			 (unsigned long long)(avail >> 20));
 }

@@ -8,12 +8,13 @@
 #define IOGAUGE_PREFLIGHT_H
 
 #include "jobfile/job.h"
+#include "plan/plan.h"
 
 /* Whether @job sets only what this version runs: 0, or -EINVAL with
  * *cause naming the option. */
 int preflight_runnable(const struct job *job, char **cause);
-/* The I/O buffers of every clone of @jobs against MemAvailable: 0, or
- * -EINVAL with *cause set. */
-int preflight_memory(const struct job *jobs, unsigned nr, char **cause);
+/* The I/O buffers of every clone, as @plan sums them, against
+ * MemAvailable: 0, or -EINVAL with *cause set. */
+int preflight_memory(const struct run_plan *plan, char **cause);
 
 #endif

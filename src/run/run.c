@@ -29,9 +29,11 @@ static unsigned find_job(const struct job *jobs, unsigned before, const char *na
 	return ~0u;
 }
 
-int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct run_watch *watch,
+int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_watch *watch,
 	     struct run *out, char **cause)
 {
+	const struct job *jobs = plan->jobs;
+	unsigned nr = plan->nr;
 	struct ctl *c;
 	struct watcher wt;
 	bool watching = false;
@@ -46,8 +48,7 @@ int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct
 	if (nr)
 		clock_use(jobs[0].clocksource);
 	out->clock = clock_in_use();
-	for (i = 0; i < nr; i++)
-		n += jobs[i].numjobs;
+	n = plan->clones;
 	ret = clone_ctl_new(nr, n, &c, cause);
 	if (ret)
 		return ret;
@@ -59,7 +60,7 @@ int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct
 	for (i = 0; i < nr && !ret; i++)
 		ret = preflight_runnable(&jobs[i], cause);
 	if (!ret)
-		ret = preflight_memory(jobs, nr, cause);
+		ret = preflight_memory(plan, cause);
 	/* Everything that can fail, for every clone, before any I/O. */
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && (jobs[i].stonewall || jobs[i].new_group))
@@ -73,7 +74,7 @@ int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct
 			slots[n].group = group;
 			slots[n].wait_job =
 				jobs[i].wait_for ? find_job(jobs, i, jobs[i].wait_for) : ~0u;
-			ret = worker_setup(&slots[n].w, &jobs[i], k, n + 1, stop, watch, cause);
+			ret = worker_setup(&slots[n].w, &plan->v[i], k, n + 1, stop, watch, cause);
 			if (!ret) {
 				ready++;
 				slots[n].w.halt = &c->halt[n];

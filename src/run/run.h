@@ -16,6 +16,7 @@
 #include "stats/diskstats.h"
 #include "stats/iolog.h"
 #include "jobfile/job.h"
+#include "plan/plan.h"
 #include "util/runclock.h"
 #include "stats/stats.h"
 
@@ -76,8 +77,9 @@ extern const int run_stop_signals[RUN_NR_STOP_SIGNALS];
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int is not always lock-free");
 
 /*
- * Runs @jobs.  @watch (may be NULL) sees the progress.  *stop (set from a
- * signal handler) ends every worker at the next I/O, and any wait (rate,
+ * Runs the jobs @plan planned (plan_jobs).  @watch (may be NULL) sees the
+ * progress.  *stop (set from a signal handler) ends every worker at the
+ * next I/O, and any wait (rate,
  * thinktime, startdelay) within a few run_sleep_until slices; what ran is
  * still in the results.  Returns 0 when every job ran (I/O errors are in
  * the results), or -errno with *cause set when the run could not start (a
@@ -86,7 +88,7 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int is not always lock-free");
  * *stop set while a file is laid out or pre-read ends that at once:
  * -EINTR, and the files the run created are removed.
  */
-int run_jobs(const struct job *jobs, unsigned nr, atomic_int *stop, const struct run_watch *watch,
+int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_watch *watch,
 	     struct run *out, char **cause);
 void run_free(struct run *r);
 

@@ -120,8 +120,7 @@ int worker_buffers_make(struct worker *w, bool touch, char **cause)
 {
 	const struct job *job = w->job;
 	unsigned depth = w->eng.depth, n = job->sub_blocks, i;
-	uint64_t lo, hi;
-	size_t piece;
+	size_t piece = (size_t)w->plan->sub_piece;
 	char *why = NULL;
 	int ret;
 
@@ -138,8 +137,6 @@ int worker_buffers_make(struct worker *w, bool touch, char **cause)
 	}
 	if (n < 2)
 		return 0;
-	job_bs_span(job, &lo, &hi);
-	piece = (size_t)(hi / n);
 	w->subs = xcalloc((size_t)depth * n, sizeof(*w->subs));
 	for (i = 0; i < depth * n; i++) {
 		if (posix_memalign(&w->subs[i], w->files.mem_align, piece)) {
@@ -245,11 +242,12 @@ void worker_prefault(struct worker *w)
 	}
 }
 
-int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
+int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, unsigned thread,
 		 atomic_int *stop, const struct run_watch *watch, char **cause)
 {
+	const struct job *job = jp->job;
 	struct files_watch fw = { .stop = stop };
-	uint64_t lo, hi, seed;
+	uint64_t hi = jp->bs_max, seed;
 	unsigned i, depth;
 	int ret;
 
@@ -261,6 +259,7 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsign
 
 	memset(w, 0, sizeof(*w));
 	w->job = job;
+	w->plan = jp;
 	w->clone = clone;
 	w->stop = stop;
 	w->halt = &never_halted;
@@ -275,10 +274,9 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsign
 		free(have);
 		return ret;
 	}
-	depth = (w->eng.ops->flags & ENGINE_F_SYNC) ? 1 : job->iodepth;
+	depth = jp->depth;
 	w->eng.depth = depth;
-	job_bs_span(job, &lo, &hi);
-	ret = files_open(job, clone, w->eng.ops->flags, &fw, &w->files, cause);
+	ret = files_open(jp, clone, w->eng.ops->flags, &fw, &w->files, cause);
 	if (ret)
 		return ret;
 	seed = seed_for(job, clone);
@@ -288,8 +286,12 @@ int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsign
 			    w->eng.ops->flags & ENGINE_F_NOFILES, cause);
 	if (ret)
 		goto err;
-	w->buf_size =
-		(size_t)((hi + w->files.mem_align - 1) / w->files.mem_align * w->files.mem_align);
+	/* The plan's page-rounded slot, unless O_DIRECT asks more of the
+	 * memory; hi <= PLAN_BS_MAX, so rounding it cannot overflow. */
+	w->buf_size = (size_t)jp->buf_size;
+	if (w->buf_size % w->files.mem_align)
+		w->buf_size = (size_t)((hi + w->files.mem_align - 1) / w->files.mem_align *
+				       w->files.mem_align);
 	w->reqs = xcalloc(depth, sizeof(*w->reqs));
 	w->free_reqs = xcalloc(depth, sizeof(*w->free_reqs));
 	w->done = xcalloc(depth, sizeof(*w->done));
@@ -814,8 +816,10 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	unsigned i, timed;
 
 	memset(lp, 0, sizeof(*lp));
+	/* Each region is below 2^63 (the plan), but many files' sum may not be. */
 	for (i = 0; i < w->files.n; i++)
-		region += w->files.v[i].len;
+		if (__builtin_add_overflow(region, w->files.v[i].len, &region))
+			region = UINT64_MAX;
 	/* As fio: with filesize sizing the files, size is the I/O to do, up
 	 * to the files' size (fio caps size at it). */
 	if (job->filesize_min && job->size.val && !job->size.pct && job->size.val < region)
@@ -823,7 +827,7 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	if (job->io_size.val && !job->io_size.pct)
 		region = job->io_size.val;
 	else if (job->io_size.pct)
-		region = region * job->io_size.val / 100;
+		region = plan_pct(region, job->io_size.val);
 	/* A product past 2^64 bytes is no limit at all, not a wrapped one. */
 	if (job->time_based || __builtin_mul_overflow(region, job->loops, &lp->limit))
 		lp->limit = UINT64_MAX;

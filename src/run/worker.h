@@ -13,6 +13,7 @@
 
 #include "engines/engine.h"
 #include "files/files.h"
+#include "plan/plan.h"
 #include "run/payload.h"
 #include "stats/interval.h"
 #include "stats/iolog.h"
@@ -54,6 +55,7 @@ struct worker_verify {
 
 struct worker {
 	const struct job *job;
+	const struct job_plan *plan; /* the job's: its sizes, checked */
 	unsigned clone;
 	atomic_int *stop; /* the run's: Ctrl-C */
 	atomic_int *halt; /* exitall ended it (never set outside a run) */
@@ -122,7 +124,7 @@ void worker_prefault(struct worker *w);
  * thread number, which its random seeds follow).  @watch (may be NULL):
  * its layout hook sees a long layout or pre_read, which *@stop ends
  * (-EINTR).  0, or -errno with *cause set; on error nothing is left open. */
-int worker_setup(struct worker *w, const struct job *job, unsigned clone, unsigned thread,
+int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, unsigned thread,
 		 atomic_int *stop, const struct run_watch *watch, char **cause);
 /* Binds the calling thread to the job's cpus_allowed (one CPU of it with
  * cpus_allowed_policy=split); 0, or -errno with w->error set. */

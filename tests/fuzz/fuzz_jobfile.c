@@ -12,6 +12,7 @@
 
 #include "jobfile/job.h"
 #include "jobfile/jobfile.h"
+#include "plan/plan.h"
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -38,6 +39,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(cause);
 		jobset_free(&js);
 		return 0;
+	}
+	/* Whatever builds is planned, or refused with a message. */
+	{
+		struct run_plan plan;
+
+		if (plan_jobs(jobs, nr, 4096, &plan, &cause)) {
+			if (!cause || !*cause)
+				abort();
+			free(cause);
+			cause = NULL;
+		} else {
+			plan_free(&plan);
+		}
 	}
 	for (i = 0; i < nr; i++)
 		job_dump(&jobs[i], &dump);
