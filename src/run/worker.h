@@ -120,7 +120,9 @@ int worker_buffers_renew(struct worker *w, char **cause);
  * clock starts, as its buffers are: its stats, random maps, verify map
  * and the first chunk of each per-I/O log. */
 void worker_prefault(struct worker *w);
-/* @thread: the clone's place among all clones of the run, from 1 (fio's
+/* @jp: the job's plan (plan_jobs), which outlives the worker: its depth,
+ * block sizes, slot size and regions, checked.
+ * @thread: the clone's place among all clones of the run, from 1 (fio's
  * thread number, which its random seeds follow).  @watch (may be NULL):
  * its layout hook sees a long layout or pre_read, which *@stop ends
  * (-EINTR).  0, or -errno with *cause set; on error nothing is left open. */
