@@ -422,7 +422,7 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 			fprintf(stderr,
 				"iogauge: [%s] rw=%s %s, and --readonly refuses every job that "
 				"writes or trims\n",
-				jobs[i].name, opt_enum_name("rw", (int)jobs[i].rw),
+				jobs[i].name, opt_enum_name(OPT_RW, (int)jobs[i].rw),
 				job_does(&jobs[i], DDIR_TRIM) ? "trims" : "writes");
 			return EXIT_BAD_INPUT;
 		}

@@ -375,7 +375,7 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 		/* No size: the file is used as it is, never extended. */
 		ret = layout(f, len ? f->start + len : 0,
 			     (engine_flags & ENGINE_F_NOEXTEND)
-				     ? opt_enum_name("ioengine", (int)job->ioengine)
+				     ? opt_enum_name(OPT_IOENGINE, (int)job->ioengine)
 				     : NULL,
 			     job->read_only, fw, cause);
 		if (ret)

@@ -387,7 +387,7 @@ void job_bs_span(const struct job *job, uint64_t *lo, uint64_t *hi)
 
 const struct engine_ops *job_engine(const struct job *job)
 {
-	return engine_find(opt_enum_name("ioengine", (int)job->ioengine));
+	return engine_find(opt_enum_name(OPT_IOENGINE, (int)job->ioengine));
 }
 
 static const char *bs_option(const struct job *job)
@@ -413,7 +413,7 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 	}
 	if (job->verify == VERIFY_NONE)
 		return 0;
-	kind = opt_enum_name("verify", (int)job->verify);
+	kind = opt_enum_name(OPT_VERIFY, (int)job->verify);
 	if (!verify_kind_runs(job->verify))
 		return fail_at(job, "verify", cause,
 			       "verify=%s is a fio checksum this version of iogauge does not "
@@ -426,7 +426,7 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 	if (job_does(job, DDIR_TRIM))
 		return fail_at(job, later(job, "verify", "rw"), cause,
 			       "verify=%s checks written blocks: rw=%s writes none", kind,
-			       opt_enum_name("rw", (int)job->rw));
+			       opt_enum_name(OPT_RW, (int)job->rw));
 	if (ops && (ops->flags & ENGINE_F_NOFILES))
 		return fail_at(job, later(job, "verify", "ioengine"), cause,
 			       "ioengine=%s stores nothing, so verify=%s has nothing to read back",
@@ -638,8 +638,8 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 			ret = fail_at(
 				&v[i], "clocksource", cause,
 				"clocksource=%s, but [%s] has %s: it is one for the whole run",
-				opt_enum_name("clocksource", (int)v[i].clocksource), v[0].name,
-				opt_enum_name("clocksource", (int)v[0].clocksource));
+				opt_enum_name(OPT_CLOCKSOURCE, (int)v[i].clocksource), v[0].name,
+				opt_enum_name(OPT_CLOCKSOURCE, (int)v[0].clocksource));
 		if (!ret && v[i].wait_for) {
 			for (j = 0; j < i; j++)
 				if (!strcmp(v[j].name, v[i].wait_for))
@@ -727,9 +727,8 @@ void job_dump(const struct job *job, struct strbuf *sb)
 	}
 }
 
-bool job_option_is_default(const struct job *job, const char *name)
+bool job_option_is_default(const struct job *job, const struct opt_def *o)
 {
-	const struct opt_def *o = opt_find(name);
 	struct strbuf have = { 0 }, def = { 0 };
 	struct job *scratch;
 	char *cause = NULL;
@@ -784,7 +783,7 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 						"read-back never starts (as in fio); "
 						"verify_backlog=N reads back as it goes",
 						job->name,
-						opt_enum_name("verify", (int)job->verify)));
+						opt_enum_name(OPT_VERIFY, (int)job->verify)));
 		if (job->io_submit_mode == SUBMIT_OFFLOAD)
 			str_list_push(out, xasprintf("[%s] io_submit_mode=offload: iogauge submits "
 						     "from the job's own thread (inline); the "

@@ -344,8 +344,9 @@ static inline bool job_rate_in_iops(const struct job *job, unsigned d)
 	return !job->rate[d] && job->rate_iops[d];
 }
 
-/* Whether option @name of @job has its default value (or was never set). */
-bool job_option_is_default(const struct job *job, const char *name);
+struct opt_def;
+/* Whether option @o of @job has its default value (or was never set). */
+bool job_option_is_default(const struct job *job, const struct opt_def *o);
 
 /* Appends @job as a job file: every option, its final value, and where the
  * value came from as a comment (--parse-only). */

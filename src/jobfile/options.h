@@ -35,6 +35,113 @@ struct origin {
 /* "jobs/a.ini:3", "--bs", "--set bs" or "default". */
 void origin_format(const struct origin *o, const char *optname, struct strbuf *sb);
 
+/* Each option's row in opt_table: the compiler checks a name used in code. */
+enum opt_id {
+	OPT_ALLOW_MOUNTED_WRITE,
+	OPT_BLOCKALIGN,
+	OPT_BS,
+	OPT_BSRANGE,
+	OPT_BSSPLIT,
+	OPT_BUFFER_COMPRESS_CHUNK,
+	OPT_BUFFER_COMPRESS_PERCENTAGE,
+	OPT_BUFFERED,
+	OPT_CLAT_PERCENTILES,
+	OPT_CLOCKSOURCE,
+	OPT_CONTINUE_ON_ERROR,
+	OPT_CPUS_ALLOWED,
+	OPT_CPUS_ALLOWED_POLICY,
+	OPT_CREATE_ON_OPEN,
+	OPT_DESCRIPTION,
+	OPT_DIRECT,
+	OPT_DIRECTORY,
+	OPT_DISABLE_BW_MEASUREMENT,
+	OPT_DISABLE_CLAT,
+	OPT_DISABLE_LAT,
+	OPT_DISABLE_SLAT,
+	OPT_DO_VERIFY,
+	OPT_END_FSYNC,
+	OPT_EXIT_WHAT,
+	OPT_EXITALL,
+	OPT_EXITALL_ON_ERROR,
+	OPT_FADVISE_HINT,
+	OPT_FALLOCATE,
+	OPT_FDATASYNC,
+	OPT_FILENAME,
+	OPT_FILENAME_FORMAT,
+	OPT_FILESIZE,
+	OPT_FIXEDBUFS,
+	OPT_FSYNC,
+	OPT_FSYNC_ON_CLOSE,
+	OPT_GROUP_REPORTING,
+	OPT_GTOD_REDUCE,
+	OPT_HIPRI,
+	OPT_INVALIDATE,
+	OPT_IO_SIZE,
+	OPT_IO_SUBMIT_MODE,
+	OPT_IODEPTH,
+	OPT_IODEPTH_BATCH_COMPLETE_MAX,
+	OPT_IODEPTH_BATCH_COMPLETE_MIN,
+	OPT_IODEPTH_BATCH_SUBMIT,
+	OPT_IOENGINE,
+	OPT_IOMEM,
+	OPT_KB_BASE,
+	OPT_LAT_PERCENTILES,
+	OPT_LOG_AVG_MSEC,
+	OPT_LOG_HIST_COARSENESS,
+	OPT_LOG_HIST_MSEC,
+	OPT_LOG_OFFSET,
+	OPT_LOOPS,
+	OPT_NAME,
+	OPT_NEW_GROUP,
+	OPT_NORANDOMMAP,
+	OPT_NRFILES,
+	OPT_NUMJOBS,
+	OPT_OFFSET,
+	OPT_OFFSET_INCREMENT,
+	OPT_PERCENTILE_LIST,
+	OPT_PRE_READ,
+	OPT_RAMP_TIME,
+	OPT_RANDOM_DISTRIBUTION,
+	OPT_RANDREPEAT,
+	OPT_RANDSEED,
+	OPT_RATE,
+	OPT_RATE_IOPS,
+	OPT_RATE_PROCESS,
+	OPT_REFILL_BUFFERS,
+	OPT_REGISTERFILES,
+	OPT_RUNTIME,
+	OPT_RW,
+	OPT_RWMIXREAD,
+	OPT_RWMIXWRITE,
+	OPT_SCRAMBLE_BUFFERS,
+	OPT_SIZE,
+	OPT_SQTHREAD_POLL,
+	OPT_STARTDELAY,
+	OPT_STONEWALL,
+	OPT_STRIDE,
+	OPT_SUB_BLOCK_IO,
+	OPT_SUB_BLOCKS,
+	OPT_SYNC,
+	OPT_THINKTIME,
+	OPT_THINKTIME_BLOCKS,
+	OPT_THINKTIME_SPIN,
+	OPT_THREAD,
+	OPT_TIME_BASED,
+	OPT_UNLINK,
+	OPT_USERSPACE_REAP,
+	OPT_VERIFY,
+	OPT_VERIFY_BACKLOG,
+	OPT_VERIFY_FATAL,
+	OPT_VERIFY_PATTERN,
+	OPT_WAIT_FOR,
+	OPT_WRITE_BW_LOG,
+	OPT_WRITE_HIST_LOG,
+	OPT_WRITE_IOPS_LOG,
+	OPT_WRITE_LAT_LOG,
+	OPT_ZERO_BUFFERS,
+	OPT_NR, /* rows in opt_table */
+};
+
 struct opt_def;
 
 /* How one kind of value is parsed and printed. */
@@ -72,7 +179,7 @@ struct opt_def {
 	const char *help;
 };
 
-extern const struct opt_def opt_table[];
+extern const struct opt_def opt_table[OPT_NR];
 extern const unsigned opt_count;
 
 /* The row for @name or its alias (exact, case-sensitive as fio), or NULL. */
@@ -81,8 +188,8 @@ static inline unsigned opt_index(const struct opt_def *o)
 {
 	return (unsigned)(o - opt_table);
 }
-/* The name enum option @name gives @value ("io_uring" for ioengine), or "?". */
-const char *opt_enum_name(const char *name, int value);
+/* The name enum option @id gives @value ("randread" for OPT_RW), or "?". */
+const char *opt_enum_name(enum opt_id id, int value);
 /* The closest option name, or NULL when nothing is close enough. */
 const char *opt_suggest(const char *name);
 

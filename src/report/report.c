@@ -74,7 +74,7 @@ void report_passed_over(const struct run_stats *st, const char *first, struct st
 
 void report_verify(const struct job *job, const struct run_stats *st, struct strbuf *sb)
 {
-	const char *kind = opt_enum_name("verify", (int)job->verify);
+	const char *kind = opt_enum_name(OPT_VERIFY, (int)job->verify);
 
 	if (st->verify_cut) {
 		strbuf_addf(sb,

@@ -203,7 +203,7 @@ static void extras(struct json *j, const struct report_entry *e, const struct ru
 		json_str(j, "first_error_text", e->r->first_error);
 	if (e->r->job->verify != VERIFY_NONE) {
 		json_open(j, "verify", '{');
-		json_str(j, "kind", opt_enum_name("verify", (int)e->r->job->verify));
+		json_str(j, "kind", opt_enum_name(OPT_VERIFY, (int)e->r->job->verify));
 		json_u64(j, "blocks_checked", st->verified + st->verify_bad);
 		json_u64(j, "bytes_ok", st->verify_bytes);
 		json_u64(j, "mismatched", st->verify_bad);

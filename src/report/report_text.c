@@ -20,7 +20,7 @@ static void percentiles(const struct job *job, const struct hist *h, struct strb
 	unsigned i, n = ARRAY_SIZE(short_pcts);
 
 	/* percentile_list, when the job sets it, replaces the short line. */
-	if (job_origin(job, opt_index(opt_find("percentile_list")))->kind != ORIGIN_DEFAULT) {
+	if (job_origin(job, OPT_PERCENTILE_LIST)->kind != ORIGIN_DEFAULT) {
 		p = job->percentile_list;
 		n = job->nr_percentiles;
 	}
@@ -128,11 +128,11 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 		    : job->thread ? "s"
 				  : "es",
 		    r->engine, r->depth);
-	opt_format(opt_find("rw"), job, sb);
+	opt_format(&opt_table[OPT_RW], job, sb);
 	strbuf_addf(sb, ", bs=");
-	opt_format(opt_find(job->nr_bssplit[0]	  ? "bssplit"
-			    : job->bsrange_max[0] ? "bsrange"
-						  : "bs"),
+	opt_format(&opt_table[job->nr_bssplit[0]    ? OPT_BSSPLIT
+			      : job->bsrange_max[0] ? OPT_BSRANGE
+						    : OPT_BS],
 		   job, sb);
 	strbuf_addf(sb, ", %s%s, %.2f s\n", job->direct ? "direct" : "buffered",
 		    job->sync == SYNC_SYNC    ? " O_SYNC"

@@ -270,7 +270,7 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 
 		ret = set_cause(cause,
 				"[%s] ioengine=%s is not in this build of iogauge (it has: %s)",
-				job->name, opt_enum_name("ioengine", (int)job->ioengine), have);
+				job->name, opt_enum_name(OPT_IOENGINE, (int)job->ioengine), have);
 		free(have);
 		return ret;
 	}
@@ -413,7 +413,7 @@ int worker_pin(struct worker *w)
 	if (ret) {
 		struct strbuf sb = { 0 };
 
-		opt_format(opt_find("cpus_allowed"), job, &sb);
+		opt_format(&opt_table[OPT_CPUS_ALLOWED], job, &sb);
 		w->error_no = ret;
 		w->error = xasprintf("[%s] cpus_allowed=%s: cannot bind thread %u: %s", job->name,
 				     sb.buf, w->clone, strerror(ret));

@@ -194,7 +194,7 @@ enum verify_fault verify_check(const struct job *job, const void *buf, size_t le
 
 char *verify_describe(const struct job *job, const struct verify_result *res)
 {
-	const char *kind = opt_enum_name("verify", (int)job->verify);
+	const char *kind = opt_enum_name(OPT_VERIFY, (int)job->verify);
 	unsigned long long want = (unsigned long long)res->want, got = (unsigned long long)res->got;
 
 	switch (res->fault) {
