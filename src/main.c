@@ -137,8 +137,8 @@ static void help_options(void)
 {
 	unsigned i;
 
-	for (i = 0; i < opt_count; i++) {
-		const struct opt_def *o = &opt_table[i];
+	for (i = 0; i < opt_rows(); i++) {
+		const struct opt_def *o = opt_at(i);
 		char name[64];
 
 		snprintf(name, sizeof(name), "%s%s%s", o->name, o->alias ? "|" : "",
@@ -183,9 +183,9 @@ static int enghelp(const char *name)
 	if (!e->options && (e->flags & ENGINE_F_SYNC))
 		return 0;
 	printf("\nJob options it acts on:\n");
-	for (i = 0; i < opt_count; i++) {
-		d = &opt_table[i];
-		if (!engine_takes(e, d->name))
+	for (i = 0; i < opt_rows(); i++) {
+		d = opt_at(i);
+		if (!engine_takes(e, d))
 			continue;
 		printf("  %-28s %s", d->name, d->help);
 		if (d->def)

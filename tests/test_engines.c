@@ -29,6 +29,7 @@
 #include "engines/engine.h"
 #include "files/files.h"
 #include "jobfile/jobfile.h"
+#include "jobfile/options.h"
 #include "run/run.h"
 #include "testloop.h"
 #include "testrun.h"
@@ -83,7 +84,7 @@ struct drv {
 static void drv_open(struct drv *d, const struct variant *v, const char *path, uint64_t size,
 		     bool direct)
 {
-	struct engine_setup es = { &d->job, &d->fs, NULL, BS };
+	struct engine_setup es = { &d->job, NULL, &d->fs, NULL, BS };
 	char *cause = NULL;
 	unsigned i, k;
 	int ret;
@@ -92,10 +93,22 @@ static void drv_open(struct drv *d, const struct variant *v, const char *path, u
 	d->e.ops = engine_find(v->engine);
 	assert_non_null(d->e.ops);
 	assert_int_equal(engine_ops_check(d->e.ops), 0);
+	if (job_defaults(&d->job, &cause))
+		fail_msg("%s", cause);
 	d->job.rw = RW_RANDRW;
-	d->job.fixedbufs = v->fixedbufs;
-	d->job.registerfiles = v->registerfiles;
-	d->job.sqthread_poll = v->sqthread_poll;
+	/* io_uring's knobs, set as a job file would: the engine's own rows. */
+	if (v->fixedbufs || v->registerfiles || v->sqthread_poll) {
+		assert_int_equal(opt_apply(opt_find("fixedbufs"), &d->job, v->fixedbufs ? "1" : "0",
+					   false, &cause),
+				 0);
+		assert_int_equal(opt_apply(opt_find("registerfiles"), &d->job,
+					   v->registerfiles ? "1" : "0", false, &cause),
+				 0);
+		assert_int_equal(opt_apply(opt_find("sqthread_poll"), &d->job,
+					   v->sqthread_poll ? "1" : "0", false, &cause),
+				 0);
+	}
+	es.opts = engine_opts_of(&d->job, d->e.ops);
 	d->file.path = (char *)path;
 	d->file.fd = open(path, O_RDWR | (direct ? O_DIRECT : 0));
 	assert_true(d->file.fd >= 0);
@@ -131,6 +144,10 @@ static void drv_open(struct drv *d, const struct variant *v, const char *path, u
 
 static void drv_close(struct drv *d)
 {
+	struct job *one = malloc(sizeof(*one));
+
+	*one = d->job;
+	job_free_all(one, 1);
 	if (d->e.ops->cleanup)
 		d->e.ops->cleanup(&d->e);
 	close(d->file.fd);

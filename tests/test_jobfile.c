@@ -18,7 +18,9 @@
 #include <cmocka.h>
 
 #include "jobfile/job.h"
+#include "engines/engine.h"
 #include "jobfile/jobfile.h"
+#include "jobfile/options.h"
 
 struct parsed {
 	struct jobset js;
@@ -275,9 +277,28 @@ static void test_cross_checks(void **state)
 	must_fail("[a]\n[b]\nwait_for=c\n[c]\n", "t.fio:3: [b] ", "names no earlier job");
 	must_fail("[a]\nhipri\n", "t.fio:2: [a] ", "io_uring option");
 	must_fail("[a]\nioengine=io_uring\nhipri\n", "t.fio:3: [a] ", "needs direct=1");
+	must_fail("[a]\nuserspace_reap\nioengine=null\n", "t.fio:2: [a] ",
+		  "userspace_reap is a libaio option; ioengine=null does not use it");
+	/* The ring's limit, at parse time with the line that set it. */
+	must_fail("[a]\niodepth=32769\nioengine=io_uring\n", "t.fio:2: [a] ",
+		  "iodepth=32769 is above io_uring's limit of 32768 I/Os in flight");
+	must_fail("[a]\nioengine=io_uring\nfixedbufs\nsub_blocks=2\n", "t.fio:4: [a] ",
+		  "sub_blocks=2 cannot use fixedbufs");
 	must_fail("[a]\niodepth=4\niodepth_batch_submit=8\n", "t.fio:3: [a] ", "above iodepth=4");
 	must_fail("[a]\niodepth_batch_complete_min=8\niodepth_batch_complete_max=4\n",
 		  "t.fio:3: [a] ", "above iodepth_batch_complete_max");
+}
+
+/* Option @name of @job as --parse-only prints it. */
+static const char *option_text(const struct job *job, const char *name)
+{
+	static char buf[64];
+	struct strbuf sb = { 0 };
+
+	opt_format(opt_find(name), job, &sb);
+	snprintf(buf, sizeof(buf), "%s", sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
+	return buf;
 }
 
 static void test_wait_for_and_engines(void **state)
@@ -286,10 +307,16 @@ static void test_wait_for_and_engines(void **state)
 
 	(void)state;
 	must_parse(&p, "[a]\n[b]\nwait_for=a\n[c]\nioengine=io_uring\nhipri\nsqthread_poll\n"
-		       "direct=1\n");
+		       "direct=1\niodepth=32768\n[d]\nioengine=libaio\niodepth=65536\n"
+		       "userspace_reap=0\n");
 	assert_string_equal(p.jobs[1].wait_for, "a");
-	assert_true(p.jobs[2].hipri);
-	assert_true(p.jobs[2].sqthread_poll);
+	assert_string_equal(p.jobs[2].ioengine->name, "io_uring");
+	/* The engine's own options, read back through their rows. */
+	assert_string_equal(option_text(&p.jobs[2], "hipri"), "1");
+	assert_string_equal(option_text(&p.jobs[2], "sqthread_poll"), "1");
+	assert_string_equal(option_text(&p.jobs[2], "fixedbufs"), "0");
+	assert_string_equal(option_text(&p.jobs[0], "hipri"), "0");
+	assert_int_equal(p.jobs[3].iodepth, 65536);
 	parsed_free(&p);
 }
 

@@ -13,15 +13,26 @@
 #include <linux/fs.h>
 
 #include "engines/engine.h"
+#include "jobfile/options.h"
 #include "util/util.h"
+
+extern const struct engine_ops psync_engine_ops, sync_engine_ops, libaio_engine_ops,
+	io_uring_engine_ops, mmap_engine_ops, null_engine_ops;
+
+/* An engine whose library this build lacks: its name only. */
+#define ABSENT(n) (&(const struct engine_ops){ .name = n, .flags = ENGINE_F_ABSENT })
 
 static const struct engine_ops *const engine_table[] = {
 	&psync_engine_ops,    &sync_engine_ops,
 #ifdef IOGAUGE_HAVE_LIBAIO
 	&libaio_engine_ops,
+#else
+	ABSENT("libaio"),
 #endif
 #ifdef IOGAUGE_HAVE_LIBURING
 	&io_uring_engine_ops,
+#else
+	ABSENT("io_uring"),
 #endif
 	&mmap_engine_ops,     &null_engine_ops,
 };
@@ -31,7 +42,7 @@ const char *const io_op_names[IO_OP_NR] = {
 	[IO_OP_FDATASYNC] = "fdatasync", [IO_OP_TRIM] = "trim",
 };
 
-const struct engine_ops *engine_find(const char *name)
+const struct engine_ops *engine_named(const char *name)
 {
 	size_t i;
 
@@ -41,9 +52,48 @@ const struct engine_ops *engine_find(const char *name)
 	return NULL;
 }
 
-const struct engine_ops *engine_at(unsigned i)
+const struct engine_ops *engine_find(const char *name)
+{
+	const struct engine_ops *ops = engine_named(name);
+
+	return ops && !(ops->flags & ENGINE_F_ABSENT) ? ops : NULL;
+}
+
+const struct engine_ops *engine_entry(unsigned i)
 {
 	return i < ARRAY_SIZE(engine_table) ? engine_table[i] : NULL;
+}
+
+const struct engine_ops *engine_at(unsigned i)
+{
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(engine_table); k++)
+		if (!(engine_table[k]->flags & ENGINE_F_ABSENT) && !i--)
+			return engine_table[k];
+	return NULL;
+}
+
+/* Each engine's struct in the block, at a multiple of this. */
+#define OPTS_ALIGN 16
+
+size_t engine_opts_offset(const struct engine_ops *ops)
+{
+	size_t i, off = 0;
+
+	for (i = 0; i < ARRAY_SIZE(engine_table) && engine_table[i] != ops; i++)
+		off += (engine_table[i]->opts_size + OPTS_ALIGN - 1) / OPTS_ALIGN * OPTS_ALIGN;
+	return off;
+}
+
+size_t engine_opts_size(void)
+{
+	return engine_opts_offset(NULL);
+}
+
+const void *engine_opts_of(const struct job *job, const struct engine_ops *ops)
+{
+	return ops->opts_size ? (const char *)job->eng_opts + engine_opts_offset(ops) : NULL;
 }
 
 int engine_ops_check(const struct engine_ops *ops)
@@ -55,22 +105,19 @@ int engine_ops_check(const struct engine_ops *ops)
 	return 0;
 }
 
-const char *const engine_async_options[] = { "iodepth", "iodepth_batch_submit",
-					     "iodepth_batch_complete_min",
-					     "iodepth_batch_complete_max", NULL };
-
-static bool listed(const char *const *list, const char *name)
+bool engine_takes(const struct engine_ops *ops, const struct opt_def *o)
 {
-	for (; list && *list; list++)
-		if (!strcmp(*list, name))
+	static const enum opt_id async[] = { OPT_IODEPTH, OPT_IODEPTH_BATCH_SUBMIT,
+					     OPT_IODEPTH_BATCH_COMPLETE_MIN,
+					     OPT_IODEPTH_BATCH_COMPLETE_MAX };
+	size_t i;
+
+	if (o->engine)
+		return o->engine == ops;
+	for (i = 0; i < ARRAY_SIZE(async) && !(ops->flags & ENGINE_F_SYNC); i++)
+		if (o == &opt_table[async[i]])
 			return true;
 	return false;
-}
-
-bool engine_takes(const struct engine_ops *ops, const char *name)
-{
-	return listed(ops->options, name) ||
-	       (!(ops->flags & ENGINE_F_SYNC) && listed(engine_async_options, name));
 }
 
 /* One call for what is left of @req after @done bytes: over the @n

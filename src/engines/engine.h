@@ -4,9 +4,11 @@
  * worker fills a struct io_req and calls ->queue(), which answers DONE
  * (finished now; sync engines), QUEUED (returned later by ->reap()) or
  * BUSY (no room: ->commit() and ->reap() first, then queue it again).
- * Engines see only the job, its open files and io_reqs: never stats,
- * reports or the option table.  Adding an engine is one file in
- * src/engines/ and one line in engine.c's table.
+ * Engines see only the job, their own options, the open files and
+ * io_reqs: never stats or reports.  As fio's, an engine owns its options:
+ * their rows (struct opt_def) sit beside its ops, their fields in a struct
+ * of its own, so nothing outside the engine's file names them.  Adding an
+ * engine is one file in src/engines/ and one line in engine.c's table.
  */
 #ifndef IOGAUGE_ENGINE_H
 #define IOGAUGE_ENGINE_H
@@ -61,13 +63,24 @@ enum engine_q {
 #define ENGINE_F_NOFILES  (1u << 1) /* moves no bytes: no file is laid out or opened */
 #define ENGINE_F_NOEXTEND (1u << 2) /* cannot grow a file: an existing short one is an error */
 #define ENGINE_F_VECTORED (1u << 3) /* takes io_req.iov (sub_blocks=N scatter) */
+/* Asynchronous only with direct=1: the kernel completes buffered I/O
+ * inside the submission call (job_warnings says so). */
+#define ENGINE_F_ASYNC_DIRECT (1u << 4)
+/* Always through the page cache: direct=1 does not bypass it (warned). */
+#define ENGINE_F_PAGECACHE (1u << 5)
+/* A name in the table for an engine this build lacks (no library): a job
+ * may name it, and is refused when it runs.  Nothing else is set. */
+#define ENGINE_F_ABSENT (1u << 6)
 
 struct run_files;
+struct opt_def;
 
-/* What ->init() is given: the job, its open files, and the I/O buffers
- * (slot i at bufs + i * buf_size, the slot of every io_req with idx i). */
+/* What ->init() is given: the job, the engine's own options, its open
+ * files, and the I/O buffers (slot i at bufs + i * buf_size, the slot of
+ * every io_req with idx i). */
 struct engine_setup {
 	const struct job *job;
+	const void *opts; /* the engine's option struct (opts_size bytes); NULL: none */
 	const struct run_files *files;
 	void *bufs;
 	size_t buf_size; /* bytes */
@@ -77,6 +90,9 @@ struct engine {
 	const struct engine_ops *ops;
 	void *priv;
 	unsigned depth; /* I/Os the worker may keep in flight */
+	/* Set by ->init(): a kernel thread submits, so no I/O has a
+	 * submission latency (as fio's with sqthread_poll). */
+	bool kernel_submits;
 };
 
 struct engine_ops {
@@ -84,9 +100,17 @@ struct engine_ops {
 	const char *desc; /* one line */
 	const char *help; /* what it does, for --enghelp */
 	unsigned flags;
-	/* Job options this engine alone acts on, NULL-ended (an async engine
-	 * takes engine_async_options too). */
-	const char *const *options;
+	/* The job options this engine alone acts on: rows as opt_table's,
+	 * with .engine this ops and .off into the engine's own option struct
+	 * of opts_size bytes; ended by a row without a name.  NULL: none.
+	 * An async engine acts on iodepth and its batching too. */
+	const struct opt_def *options;
+	size_t opts_size; /* bytes */
+	/* Optional, when the job is read: what this engine refuses of @job,
+	 * @opts its options.  0, or -EINVAL with *blame the option to name
+	 * (where it was set) and *cause the message. */
+	int (*check)(const struct job *job, const void *opts, const struct opt_def **blame,
+		     char **cause);
 	/* Optional.  0, or -errno with *cause saying why and what to do. */
 	int (*init)(struct engine *e, const struct engine_setup *s, char **cause);
 	enum engine_q (*queue)(struct engine *e, struct io_req *req);
@@ -101,14 +125,23 @@ struct engine_ops {
 
 /* The engine called @name, or NULL when this build has none by that name. */
 const struct engine_ops *engine_find(const char *name);
-/* Engine @i of this build in table order, or NULL past the end. */
+/* The same, or the ENGINE_F_ABSENT entry of an engine this build lacks. */
+const struct engine_ops *engine_named(const char *name);
+/* Engine @i of this build in table order (none absent), or NULL past the end. */
 const struct engine_ops *engine_at(unsigned i);
+/* Engine @i of the table, absent ones too, or NULL past the end. */
+const struct engine_ops *engine_entry(unsigned i);
 /* fio's rules for an ops table: queue, and commit and reap unless SYNC. */
 int engine_ops_check(const struct engine_ops *ops);
-/* The options every async engine acts on: iodepth and its batching. */
-extern const char *const engine_async_options[];
-/* Whether engine @ops acts on job option @name. */
-bool engine_takes(const struct engine_ops *ops, const char *name);
+/* Whether engine @ops acts on job option @o: its own, or iodepth and its
+ * batching when it is async. */
+bool engine_takes(const struct engine_ops *ops, const struct opt_def *o);
+/* The bytes of a job's block of engine options (every engine's struct),
+ * and where engine @ops's struct is in it. */
+size_t engine_opts_size(void);
+size_t engine_opts_offset(const struct engine_ops *ops);
+/* Engine @ops's options in @job, or NULL when it has none. */
+const void *engine_opts_of(const struct job *job, const struct engine_ops *ops);
 
 /* For engines: one read or write, done now.  With @at, pread/pwrite at the
  * I/O's offset; without, read/write at the file position.  Short transfers
@@ -123,12 +156,5 @@ int64_t engine_sync_now(const struct io_req *req);
 int64_t engine_trim_now(const struct io_req *req);
 /* For engines: whichever of these @req is, done now (@at as above). */
 int64_t engine_io_now(const struct io_req *req, bool at);
-
-extern const struct engine_ops psync_engine_ops;
-extern const struct engine_ops sync_engine_ops;
-extern const struct engine_ops mmap_engine_ops;
-extern const struct engine_ops null_engine_ops;
-extern const struct engine_ops libaio_engine_ops;
-extern const struct engine_ops io_uring_engine_ops;
 
 #endif

@@ -15,7 +15,81 @@
 
 #include "engines/engine.h"
 #include "files/files.h"
+#include "jobfile/options.h"
 #include "util/util.h"
+
+/* The kernel's IORING_MAX_ENTRIES: the most submission entries a ring has. */
+#define URING_MAX_DEPTH 32768u
+
+extern const struct engine_ops io_uring_engine_ops;
+
+/* io_uring's own job options. */
+struct uring_opts {
+	bool hipri;	    /* IORING_SETUP_IOPOLL */
+	bool fixedbufs;	    /* the buffers registered: READ_FIXED, WRITE_FIXED */
+	bool registerfiles; /* the files registered: IOSQE_FIXED_FILE */
+	bool sqthread_poll; /* IORING_SETUP_SQPOLL */
+};
+
+#define UF(field) .engine = &io_uring_engine_ops, .off = offsetof(struct uring_opts, field)
+
+enum { UO_FIXEDBUFS, UO_HIPRI, UO_REGISTERFILES, UO_SQTHREAD_POLL, UO_NR };
+
+static const struct opt_def uring_options[UO_NR + 1] = {
+	[UO_FIXEDBUFS] = { .name = "fixedbufs",
+			   .kind = &opt_kind_bool,
+			   UF(fixedbufs),
+			   .def = "0",
+			   .flags = OPTF_BARE,
+			   .help = "io_uring: register the I/O buffers (READ_FIXED, WRITE_FIXED); fail if they "
+				   "cannot be" },
+	[UO_HIPRI] = { .name = "hipri",
+		       .kind = &opt_kind_bool,
+		       UF(hipri),
+		       .def = "0",
+		       .flags = OPTF_BARE,
+		       .help = "io_uring: polled completions (needs direct=1 and a polling device)" },
+	[UO_REGISTERFILES] = { .name = "registerfiles",
+			       .kind = &opt_kind_bool,
+			       UF(registerfiles),
+			       .def = "0",
+			       .flags = OPTF_BARE,
+			       .help = "io_uring: register the files with the kernel" },
+	[UO_SQTHREAD_POLL] = { .name = "sqthread_poll",
+			       .kind = &opt_kind_bool,
+			       UF(sqthread_poll),
+			       .def = "0",
+			       .flags = OPTF_BARE,
+			       .help = "io_uring: a kernel thread polls the submission queue" },
+	[UO_NR] = { .name = NULL }, /* the end */
+};
+
+/* What the kernel would refuse only at set-up, refused when the job is read. */
+static int uring_check(const struct job *job, const void *o, const struct opt_def **blame,
+		       char **cause)
+{
+	const struct uring_opts *opts = o;
+
+	if (job->iodepth > URING_MAX_DEPTH) {
+		*blame = &opt_table[OPT_IODEPTH];
+		return set_cause(cause,
+				 "iodepth=%u is above io_uring's limit of %u I/Os in flight (the "
+				 "kernel's IORING_MAX_ENTRIES); use iodepth=%u or less, or "
+				 "ioengine=libaio",
+				 job->iodepth, URING_MAX_DEPTH, URING_MAX_DEPTH);
+	}
+	if (opts->hipri && !job->direct) {
+		*blame = &uring_options[UO_HIPRI];
+		return set_cause(cause, "hipri (polled completions) needs direct=1");
+	}
+	if (opts->fixedbufs && job->sub_blocks > 1) {
+		*blame = &opt_table[OPT_SUB_BLOCKS];
+		return set_cause(
+			cause, "sub_blocks=%u cannot use fixedbufs (registered buffers are whole)",
+			job->sub_blocks);
+	}
+	return 0;
+}
 
 struct uring_priv {
 	struct io_uring ring;
@@ -70,7 +144,7 @@ static int refused(int r, char **cause)
  * ring then belongs to the thread that made it: the worker makes it in
  * the clone's own thread or process.
  */
-static int ring_setup(struct uring_priv *p, const struct job *job, unsigned depth)
+static int ring_setup(struct uring_priv *p, const struct uring_opts *opts, unsigned depth)
 {
 	static const unsigned optional[] = {
 		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
@@ -82,12 +156,12 @@ static int ring_setup(struct uring_priv *p, const struct job *job, unsigned dept
 	int r;
 
 	/* The kernel refuses both with a kernel thread submitting. */
-	if (job->sqthread_poll)
+	if (opts->sqthread_poll)
 		flags |= IORING_SETUP_SQPOLL;
 	else
 		flags |= IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
 			 IORING_SETUP_DEFER_TASKRUN;
-	if (job->hipri)
+	if (opts->hipri)
 		flags |= IORING_SETUP_IOPOLL;
 	for (;;) {
 		memset(&params, 0, sizeof(params));
@@ -116,22 +190,23 @@ static void uring_cleanup(struct engine *e)
 
 static int uring_init(struct engine *e, const struct engine_setup *s, char **cause)
 {
-	const struct job *job = s->job;
+	const struct uring_opts *opts = s->opts;
 	struct uring_priv *p = xcalloc(1, sizeof(*p));
 	unsigned i, n = s->files->n;
 	int r;
 
-	r = ring_setup(p, job, e->depth);
+	r = ring_setup(p, opts, e->depth);
 	if (r < 0) {
 		free(p);
 		return refused(r, cause);
 	}
 	e->priv = p;
+	e->kernel_submits = p->sqpoll;
 	/* As fio, the buffers are registered only when fixedbufs asks: it
 	 * spares the kernel pinning each I/O's pages (about 7% less CPU per
 	 * 4 KiB direct read at depth 32; docs/PERFORMANCE.md), which fio's
 	 * default pays too. */
-	if (job->fixedbufs) {
+	if (opts->fixedbufs) {
 		struct iovec *iov = xcalloc(e->depth, sizeof(*iov));
 
 		for (i = 0; i < e->depth; i++) {
@@ -150,7 +225,7 @@ static int uring_init(struct engine *e, const struct engine_setup *s, char **cau
 		}
 		p->fixedbufs = true;
 	}
-	if (job->registerfiles) {
+	if (opts->registerfiles) {
 		int *fds = xcalloc(n, sizeof(*fds));
 
 		for (i = 0; i < n; i++)
@@ -294,9 +369,6 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_re
 	return (int)n;
 }
 
-static const char *const uring_options[] = { "fixedbufs", "registerfiles", "sqthread_poll", "hipri",
-					     NULL };
-
 const struct engine_ops io_uring_engine_ops = {
 	.name = "io_uring",
 	.flags = ENGINE_F_VECTORED,
@@ -308,6 +380,8 @@ const struct engine_ops io_uring_engine_ops = {
 		"completions (direct=1, and a device with poll queues).  fsync and\n"
 		"fdatasync are IORING_OP_FSYNC.",
 	.options = uring_options,
+	.opts_size = sizeof(struct uring_opts),
+	.check = uring_check,
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,

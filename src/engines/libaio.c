@@ -18,7 +18,26 @@
 #include <time.h>
 
 #include "engines/engine.h"
+#include "jobfile/options.h"
 #include "util/util.h"
+
+extern const struct engine_ops libaio_engine_ops;
+
+/* libaio's own job options. */
+struct aio_opts {
+	bool userspace_reap; /* a reap that need not wait reads the ring */
+};
+
+static const struct opt_def aio_options[] = {
+	{ .name = "userspace_reap",
+	  .kind = &opt_kind_bool,
+	  .engine = &libaio_engine_ops,
+	  .off = offsetof(struct aio_opts, userspace_reap),
+	  .def = "0",
+	  .flags = OPTF_BARE,
+	  .help = "libaio: a reap that need not wait reads the AIO ring from user space" },
+	{ .name = NULL },
+};
 
 /* The completion ring the kernel maps at the context's address (fs/aio.c,
  * a stable ABI: libaio and fio read it too).  Only tail is the kernel's to
@@ -78,7 +97,8 @@ static int aio_init(struct engine *e, const struct engine_setup *s, char **cause
 	p->events = xcalloc(e->depth, sizeof(*p->events));
 	p->failed = xcalloc(e->depth, sizeof(*p->failed));
 	/* As fio: the ring is read only with iodepth_batch_complete_min=0. */
-	p->ring = s->job->userspace_reap && !s->job->iodepth_batch_complete_min
+	p->ring = ((const struct aio_opts *)s->opts)->userspace_reap &&
+				  !s->job->iodepth_batch_complete_min
 			  ? (struct aio_ring_abi *)p->ctx
 			  : NULL;
 	if (p->ring && (p->ring->magic != AIO_RING_MAGIC || p->ring->incompat_features ||
@@ -206,11 +226,9 @@ static void aio_cleanup(struct engine *e)
 	e->priv = NULL;
 }
 
-static const char *const aio_options[] = { "userspace_reap", NULL };
-
 const struct engine_ops libaio_engine_ops = {
 	.name = "libaio",
-	.flags = ENGINE_F_VECTORED,
+	.flags = ENGINE_F_VECTORED | ENGINE_F_ASYNC_DIRECT,
 	.desc = "Linux native AIO (io_submit/io_getevents), iodepth in flight",
 	.help = "io_submit(2) and io_getevents(2) through libaio, up to iodepth I/Os in\n"
 		"flight.  Asynchronous only with direct=1: buffered I/O is completed inside\n"
@@ -219,6 +237,7 @@ const struct engine_ops libaio_engine_ops = {
 		"io_getevents; with userspace_reap and iodepth_batch_complete_min=0, a\n"
 		"reap that need not wait reads the AIO ring from user space.",
 	.options = aio_options,
+	.opts_size = sizeof(struct aio_opts),
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,

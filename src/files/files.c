@@ -374,9 +374,7 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 		}
 		/* No size: the file is used as it is, never extended. */
 		ret = layout(f, len ? f->start + len : 0,
-			     (engine_flags & ENGINE_F_NOEXTEND)
-				     ? opt_enum_name(OPT_IOENGINE, (int)job->ioengine)
-				     : NULL,
+			     (engine_flags & ENGINE_F_NOEXTEND) ? job->ioengine->name : NULL,
 			     job->read_only, fw, cause);
 		if (ret)
 			break;

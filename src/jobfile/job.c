@@ -33,7 +33,7 @@ void job_set_origin(struct job *job, unsigned i, const struct origin *from, cons
 
 	o.via = via;
 	if (!job->origin_slot)
-		job->origin_slot = xcalloc(opt_count, sizeof(*job->origin_slot));
+		job->origin_slot = xcalloc(opt_rows(), sizeof(*job->origin_slot));
 	if (!job->origin_slot[i]) {
 		/* Room for the next power of two: doubles when n reaches one. */
 		if (!(n & (n - 1)))
@@ -95,10 +95,12 @@ static int apply_value(struct job *job, const struct setting *sv, char **cause)
 
 	if (!opt_apply(o, job, sv->value, sv->bare, &inner)) {
 		/* Options that share a field (direct, buffered) share the origin. */
-		for (i = 0; i < opt_count; i++) {
-			if (opt_table[i].off != o->off)
+		for (i = 0; i < opt_rows(); i++) {
+			const struct opt_def *r = opt_at(i);
+
+			if (r->off != o->off || r->engine != o->engine)
 				continue;
-			job_set_origin(job, i, &sv->origin, &opt_table[i] == o ? NULL : o->name);
+			job_set_origin(job, i, &sv->origin, r == o ? NULL : o->name);
 		}
 		return 0;
 	}
@@ -187,19 +189,21 @@ static struct kb_mark *kb_marks(const struct jobspec *spec, unsigned from, unsig
 
 int job_defaults(struct job *job, char **cause)
 {
-	const struct opt_def *kb = opt_find("kb_base");
+	const struct opt_def *kb = &opt_table[OPT_KB_BASE];
+	unsigned i, n = opt_rows();
 	char *inner = NULL;
-	unsigned i;
 
 	memset(job, 0, sizeof(*job));
-	job->origin_slot = xcalloc(opt_count, sizeof(*job->origin_slot));
+	job->origin_slot = xcalloc(n, sizeof(*job->origin_slot));
+	job->eng_opts = xcalloc(1, engine_opts_size() + 1);
 	/* kb_base's first of all, so "4k" always means 4096. */
 	opt_apply(kb, job, kb->def, false, &inner);
-	for (i = 0; i < opt_count; i++) {
-		if (opt_table[i].def &&
-		    opt_apply(&opt_table[i], job, opt_table[i].def, false, &inner)) {
+	for (i = 0; i < n; i++) {
+		const struct opt_def *o = opt_at(i);
+
+		if (o->def && opt_apply(o, job, o->def, false, &inner)) {
 			/* A default the table cannot parse is a bug, caught by the tests. */
-			*cause = xasprintf("internal: default of %s: %s", opt_table[i].name, inner);
+			*cause = xasprintf("internal: default of %s: %s", o->name, inner);
 			free(inner);
 			return -EINVAL;
 		}
@@ -210,14 +214,17 @@ int job_defaults(struct job *job, char **cause)
 /* Makes @to a copy of @from with memory of its own (job_free_all frees it). */
 static void job_copy(struct job *to, const struct job *from)
 {
-	unsigned i;
+	unsigned i, n = opt_rows();
 
 	*to = *from;
-	for (i = 0; i < opt_count; i++)
-		if (opt_table[i].kind->own)
-			opt_table[i].kind->own(&opt_table[i], to);
-	to->origin_slot = xmalloc(opt_count * sizeof(*to->origin_slot));
-	memcpy(to->origin_slot, from->origin_slot, opt_count * sizeof(*to->origin_slot));
+	for (i = 0; i < n; i++)
+		if (opt_at(i)->kind->own)
+			opt_at(i)->kind->own(opt_at(i), to);
+	/* The engines' options: a block of plain values. */
+	to->eng_opts = xmalloc(engine_opts_size() + 1);
+	memcpy(to->eng_opts, from->eng_opts, engine_opts_size() + 1);
+	to->origin_slot = xmalloc(n * sizeof(*to->origin_slot));
+	memcpy(to->origin_slot, from->origin_slot, n * sizeof(*to->origin_slot));
 	to->origin_at = NULL;
 	if (from->nr_origins) {
 		/* Room as job_set_origin keeps it: the next power of two. */
@@ -387,7 +394,7 @@ void job_bs_span(const struct job *job, uint64_t *lo, uint64_t *hi)
 
 const struct engine_ops *job_engine(const struct job *job)
 {
-	return engine_find(opt_enum_name(OPT_IOENGINE, (int)job->ioengine));
+	return job->ioengine && !(job->ioengine->flags & ENGINE_F_ABSENT) ? job->ioengine : NULL;
 }
 
 static const char *bs_option(const struct job *job)
@@ -480,14 +487,6 @@ static void apply_gtod_reduce(struct job *job)
 
 static int check_job(struct job *job, char **cause)
 {
-	/* Each engine-only option, and whose it is. */
-	static const struct {
-		const char *name, *owner;
-	} engine_only[] = {
-		{ "hipri", "an io_uring" },	    { "fixedbufs", "an io_uring" },
-		{ "registerfiles", "an io_uring" }, { "sqthread_poll", "an io_uring" },
-		{ "userspace_reap", "a libaio" },
-	};
 	const struct engine_ops *ops = job_engine(job);
 	uint64_t bs = 0, lo, region = 0;
 	const char *limit = NULL;
@@ -540,14 +539,25 @@ static int check_job(struct job *job, char **cause)
 			       job->iodepth_batch_submit, job->iodepth);
 
 	/* An engine this build lacks is refused when the job runs. */
-	for (i = 0; ops && i < ARRAY_SIZE(engine_only); i++) {
-		const char *name = engine_only[i].name;
-		const struct opt_def *o = opt_find(name);
+	for (i = OPT_NR; ops && i < opt_rows(); i++) {
+		const struct opt_def *o = opt_at(i);
+		const char *owner = o->engine->name;
 
-		if (*(const bool *)((const char *)job + o->off) && !engine_takes(ops, name))
-			return fail_at(job, name, cause,
-				       "%s is %s option; ioengine=%s does not use it", name,
-				       engine_only[i].owner, ops->name);
+		if (o->engine != ops && !job_option_is_default(job, o))
+			return fail_at(job, o->name, cause,
+				       "%s is %s %s option; ioengine=%s does not use it", o->name,
+				       strchr("aeiou", owner[0]) ? "an" : "a", owner, ops->name);
+	}
+	if (ops && ops->check) {
+		const struct opt_def *blame = &opt_table[OPT_IOENGINE];
+		char *why = NULL;
+		int ret = ops->check(job, engine_opts_of(job, ops), &blame, &why);
+
+		if (ret) {
+			ret = fail_at(job, blame->name, cause, "%s", why);
+			free(why);
+			return ret;
+		}
 	}
 	if (ops && (ops->flags & ENGINE_F_NOFILES) &&
 	    (job->size.pct || (!job->size.val && !job->filesize_min) || job->offset.pct ||
@@ -595,8 +605,6 @@ static int check_job(struct job *job, char **cause)
 		else if (scatter && job->iomem != IOMEM_MALLOC)
 			why = "scatters into pieces of their own (malloc), so iomem= would not "
 			      "be the memory the device reads or writes; use iomem=malloc";
-		else if (job->fixedbufs)
-			why = "cannot use fixedbufs (registered buffers are whole)";
 		if (why)
 			return fail_at(job, "sub_blocks", cause, "sub_blocks=%u %s",
 				       job->sub_blocks, why);
@@ -614,9 +622,6 @@ static int check_job(struct job *job, char **cause)
 			       "stride=%u gives fewer columns than numjobs=%u (SQLIO: -f must be "
 			       "at least -t)",
 			       job->stride, job->numjobs);
-	if (job->hipri && !job->direct)
-		return fail_at(job, later(job, "hipri", "direct"), cause,
-			       "hipri (polled completions) needs direct=1");
 	return check_verify(job, ops, cause);
 }
 
@@ -677,9 +682,11 @@ static void job_free(struct job *job)
 {
 	unsigned i;
 
-	for (i = 0; i < opt_count; i++)
-		if (opt_table[i].kind->release)
-			opt_table[i].kind->release(&opt_table[i], job);
+	for (i = 0; i < opt_rows(); i++)
+		if (opt_at(i)->kind->release)
+			opt_at(i)->kind->release(opt_at(i), job);
+	free(job->eng_opts);
+	job->eng_opts = NULL;
 	free(job->origin_slot);
 	free(job->origin_at);
 	job->origin_slot = NULL;
@@ -701,8 +708,8 @@ void job_dump(const struct job *job, struct strbuf *sb)
 
 	strbuf_addf(sb, "[%s]\n", job->name);
 	/* Padded by hand: --parse-only of many jobs is mostly this loop. */
-	for (i = 0; i < opt_count; i++) {
-		const struct opt_def *o = &opt_table[i];
+	for (i = 0; i < opt_rows(); i++) {
+		const struct opt_def *o = opt_at(i);
 		const struct origin *from = job_origin(job, i);
 		size_t start = sb->len;
 
@@ -739,6 +746,7 @@ bool job_option_is_default(const struct job *job, const struct opt_def *o)
 	if (!o->def)
 		return false;
 	scratch = xcalloc(1, sizeof(*scratch));
+	scratch->eng_opts = xcalloc(1, engine_opts_size() + 1);
 	scratch->kb_base = 1024;
 	opt_apply(o, scratch, o->def, false, &cause);
 	opt_format(o, job, &have);
@@ -759,16 +767,16 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 		const struct job *job = &jobs[i];
 		const struct engine_ops *ops = job_engine(job);
 
-		if (job->ioengine == IOENGINE_LIBAIO && !job->direct)
-			str_list_push(out, xasprintf("[%s] ioengine=libaio without direct=1: the "
-						     "kernel completes buffered I/O inside "
-						     "io_submit, so it runs about one I/O at a "
+		if (ops && (ops->flags & ENGINE_F_ASYNC_DIRECT) && !job->direct)
+			str_list_push(out, xasprintf("[%s] ioengine=%s without direct=1: the "
+						     "kernel completes buffered I/O inside its "
+						     "submission, so it runs about one I/O at a "
 						     "time whatever iodepth says",
-						     job->name));
-		if (job->ioengine == IOENGINE_MMAP && job->direct)
-			str_list_push(out, xasprintf("[%s] ioengine=mmap always goes through the "
+						     job->name, ops->name));
+		if (ops && (ops->flags & ENGINE_F_PAGECACHE) && job->direct)
+			str_list_push(out, xasprintf("[%s] ioengine=%s always goes through the "
 						     "page cache: direct=1 does not bypass it",
-						     job->name));
+						     job->name, ops->name));
 		for (d = DDIR_READ; d <= DDIR_WRITE; d++)
 			if (job->rate[d] && job->rate_iops[d])
 				str_list_push(out, xasprintf("[%s] rate and rate_iops both cap the "

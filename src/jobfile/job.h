@@ -14,6 +14,8 @@
 #include "util/iomem.h"
 #include "util/util.h"
 
+struct engine_ops;
+
 enum ddir { DDIR_READ, DDIR_WRITE, DDIR_TRIM, DDIR_COUNT };
 
 enum rw_mode {
@@ -28,15 +30,6 @@ enum rw_mode {
 };
 
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
-
-enum ioengine_id {
-	IOENGINE_PSYNC,
-	IOENGINE_SYNC,
-	IOENGINE_LIBAIO,
-	IOENGINE_IO_URING,
-	IOENGINE_MMAP,
-	IOENGINE_NULL,
-};
 
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
@@ -167,7 +160,7 @@ struct job {
 	unsigned sub_blocks;		 /* SQLIO's -m: pieces of each I/O's buffer; 1: off */
 	enum sub_block_io sub_block_io;
 
-	enum ioengine_id ioengine;
+	const struct engine_ops *ioengine; /* maybe an ENGINE_F_ABSENT one: job_engine() */
 	unsigned iodepth;
 	unsigned iodepth_batch_submit;
 	unsigned iodepth_batch_complete_min;
@@ -252,11 +245,9 @@ struct job {
 	enum cpus_policy cpus_allowed_policy;
 	enum continue_on_error continue_on_error;
 
-	bool hipri;
-	bool fixedbufs;
-	bool registerfiles;
-	bool sqthread_poll;
-	bool userspace_reap;
+	/* Every engine's own options, one block (engine_opts_of() finds an
+	 * engine's struct in it); owned. */
+	void *eng_opts;
 
 	/* Where each option's value came from (job_origin): origin_slot[i] is
 	 * 0 while option i (an opt_table index) has its default, else 1 + its
@@ -310,7 +301,6 @@ void job_bs_span(const struct job *job, uint64_t *lo, uint64_t *hi);
 
 struct jobset;
 struct strbuf;
-struct engine_ops;
 
 /* Fills @job with every option at its default, with default origins
  * (job_free_all releases it).  0, or -EINVAL with *cause set when a

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engines/engine.h"
 #include "jobfile/options.h"
 #include "jobfile/units.h"
 
@@ -20,16 +21,6 @@ static const struct opt_enum rw_enums[] = {
 	{ "rw", RW_READWRITE },	     { "readwrite", RW_READWRITE },
 	{ "randrw", RW_RANDRW },     { "trim", RW_TRIM },
 	{ "randtrim", RW_RANDTRIM }, { NULL, 0 },
-};
-
-static const struct opt_enum ioengine_enums[] = {
-	{ "psync", IOENGINE_PSYNC },
-	{ "sync", IOENGINE_SYNC },
-	{ "libaio", IOENGINE_LIBAIO },
-	{ "io_uring", IOENGINE_IO_URING },
-	{ "mmap", IOENGINE_MMAP },
-	{ "null", IOENGINE_NULL },
-	{ NULL, 0 },
 };
 
 static const struct opt_enum sync_enums[] = {
@@ -212,8 +203,6 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .def = "$jobname.$jobnum.$filenum", .help = "how file names are made when filename is unset" },
 	[OPT_FILESIZE] = { .name = "filesize", .kind = &opt_kind_range, F2(filesize_min, filesize_max), .min = 1,
 	  .help = "size of each file, or a LO-HI range picked per file" },
-	[OPT_FIXEDBUFS] = { .name = "fixedbufs", .kind = &opt_kind_bool, F(fixedbufs), .def = "0", .flags = OPTF_BARE,
-	  .help = "io_uring: fail if the I/O buffers cannot be registered (they are, when allowed)" },
 	[OPT_FSYNC] = { .name = "fsync", .kind = &opt_kind_uint, F(fsync), .def = "0",
 	  .help = "fsync every N writes (0: never)" },
 	[OPT_FSYNC_ON_CLOSE] = { .name = "fsync_on_close", .kind = &opt_kind_bool, F(fsync_on_close), .def = "0",
@@ -222,8 +211,6 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .flags = OPTF_BARE, .help = "report each group as one" },
 	[OPT_GTOD_REDUCE] = { .name = "gtod_reduce", .kind = &opt_kind_bool, F(gtod_reduce), .def = "0",
 	  .help = "no latencies, for fewer clock reads: sets the disable_* options" },
-	[OPT_HIPRI] = { .name = "hipri", .kind = &opt_kind_bool, F(hipri), .def = "0", .flags = OPTF_BARE,
-	  .help = "io_uring: polled completions (needs direct=1 and a polling device)" },
 	[OPT_INVALIDATE] = { .name = "invalidate", .kind = &opt_kind_bool, F(invalidate), .def = "1",
 	  .help = "drop the files' page cache before I/O" },
 	[OPT_IO_SIZE] = { .name = "io_size", .alias = "io_limit", .kind = &opt_kind_size_pct, F(io_size),
@@ -242,8 +229,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	[OPT_IODEPTH_BATCH_SUBMIT] = { .name = "iodepth_batch_submit", .alias = "iodepth_batch", .kind = &opt_kind_uint,
 	  F(iodepth_batch_submit), .max = 65536, .def = "1",
 	  .help = "I/Os submitted at once (0: iodepth)" },
-	[OPT_IOENGINE] = { .name = "ioengine", .kind = &opt_kind_enum, F(ioengine), .enums = ioengine_enums,
-	  .def = "psync", .help = "how I/O is issued" },
+	[OPT_IOENGINE] = { .name = "ioengine", .kind = &opt_kind_engine, F(ioengine), .def = "psync",
+	  .help = "how I/O is issued (--list-engines)" },
 	[OPT_IOMEM] = { .name = "iomem", .alias = "mem", .kind = &opt_kind_enum, F(iomem), .enums = iomem_enums,
 	  .def = "malloc",
 	  .help = "I/O buffer memory: malloc, mmap, mmapshared, mmaphuge, shm, shmhuge, thp" },
@@ -295,8 +282,6 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .enums = rate_process_enums, .def = "linear", .help = "arrival pattern under a rate cap" },
 	[OPT_REFILL_BUFFERS] = { .name = "refill_buffers", .kind = &opt_kind_bool, F(refill_buffers), .def = "0",
 	  .flags = OPTF_BARE, .help = "new buffer contents for every write" },
-	[OPT_REGISTERFILES] = { .name = "registerfiles", .kind = &opt_kind_bool, F(registerfiles), .def = "0",
-	  .flags = OPTF_BARE, .help = "io_uring: register the files with the kernel" },
 	[OPT_RUNTIME] = { .name = "runtime", .alias = "timeout", .kind = &opt_kind_time, F(runtime),
 	  .unit = NSEC_PER_SEC, .def = "0", .help = "stop after this long (0: no limit)" },
 	[OPT_RW] = { .name = "rw", .alias = "readwrite", .kind = &opt_kind_rw, F(rw), .enums = rw_enums,
@@ -310,8 +295,6 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "write the offset and a sequence number into each 512-byte block written" },
 	[OPT_SIZE] = { .name = "size", .kind = &opt_kind_size_pct, F(size),
 	  .help = "bytes of I/O region per job, or a % of the file" },
-	[OPT_SQTHREAD_POLL] = { .name = "sqthread_poll", .kind = &opt_kind_bool, F(sqthread_poll), .def = "0",
-	  .flags = OPTF_BARE, .help = "io_uring: a kernel thread polls the submission queue" },
 	[OPT_STARTDELAY] = { .name = "startdelay", .kind = &opt_kind_time_range, F2(startdelay_min, startdelay_max),
 	  .unit = NSEC_PER_SEC, .def = "0", .help = "wait this long (or LO-HI) before starting" },
 	[OPT_STONEWALL] = { .name = "stonewall", .alias = "wait_for_previous", .kind = &opt_kind_bool, F(stonewall),
@@ -337,9 +320,6 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .flags = OPTF_BARE, .help = "repeat the workload until runtime ends" },
 	[OPT_UNLINK] = { .name = "unlink", .kind = &opt_kind_bool, F(unlink), .def = "0",
 	  .help = "remove the files this run created when it ends" },
-	[OPT_USERSPACE_REAP] = { .name = "userspace_reap", .kind = &opt_kind_bool, F(userspace_reap), .def = "0",
-	  .flags = OPTF_BARE,
-	  .help = "libaio: a reap that need not wait reads the AIO ring from user space" },
 	[OPT_VERIFY] = { .name = "verify", .kind = &opt_kind_enum, F(verify), .enums = verify_enums, .def = "0",
 	  .help = "checksum written blocks and check them" },
 	[OPT_VERIFY_BACKLOG] = { .name = "verify_backlog", .kind = &opt_kind_uint, F(verify_backlog), .def = "0",
@@ -363,11 +343,67 @@ const struct opt_def opt_table[OPT_NR] = {
 };
 /* clang-format on */
 
-const unsigned opt_count = ARRAY_SIZE(opt_table);
+/* An engine's rows, and how many. */
+static unsigned engine_rows(const struct engine_ops *ops)
+{
+	unsigned n = 0;
+
+	while (ops->options && ops->options[n].name)
+		n++;
+	return n;
+}
+
+unsigned opt_rows(void)
+{
+	const struct engine_ops *ops;
+	unsigned i, n = OPT_NR;
+
+	for (i = 0; (ops = engine_entry(i)); i++)
+		n += engine_rows(ops);
+	return n;
+}
+
+const struct opt_def *opt_at(unsigned i)
+{
+	const struct engine_ops *ops;
+	unsigned k, n;
+
+	if (i < OPT_NR)
+		return &opt_table[i];
+	i -= OPT_NR;
+	for (k = 0; (ops = engine_entry(k)); k++) {
+		n = engine_rows(ops);
+		if (i < n)
+			return &ops->options[i];
+		i -= n;
+	}
+	return NULL;
+}
+
+unsigned opt_index(const struct opt_def *o)
+{
+	const struct engine_ops *ops;
+	unsigned k, i = OPT_NR;
+
+	if (!o->engine)
+		return (unsigned)(o - opt_table);
+	for (k = 0; (ops = engine_entry(k)) && ops != o->engine; k++)
+		i += engine_rows(ops);
+	return i + (unsigned)(o - o->engine->options);
+}
+
+void *opt_field(const struct opt_def *o, const struct job *job, size_t off)
+{
+	char *base =
+		o->engine ? (char *)job->eng_opts + engine_opts_offset(o->engine) : (char *)job;
+
+	return base + off;
+}
 
 const struct opt_def *opt_find(const char *name)
 {
-	unsigned lo = 0, hi = opt_count, i;
+	const struct engine_ops *ops;
+	unsigned lo = 0, hi = OPT_NR, i, k;
 
 	/* The names are sorted (test_options checks): halve; the aliases
 	 * are not, and few. */
@@ -382,9 +418,13 @@ const struct opt_def *opt_find(const char *name)
 		else
 			hi = mid;
 	}
-	for (i = 0; i < opt_count; i++)
+	for (i = 0; i < OPT_NR; i++)
 		if (opt_table[i].alias && !strcmp(opt_table[i].alias, name))
 			return &opt_table[i];
+	for (k = 0; (ops = engine_entry(k)); k++)
+		for (i = 0; ops->options && ops->options[i].name; i++)
+			if (!strcmp(ops->options[i].name, name))
+				return &ops->options[i];
 	return NULL;
 }
 
@@ -403,10 +443,12 @@ const char *opt_suggest(const char *name)
 	struct util_nearest n = UTIL_NEAREST_INIT;
 	unsigned i;
 
-	for (i = 0; i < opt_count; i++) {
-		util_nearest_offer(&n, name, opt_table[i].name);
-		if (opt_table[i].alias)
-			util_nearest_offer(&n, name, opt_table[i].alias);
+	for (i = 0; i < opt_rows(); i++) {
+		const struct opt_def *o = opt_at(i);
+
+		util_nearest_offer(&n, name, o->name);
+		if (o->alias)
+			util_nearest_offer(&n, name, o->alias);
 	}
 	return n.best;
 }

@@ -3,7 +3,8 @@
  * The option table: one row per job option (name, alias, kind, field,
  * bounds, default, one-line help).  A row's kind knows how to parse a value
  * into struct job and how to print it back.  Adding an option is one row
- * here plus its entry in man/iogauge-jobfile.5.
+ * here plus its entry in man/iogauge-jobfile.5; an engine's own options
+ * are rows of the same kind in its own file (engine_ops.options).
  */
 #ifndef IOGAUGE_OPTIONS_H
 #define IOGAUGE_OPTIONS_H
@@ -69,12 +70,10 @@ enum opt_id {
 	OPT_FILENAME,
 	OPT_FILENAME_FORMAT,
 	OPT_FILESIZE,
-	OPT_FIXEDBUFS,
 	OPT_FSYNC,
 	OPT_FSYNC_ON_CLOSE,
 	OPT_GROUP_REPORTING,
 	OPT_GTOD_REDUCE,
-	OPT_HIPRI,
 	OPT_INVALIDATE,
 	OPT_IO_SIZE,
 	OPT_IO_SUBMIT_MODE,
@@ -108,14 +107,12 @@ enum opt_id {
 	OPT_RATE_IOPS,
 	OPT_RATE_PROCESS,
 	OPT_REFILL_BUFFERS,
-	OPT_REGISTERFILES,
 	OPT_RUNTIME,
 	OPT_RW,
 	OPT_RWMIXREAD,
 	OPT_RWMIXWRITE,
 	OPT_SCRAMBLE_BUFFERS,
 	OPT_SIZE,
-	OPT_SQTHREAD_POLL,
 	OPT_STARTDELAY,
 	OPT_STONEWALL,
 	OPT_STRIDE,
@@ -128,7 +125,6 @@ enum opt_id {
 	OPT_THREAD,
 	OPT_TIME_BASED,
 	OPT_UNLINK,
-	OPT_USERSPACE_REAP,
 	OPT_VERIFY,
 	OPT_VERIFY_BACKLOG,
 	OPT_VERIFY_FATAL,
@@ -165,6 +161,8 @@ struct opt_enum {
 #define OPTF_BARE   (1u << 0) /* may stand alone: "time_based" means "time_based=1" */
 #define OPTF_INVERT (1u << 1) /* bool stored inverted (buffered writes direct) */
 
+struct engine_ops;
+
 struct opt_def {
 	const char *name;
 	const char *alias; /* NULL, or fio's other spelling */
@@ -177,17 +175,26 @@ struct opt_def {
 	const char *def;	      /* default, parsed by the same code; NULL: none */
 	unsigned flags;
 	const char *help;
+	/* An engine's own option, in that engine's file: off (and off2) are
+	 * into its option struct, not struct job.  NULL: a job option. */
+	const struct engine_ops *engine;
 };
 
+/* The job options, sorted by name; the engines' own follow them (rows
+ * OPT_NR and up, in engine table order). */
 extern const struct opt_def opt_table[OPT_NR];
-extern const unsigned opt_count;
 
+/* How many rows there are, the engines' included, and row @i of them. */
+unsigned opt_rows(void);
+const struct opt_def *opt_at(unsigned i);
 /* The row for @name or its alias (exact, case-sensitive as fio), or NULL. */
 const struct opt_def *opt_find(const char *name);
-static inline unsigned opt_index(const struct opt_def *o)
-{
-	return (unsigned)(o - opt_table);
-}
+/* @o's place among the rows (opt_at(opt_index(o)) == o): what
+ * struct job's origin is indexed by. */
+unsigned opt_index(const struct opt_def *o);
+/* Where @o's field, at @off, is in @job (its engine's block for an
+ * engine's option). */
+void *opt_field(const struct opt_def *o, const struct job *job, size_t off);
 /* The name enum option @id gives @value ("randread" for OPT_RW), or "?". */
 const char *opt_enum_name(enum opt_id id, int value);
 /* The closest option name, or NULL when nothing is close enough. */
@@ -206,7 +213,7 @@ extern const struct opt_kind opt_kind_str, opt_kind_str_list, opt_kind_bool, opt
 	opt_kind_u64, opt_kind_pct, opt_kind_size_pct, opt_kind_size_ddir, opt_kind_range,
 	opt_kind_range_ddir, opt_kind_time, opt_kind_time_range, opt_kind_enum, opt_kind_u64_ddir,
 	opt_kind_rw, opt_kind_bssplit, opt_kind_rand_dist, opt_kind_percentiles, opt_kind_cpus,
-	opt_kind_pattern;
+	opt_kind_pattern, opt_kind_engine;
 
 /*
  * Options fio knows that iogauge does not implement.  FIO_OPT_UNSUPPORTED

@@ -14,10 +14,12 @@
 #include "jobfile/units.h"
 #include "verify/verify.h"
 
-#define FIELD(o, job, type)   ((type *)((char *)(job) + (o)->off))
-#define FIELD2(o, job, type)  ((type *)((char *)(job) + (o)->off2))
-#define CFIELD(o, job, type)  ((const type *)((const char *)(job) + (o)->off))
-#define CFIELD2(o, job, type) ((const type *)((const char *)(job) + (o)->off2))
+#include "engines/engine.h"
+
+#define FIELD(o, job, type)   ((type *)opt_field(o, job, (o)->off))
+#define FIELD2(o, job, type)  ((type *)opt_field(o, job, (o)->off2))
+#define CFIELD(o, job, type)  ((const type *)opt_field(o, job, (o)->off))
+#define CFIELD2(o, job, type) ((const type *)opt_field(o, job, (o)->off2))
 
 static int check_bounds(const struct opt_def *o, uint64_t v, const char *val, char **cause)
 {
@@ -320,6 +322,42 @@ static void enum_format(const struct opt_def *o, const struct job *job, struct s
 const struct opt_kind opt_kind_enum = { .syntax = "choice",
 					.parse = enum_parse,
 					.format = enum_format };
+
+/* ---- engines: a name of engine.c's table ---- */
+
+static int engine_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
+{
+	const struct engine_ops *ops = engine_named(val);
+	struct strbuf sb = { 0 };
+	const char *why;
+	unsigned i;
+
+	if (ops) {
+		*FIELD(o, job, const struct engine_ops *) = ops;
+		return 0;
+	}
+	for (i = 0; engine_at(i); i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", engine_at(i)->name);
+	why = fio_value_unsupported(o->name, val);
+	if (why)
+		*cause = xasprintf("'%s' is %s, which iogauge does not implement (valid: %s)", val,
+				   why, sb.buf);
+	else
+		*cause = xasprintf("'%s' is not a valid %s (valid: %s)", val, o->name, sb.buf);
+	strbuf_free(&sb);
+	return -EINVAL;
+}
+
+static void engine_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
+{
+	const struct engine_ops *ops = *FIELD(o, job, const struct engine_ops *);
+
+	strbuf_addf(sb, "%s", ops ? ops->name : "?");
+}
+
+const struct opt_kind opt_kind_engine = { .syntax = "engine",
+					  .parse = engine_parse,
+					  .format = engine_format };
 
 /* ---- sizes ---- */
 

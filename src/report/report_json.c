@@ -120,7 +120,7 @@ static void lat_maps(struct json *j, const struct run_stats *st)
  * earlier one in place. */
 static void options_object(struct json *j, const char *key, const struct jobspec *spec, bool global)
 {
-	unsigned i, nr = jobspec_nr_settings(spec), *last = xcalloc(opt_count, sizeof(*last));
+	unsigned i, nr = jobspec_nr_settings(spec), *last = xcalloc(opt_rows(), sizeof(*last));
 	bool any = false;
 
 	/* Where each option is written last (+1): one pass, not one per setting. */

@@ -81,7 +81,8 @@ static void sub_copy(const struct worker *w, const struct io_req *req, bool in)
 
 int worker_engine_init(struct worker *w, char **cause)
 {
-	struct engine_setup es = { w->job, &w->files, w->bufmem.buf, w->buf_size };
+	struct engine_setup es = { w->job, engine_opts_of(w->job, w->eng.ops), &w->files,
+				   w->bufmem.buf, w->buf_size };
 	char *why = NULL;
 	int ret;
 
@@ -178,7 +179,8 @@ static unsigned lat_timed(const struct worker *w)
 	const struct job *job = w->job;
 	unsigned m = 0;
 
-	if (!(w->eng.ops->flags & ENGINE_F_SYNC) && !job->sqthread_poll && !job->disable_slat)
+	/* As fio: no submission latency with a kernel thread submitting. */
+	if (!(w->eng.ops->flags & ENGINE_F_SYNC) && !w->eng.kernel_submits && !job->disable_slat)
 		m |= STATS_H_SLAT;
 	if (!job->disable_clat)
 		m |= STATS_H_CLAT;
@@ -270,7 +272,7 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 
 		ret = set_cause(cause,
 				"[%s] ioengine=%s is not in this build of iogauge (it has: %s)",
-				job->name, opt_enum_name(OPT_IOENGINE, (int)job->ioengine), have);
+				job->name, job->ioengine->name, have);
 		free(have);
 		return ret;
 	}

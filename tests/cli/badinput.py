@@ -99,6 +99,8 @@ def cmdlines(tmp):
         (["--name=a", "--iodpeth=4"], "did you mean '--iodepth'?"),
         (["--name=a", "--ioengine=bogus"], "--ioengine"),
         (["--name=a", "--iodepth=99999999", f, "--size=1m"], "--iodepth=99999999"),
+        (["--name=a", "--ioengine=io_uring", "--iodepth=40000", f, "--size=1m"],
+         "--iodepth: [a] iodepth=40000 is above io_uring's limit of 32768"),
         (["--name=a", "--numjobs=100000", f, "--size=1m"], "--numjobs=100000"),
         (["--name=a", "--size=-1", f], "--size=-1"),
         (["--name=a", "--size=1m", "--bs=2m", f], "block size 2097152 is larger than the size"),

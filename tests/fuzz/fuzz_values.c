@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
-	o = &opt_table[(data[0] | (unsigned)data[1] << 8) % opt_count];
+	o = opt_at((data[0] | (unsigned)data[1] << 8) % opt_rows());
 	val = xstrndup((const char *)data + 2, size - 2); /* up to a NUL, as a line would */
 	job = defaults();
 	ret = opt_apply(o, job, val, false, &cause);
