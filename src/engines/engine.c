@@ -18,6 +18,9 @@
 
 extern const struct engine_ops psync_engine_ops, sync_engine_ops, libaio_engine_ops,
 	io_uring_engine_ops, mmap_engine_ops, null_engine_ops;
+#ifdef IOGAUGE_TEST_ENGINE /* tests/engines/count.c: in test_count alone */
+extern const struct engine_ops count_engine_ops;
+#endif
 
 /* An engine whose library this build lacks: its name only. */
 #define ABSENT(n) (&(const struct engine_ops){ .name = n, .flags = ENGINE_F_ABSENT })
@@ -35,6 +38,9 @@ static const struct engine_ops *const engine_table[] = {
 	ABSENT("io_uring"),
 #endif
 	&mmap_engine_ops,     &null_engine_ops,
+#ifdef IOGAUGE_TEST_ENGINE
+	&count_engine_ops,
+#endif
 };
 
 const char *const io_op_names[IO_OP_NR] = {
