@@ -35,34 +35,23 @@ struct uring_opts {
 
 enum { UO_FIXEDBUFS, UO_HIPRI, UO_REGISTERFILES, UO_SQTHREAD_POLL, UO_NR };
 
+/* One option per row, as opt_table's (clang-format would break them up). */
+/* clang-format off */
 static const struct opt_def uring_options[UO_NR + 1] = {
-	[UO_FIXEDBUFS] = { .name = "fixedbufs",
-			   .kind = &opt_kind_bool,
-			   UF(fixedbufs),
-			   .def = "0",
-			   .flags = OPTF_BARE,
-			   .help = "io_uring: register the I/O buffers (READ_FIXED, WRITE_FIXED); fail if they "
-				   "cannot be" },
-	[UO_HIPRI] = { .name = "hipri",
-		       .kind = &opt_kind_bool,
-		       UF(hipri),
-		       .def = "0",
-		       .flags = OPTF_BARE,
-		       .help = "io_uring: polled completions (needs direct=1 and a polling device)" },
-	[UO_REGISTERFILES] = { .name = "registerfiles",
-			       .kind = &opt_kind_bool,
-			       UF(registerfiles),
-			       .def = "0",
-			       .flags = OPTF_BARE,
-			       .help = "io_uring: register the files with the kernel" },
-	[UO_SQTHREAD_POLL] = { .name = "sqthread_poll",
-			       .kind = &opt_kind_bool,
-			       UF(sqthread_poll),
-			       .def = "0",
-			       .flags = OPTF_BARE,
-			       .help = "io_uring: a kernel thread polls the submission queue" },
+	[UO_FIXEDBUFS] = { .name = "fixedbufs", .kind = &opt_kind_bool, UF(fixedbufs), .def = "0",
+	  .flags = OPTF_BARE,
+	  .help = "io_uring: register the I/O buffers (READ_FIXED, WRITE_FIXED); fail if they cannot be" },
+	[UO_HIPRI] = { .name = "hipri", .kind = &opt_kind_bool, UF(hipri), .def = "0",
+	  .flags = OPTF_BARE,
+	  .help = "io_uring: polled completions (needs direct=1 and a polling device)" },
+	[UO_REGISTERFILES] = { .name = "registerfiles", .kind = &opt_kind_bool, UF(registerfiles),
+	  .def = "0", .flags = OPTF_BARE, .help = "io_uring: register the files with the kernel" },
+	[UO_SQTHREAD_POLL] = { .name = "sqthread_poll", .kind = &opt_kind_bool, UF(sqthread_poll),
+	  .def = "0", .flags = OPTF_BARE,
+	  .help = "io_uring: a kernel thread polls the submission queue" },
 	[UO_NR] = { .name = NULL }, /* the end */
 };
+/* clang-format on */
 
 /* What the kernel would refuse only at set-up, refused when the job is read. */
 static int uring_check(const struct job *job, const void *o, const struct opt_def **blame,

@@ -28,16 +28,14 @@ struct aio_opts {
 	bool userspace_reap; /* a reap that need not wait reads the ring */
 };
 
+/* clang-format off */
 static const struct opt_def aio_options[] = {
-	{ .name = "userspace_reap",
-	  .kind = &opt_kind_bool,
-	  .engine = &libaio_engine_ops,
-	  .off = offsetof(struct aio_opts, userspace_reap),
-	  .def = "0",
-	  .flags = OPTF_BARE,
+	{ .name = "userspace_reap", .kind = &opt_kind_bool, .engine = &libaio_engine_ops,
+	  .off = offsetof(struct aio_opts, userspace_reap), .def = "0", .flags = OPTF_BARE,
 	  .help = "libaio: a reap that need not wait reads the AIO ring from user space" },
 	{ .name = NULL },
 };
+/* clang-format on */
 
 /* The completion ring the kernel maps at the context's address (fs/aio.c,
  * a stable ABI: libaio and fio read it too).  Only tail is the kernel's to
@@ -77,6 +75,7 @@ static unsigned ring_reap(struct aio_ring_abi *ring, struct io_event *ev, unsign
 
 static int aio_init(struct engine *e, const struct engine_setup *s, char **cause)
 {
+	const struct aio_opts *opts = s->opts;
 	struct aio_priv *p = xcalloc(1, sizeof(*p));
 	int r;
 
@@ -97,8 +96,7 @@ static int aio_init(struct engine *e, const struct engine_setup *s, char **cause
 	p->events = xcalloc(e->depth, sizeof(*p->events));
 	p->failed = xcalloc(e->depth, sizeof(*p->failed));
 	/* As fio: the ring is read only with iodepth_batch_complete_min=0. */
-	p->ring = ((const struct aio_opts *)s->opts)->userspace_reap &&
-				  !s->job->iodepth_batch_complete_min
+	p->ring = opts->userspace_reap && !s->job->iodepth_batch_complete_min
 			  ? (struct aio_ring_abi *)p->ctx
 			  : NULL;
 	if (p->ring && (p->ring->magic != AIO_RING_MAGIC || p->ring->incompat_features ||
