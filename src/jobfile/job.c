@@ -60,11 +60,7 @@ static bool is_set(const struct job *job, const char *name)
 	return origin_of(job, name)->kind != ORIGIN_DEFAULT;
 }
 
-/* Fails with "ORIGIN: message", ORIGIN being where option @name was set. */
-static int fail_at(const struct job *job, const char *name, char **cause, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail_at(const struct job *job, const char *name, char **cause, const char *fmt, ...)
+int job_fail_at(const struct job *job, const char *name, char **cause, const char *fmt, ...)
 {
 	struct strbuf sb = { 0 };
 	va_list ap;
@@ -422,36 +418,38 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 		return 0;
 	kind = opt_enum_name(OPT_VERIFY, (int)job->verify);
 	if (!verify_kind_runs(job->verify))
-		return fail_at(job, "verify", cause,
-			       "verify=%s is a fio checksum this version of iogauge does not "
-			       "compute; it has md5, crc64, crc32c, crc32c-intel, crc32, crc16, "
-			       "meta, pattern, pattern_hdr and null",
-			       kind);
+		return job_fail_at(
+			job, "verify", cause,
+			"verify=%s is a fio checksum this version of iogauge does not "
+			"compute; it has md5, crc64, crc32c, crc32c-intel, crc32, crc16, "
+			"meta, pattern, pattern_hdr and null",
+			kind);
 	if ((job->verify == VERIFY_PATTERN || job->verify == VERIFY_PATTERN_HDR) &&
 	    !job->verify_pattern.len)
-		return fail_at(job, "verify", cause, "verify=%s needs verify_pattern=", kind);
+		return job_fail_at(job, "verify", cause, "verify=%s needs verify_pattern=", kind);
 	if (job_does(job, DDIR_TRIM))
-		return fail_at(job, later(job, "verify", "rw"), cause,
-			       "verify=%s checks written blocks: rw=%s writes none", kind,
-			       opt_enum_name(OPT_RW, (int)job->rw));
+		return job_fail_at(job, later(job, "verify", "rw"), cause,
+				   "verify=%s checks written blocks: rw=%s writes none", kind,
+				   opt_enum_name(OPT_RW, (int)job->rw));
 	if (ops && (ops->flags & ENGINE_F_NOFILES))
-		return fail_at(job, later(job, "verify", "ioengine"), cause,
-			       "ioengine=%s stores nothing, so verify=%s has nothing to read back",
-			       ops->name, kind);
+		return job_fail_at(
+			job, later(job, "verify", "ioengine"), cause,
+			"ioengine=%s stores nothing, so verify=%s has nothing to read back",
+			ops->name, kind);
 	if (job->sub_blocks > 1)
-		return fail_at(job, later(job, "verify", "sub_blocks"), cause,
-			       "verify=%s checks whole blocks: it cannot be used with sub_blocks",
-			       kind);
+		return job_fail_at(
+			job, later(job, "verify", "sub_blocks"), cause,
+			"verify=%s checks whole blocks: it cannot be used with sub_blocks", kind);
 	for (d = DDIR_READ; d <= DDIR_WRITE && verify_has_header(job->verify); d++) {
 		if (!job_does(job, d))
 			continue;
 		job_bs_bounds(job, d, &lo, &hi);
 		if (lo < sizeof(struct verify_hdr))
-			return fail_at(job, is_set(job, bs_option(job)) ? bs_option(job) : "verify",
-				       cause,
-				       "verify=%s starts each block with a %zu-byte header: the "
-				       "block size %llu is smaller",
-				       kind, sizeof(struct verify_hdr), (unsigned long long)lo);
+			return job_fail_at(
+				job, is_set(job, bs_option(job)) ? bs_option(job) : "verify", cause,
+				"verify=%s starts each block with a %zu-byte header: the "
+				"block size %llu is smaller",
+				kind, sizeof(struct verify_hdr), (unsigned long long)lo);
 	}
 	return 0;
 }
@@ -494,16 +492,17 @@ static int check_job(struct job *job, char **cause)
 
 	apply_gtod_reduce(job);
 	if (job->clocksource == CLOCKSOURCE_CPU && !clock_have_tsc())
-		return fail_at(
+		return job_fail_at(
 			job, "clocksource", cause,
 			"clocksource=cpu needs a CPU clock (x86's TSC); this build has none");
 	if (is_set(job, "rwmixread") && is_set(job, "rwmixwrite") &&
 	    !origin_of(job, "rwmixread")->via && !origin_of(job, "rwmixwrite")->via) {
 		if (job->rwmix_read + job->rwmix_write != 100)
-			return fail_at(job, later(job, "rwmixread", "rwmixwrite"), cause,
-				       "rwmixread=%u and rwmixwrite=%u add up to %u%%, not 100%%",
-				       job->rwmix_read, job->rwmix_write,
-				       job->rwmix_read + job->rwmix_write);
+			return job_fail_at(
+				job, later(job, "rwmixread", "rwmixwrite"), cause,
+				"rwmixread=%u and rwmixwrite=%u add up to %u%%, not 100%%",
+				job->rwmix_read, job->rwmix_write,
+				job->rwmix_read + job->rwmix_write);
 	} else if (is_set(job, "rwmixwrite")) {
 		job->rwmix_read = 100 - job->rwmix_write;
 		origin_via(job, "rwmixread", "rwmixwrite");
@@ -522,21 +521,21 @@ static int check_job(struct job *job, char **cause)
 	}
 	/* Blame the block size when it was written, else the limit. */
 	if (limit && bs > region)
-		return fail_at(job, is_set(job, bs_option(job)) ? bs_option(job) : limit, cause,
-			       "block size %llu is larger than the %s of %llu bytes",
-			       (unsigned long long)bs, limit, (unsigned long long)region);
+		return job_fail_at(job, is_set(job, bs_option(job)) ? bs_option(job) : limit, cause,
+				   "block size %llu is larger than the %s of %llu bytes",
+				   (unsigned long long)bs, limit, (unsigned long long)region);
 
 	if (job->iodepth_batch_complete_max &&
 	    job->iodepth_batch_complete_min > job->iodepth_batch_complete_max)
-		return fail_at(
+		return job_fail_at(
 			job, later(job, "iodepth_batch_complete_min", "iodepth_batch_complete_max"),
 			cause,
 			"iodepth_batch_complete_min=%u is above iodepth_batch_complete_max=%u",
 			job->iodepth_batch_complete_min, job->iodepth_batch_complete_max);
 	if (job->iodepth_batch_submit > job->iodepth)
-		return fail_at(job, later(job, "iodepth_batch_submit", "iodepth"), cause,
-			       "iodepth_batch_submit=%u is above iodepth=%u",
-			       job->iodepth_batch_submit, job->iodepth);
+		return job_fail_at(job, later(job, "iodepth_batch_submit", "iodepth"), cause,
+				   "iodepth_batch_submit=%u is above iodepth=%u",
+				   job->iodepth_batch_submit, job->iodepth);
 
 	/* An engine this build lacks is refused when the job runs. */
 	for (i = OPT_NR; ops && i < opt_rows(); i++) {
@@ -544,9 +543,10 @@ static int check_job(struct job *job, char **cause)
 		const char *owner = o->engine->name;
 
 		if (o->engine != ops && !job_option_is_default(job, o))
-			return fail_at(job, o->name, cause,
-				       "%s is %s %s option; ioengine=%s does not use it", o->name,
-				       strchr("aeiou", owner[0]) ? "an" : "a", owner, ops->name);
+			return job_fail_at(job, o->name, cause,
+					   "%s is %s %s option; ioengine=%s does not use it",
+					   o->name, strchr("aeiou", owner[0]) ? "an" : "a", owner,
+					   ops->name);
 	}
 	if (ops && ops->check) {
 		const struct opt_def *blame = &opt_table[OPT_IOENGINE];
@@ -554,7 +554,7 @@ static int check_job(struct job *job, char **cause)
 		int ret = ops->check(job, engine_opts_of(job, ops), &blame, &why);
 
 		if (ret) {
-			ret = fail_at(job, blame->name, cause, "%s", why);
+			ret = job_fail_at(job, blame->name, cause, "%s", why);
 			free(why);
 			return ret;
 		}
@@ -562,10 +562,10 @@ static int check_job(struct job *job, char **cause)
 	if (ops && (ops->flags & ENGINE_F_NOFILES) &&
 	    (job->size.pct || (!job->size.val && !job->filesize_min) || job->offset.pct ||
 	     job->offset_increment.pct))
-		return fail_at(job, "ioengine", cause,
-			       "ioengine=%s opens no file, so it needs size= (or filesize=) in "
-			       "bytes, and offsets in bytes",
-			       ops->name);
+		return job_fail_at(job, "ioengine", cause,
+				   "ioengine=%s opens no file, so it needs size= (or filesize=) in "
+				   "bytes, and offsets in bytes",
+				   ops->name);
 	if (job->cpus_allowed_set) {
 		cpu_set_t avail;
 
@@ -574,18 +574,19 @@ static int check_job(struct job *job, char **cause)
 		for (i = 0; i < JOB_MAX_CPUS; i++)
 			if ((job->cpus_allowed[i / 64] >> (i % 64) & 1) &&
 			    (i >= CPU_SETSIZE || !CPU_ISSET(i, &avail)))
-				return fail_at(
+				return job_fail_at(
 					job, "cpus_allowed", cause,
 					"cpus_allowed: CPU %u is not one this program may run "
 					"on (%d CPUs: 0-%d)",
 					i, CPU_COUNT(&avail), CPU_COUNT(&avail) - 1);
 	}
 	if (job->thinktime_spin > job->thinktime)
-		return fail_at(job, later(job, "thinktime", "thinktime_spin"), cause,
-			       "thinktime_spin=%lluus is longer than thinktime=%lluus (the spin is "
-			       "part of the think)",
-			       (unsigned long long)job->thinktime_spin / 1000,
-			       (unsigned long long)job->thinktime / 1000);
+		return job_fail_at(
+			job, later(job, "thinktime", "thinktime_spin"), cause,
+			"thinktime_spin=%lluus is longer than thinktime=%lluus (the spin is "
+			"part of the think)",
+			(unsigned long long)job->thinktime_spin / 1000,
+			(unsigned long long)job->thinktime / 1000);
 	if (job->sub_blocks > 1) {
 		bool scatter = job->sub_block_io == SUBIO_SCATTER;
 		const char *why = NULL;
@@ -606,22 +607,24 @@ static int check_job(struct job *job, char **cause)
 			why = "scatters into pieces of their own (malloc), so iomem= would not "
 			      "be the memory the device reads or writes; use iomem=malloc";
 		if (why)
-			return fail_at(job, "sub_blocks", cause, "sub_blocks=%u %s",
-				       job->sub_blocks, why);
+			return job_fail_at(job, "sub_blocks", cause, "sub_blocks=%u %s",
+					   job->sub_blocks, why);
 	}
 	if (job->stride && (job_is_random(job->rw) || job->rw == RW_READWRITE))
-		return fail_at(job, later(job, "stride", "rw"), cause,
-			       "stride=%u needs rw=read or rw=write (a sequential pattern)",
-			       job->stride);
+		return job_fail_at(job, later(job, "stride", "rw"), cause,
+				   "stride=%u needs rw=read or rw=write (a sequential pattern)",
+				   job->stride);
 	if (job->stride && (job->rw_seq_add || job->nr_bssplit[0] || job->nr_bssplit[1] ||
 			    job->bsrange_max[0] || job->bsrange_max[1]))
-		return fail_at(job, "stride", cause,
-			       "stride=%u needs one block size and no rw=...:N gap", job->stride);
+		return job_fail_at(job, "stride", cause,
+				   "stride=%u needs one block size and no rw=...:N gap",
+				   job->stride);
 	if (job->stride && job->stride < job->numjobs)
-		return fail_at(job, later(job, "stride", "numjobs"), cause,
-			       "stride=%u gives fewer columns than numjobs=%u (SQLIO: -f must be "
-			       "at least -t)",
-			       job->stride, job->numjobs);
+		return job_fail_at(
+			job, later(job, "stride", "numjobs"), cause,
+			"stride=%u gives fewer columns than numjobs=%u (SQLIO: -f must be "
+			"at least -t)",
+			job->stride, job->numjobs);
 	return check_verify(job, ops, cause);
 }
 
@@ -640,7 +643,7 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 			break;
 		/* One clock for the run: fio's clocksource is global. */
 		if (!ret && v[i].clocksource != v[0].clocksource)
-			ret = fail_at(
+			ret = job_fail_at(
 				&v[i], "clocksource", cause,
 				"clocksource=%s, but [%s] has %s: it is one for the whole run",
 				opt_enum_name(OPT_CLOCKSOURCE, (int)v[i].clocksource), v[0].name,
@@ -650,8 +653,9 @@ int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char
 				if (!strcmp(v[j].name, v[i].wait_for))
 					break;
 			if (j == i)
-				ret = fail_at(&v[i], "wait_for", cause,
-					      "wait_for=%s names no earlier job", v[i].wait_for);
+				ret = job_fail_at(&v[i], "wait_for", cause,
+						  "wait_for=%s names no earlier job",
+						  v[i].wait_for);
 		}
 	}
 	base_clear(&base);
@@ -671,9 +675,10 @@ int job_check_threads(const struct job *jobs, unsigned nr, char **cause)
 	for (i = 0; i < nr; i++) {
 		total += jobs[i].numjobs; /* each at most JOB_MAX_NUMJOBS: no wrap */
 		if (total > JOB_MAX_NUMJOBS)
-			return fail_at(&jobs[i], is_set(&jobs[i], "numjobs") ? "numjobs" : "name",
-				       cause, "%u threads in all, more than the limit of %d", total,
-				       JOB_MAX_NUMJOBS);
+			return job_fail_at(&jobs[i],
+					   is_set(&jobs[i], "numjobs") ? "numjobs" : "name", cause,
+					   "%u threads in all, more than the limit of %d", total,
+					   JOB_MAX_NUMJOBS);
 	}
 	return 0;
 }

@@ -263,6 +263,10 @@ const struct origin *job_origin(const struct job *job, unsigned i);
 /* Notes that option @i got its value from *@from (copied, so it may be
  * another of @job's origins), set through option @via or NULL. */
 void job_set_origin(struct job *job, unsigned i, const struct origin *from, const char *via);
+/* Sets *@cause to "ORIGIN: [job] message", ORIGIN being where option @name
+ * of @job was set, and returns -EINVAL (bad input). */
+int job_fail_at(const struct job *job, const char *name, char **cause, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Whether the job's rw pattern issues I/O in direction @d. */
 static inline bool job_does(const struct job *job, enum ddir d)

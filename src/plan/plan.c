@@ -14,26 +14,6 @@
 #include "plan/plan.h"
 #include "workload/rand.h"
 
-/* Fails with "ORIGIN: [job] message", ORIGIN where option @name was set. */
-static int refuse(const struct job *job, const char *name, char **cause, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int refuse(const struct job *job, const char *name, char **cause, const char *fmt, ...)
-{
-	struct strbuf sb = { 0 };
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	origin_format(job_origin(job, opt_index(opt_find(name))), name, &sb);
-	strbuf_addf(&sb, ": [%s] %s", job->name, msg);
-	free(msg);
-	*cause = strbuf_detach(&sb);
-	return -EINVAL;
-}
-
 static bool is_set(const struct job *job, const char *name)
 {
 	return job_origin(job, opt_index(opt_find(name)))->kind != ORIGIN_DEFAULT;
@@ -64,10 +44,10 @@ static int check_bs(const struct job *job, char **cause)
 	}
 	if (!name)
 		return 0;
-	return refuse(job, name, cause,
-		      "a block size of %llu bytes (for %s) is larger than %llu, the most one "
-		      "I/O can move on Linux",
-		      (unsigned long long)bs, dir[d - 1], PLAN_BS_MAX);
+	return job_fail_at(job, name, cause,
+			   "a block size of %llu bytes (for %s) is larger than %llu, the most one "
+			   "I/O can move on Linux",
+			   (unsigned long long)bs, dir[d - 1], PLAN_BS_MAX);
 }
 
 /* The I/O buffers of one clone and of the job's clones. */
@@ -81,8 +61,8 @@ static int plan_memory(struct job_plan *jp, uint64_t page, char **cause)
 	jp->depth = ops && (ops->flags & ENGINE_F_SYNC) ? 1 : job->iodepth;
 	job_bs_span(job, &jp->bs_min, &jp->bs_max);
 	if (__builtin_add_overflow(jp->bs_max, page - 1, &jp->buf_size))
-		return refuse(job, "bs", cause, "the block size %llu does not fit a buffer",
-			      (unsigned long long)jp->bs_max);
+		return job_fail_at(job, "bs", cause, "the block size %llu does not fit a buffer",
+				   (unsigned long long)jp->bs_max);
 	jp->buf_size -= jp->buf_size % page;
 	slot = jp->buf_size;
 	if (job->sub_blocks > 1) {
@@ -92,9 +72,10 @@ static int plan_memory(struct job_plan *jp, uint64_t page, char **cause)
 	}
 	if (__builtin_mul_overflow(slot, (uint64_t)jp->depth, &jp->clone_mem) ||
 	    __builtin_mul_overflow(jp->clone_mem, (uint64_t)job->numjobs, &jp->job_mem))
-		return refuse(job, "iodepth", cause,
-			      "%u clones x iodepth %u x %llu-byte buffers is more than 2^64 bytes",
-			      job->numjobs, jp->depth, (unsigned long long)slot);
+		return job_fail_at(
+			job, "iodepth", cause,
+			"%u clones x iodepth %u x %llu-byte buffers is more than 2^64 bytes",
+			job->numjobs, jp->depth, (unsigned long long)slot);
 	return 0;
 }
 
@@ -115,11 +96,11 @@ static int plan_regions(struct job_plan *jp, char **cause)
 		jp->len = job->size.val / jp->nfiles;
 	if (__builtin_mul_overflow(jp->step, last, &shift) ||
 	    __builtin_add_overflow(jp->start, shift, &first))
-		return refuse(job, "offset_increment", cause,
-			      "offset=%llu plus offset_increment=%llu for each of %u clones is "
-			      "past 2^64 bytes",
-			      (unsigned long long)jp->start, (unsigned long long)jp->step,
-			      job->numjobs);
+		return job_fail_at(
+			job, "offset_increment", cause,
+			"offset=%llu plus offset_increment=%llu for each of %u clones is "
+			"past 2^64 bytes",
+			(unsigned long long)jp->start, (unsigned long long)jp->step, job->numjobs);
 	/* With filesize, the file's size is the region's end, not its length. */
 	if (job->filesize_min)
 		end = first > jp->len ? first : jp->len;
@@ -134,11 +115,11 @@ static int plan_regions(struct job_plan *jp, char **cause)
 		blame = is_set(job, "size") ? "size" : "offset";
 	else
 		blame = shift > jp->start ? "offset_increment" : "offset";
-	return refuse(job, blame, cause,
-		      "the I/O region%s (offset %llu, %llu bytes) ends past %llu, the largest "
-		      "file offset",
-		      job->numjobs > 1 ? " of the last clone" : "", (unsigned long long)first,
-		      (unsigned long long)jp->len, (unsigned long long)PLAN_REGION_MAX);
+	return job_fail_at(job, blame, cause,
+			   "the I/O region%s (offset %llu, %llu bytes) ends past %llu, the largest "
+			   "file offset",
+			   job->numjobs > 1 ? " of the last clone" : "", (unsigned long long)first,
+			   (unsigned long long)jp->len, (unsigned long long)PLAN_REGION_MAX);
 }
 
 int plan_jobs(const struct job *jobs, unsigned nr, uint64_t page, struct run_plan *out,
@@ -159,8 +140,9 @@ int plan_jobs(const struct job *jobs, unsigned nr, uint64_t page, struct run_pla
 		if (!ret)
 			ret = plan_regions(jp, cause);
 		if (!ret && __builtin_add_overflow(out->mem, jp->job_mem, &out->mem))
-			ret = refuse(jp->job, "iodepth", cause,
-				     "the I/O buffers of every job add up to more than 2^64 bytes");
+			ret = job_fail_at(
+				jp->job, "iodepth", cause,
+				"the I/O buffers of every job add up to more than 2^64 bytes");
 		if (ret)
 			break;
 		out->clones += jobs[i].numjobs; /* job_build_all bounded the sum */
