@@ -207,10 +207,13 @@ def rates(tmp):
     check(disp.get("linear", 1) < 0.3 and 0.4 < disp.get("poisson", 0) < 2.0,
           "I/Os per 100 ms: dispersion %r (want linear < 0.3, poisson 0.4..2)" % disp)
     # thinktime: 1 ms after every 4 I/Os (page-cached, so the think is the
-    # time): about 4 / 1.0x ms.
+    # time): about 4 / 1.0x ms.  Each sleep overshoots by the timer's slack
+    # and the wake-up, which a loaded machine or an ASan build stretches
+    # (2938 seen in CI's ASan pass): the bound below is what a missing
+    # think (tens of thousands) or a doubled one (2000) would break.
     j, r = jrun(tmp, "thinktime=1000\nthinktime_blocks=4\ninvalidate=0\n", runtime=2)
     if j:
-        check(3000 < j["read"]["iops"] < 4000 and r is None, "thinktime 1ms/4: %.0f IOPS" %
+        check(2500 < j["read"]["iops"] < 4000 and r is None, "thinktime 1ms/4: %.0f IOPS" %
               j["read"]["iops"])
     j, _ = jrun(tmp, "thinktime=2000\nthinktime_spin=2000\ninvalidate=0\n", runtime=2)
     if j:
