@@ -783,15 +783,22 @@ static void bssplit_format(const struct opt_def *o, const struct job *job, struc
 	}
 }
 
+/* A per-direction array that a copied job still shares: its own now. */
+static void *own_per_ddir(const void *shared, size_t each)
+{
+	void *p;
+
+	if (!shared)
+		return NULL;
+	p = xmalloc(DDIR_COUNT * each);
+	memcpy(p, shared, DDIR_COUNT * each);
+	return p;
+}
+
 static void bssplit_own(const struct opt_def *o, struct job *job)
 {
-	void *shared = job->bssplit;
-
 	(void)o;
-	if (shared) {
-		job->bssplit = xmalloc(DDIR_COUNT * sizeof(*job->bssplit));
-		memcpy(job->bssplit, shared, DDIR_COUNT * sizeof(*job->bssplit));
-	}
+	job->bssplit = own_per_ddir(job->bssplit, sizeof(*job->bssplit));
 }
 
 static void bssplit_release(const struct opt_def *o, struct job *job)
@@ -997,13 +1004,9 @@ static void rand_dist_format(const struct opt_def *o, const struct job *job, str
 static void rand_dist_own(const struct opt_def *o, struct job *job)
 {
 	struct rand_dist *rd = &job->random_distribution;
-	void *shared = rd->zones;
 
 	(void)o;
-	if (shared) {
-		rd->zones = xmalloc(DDIR_COUNT * sizeof(*rd->zones));
-		memcpy(rd->zones, shared, DDIR_COUNT * sizeof(*rd->zones));
-	}
+	rd->zones = own_per_ddir(rd->zones, sizeof(*rd->zones));
 }
 
 static void rand_dist_release(const struct opt_def *o, struct job *job)
