@@ -262,6 +262,21 @@ const struct opt_kind opt_kind_u64 = { .syntax = "int", .parse = u64_parse, .for
 
 /* ---- enums ---- */
 
+/* @val is none of option @o's choices, listed in @sb (freed here): -EINVAL,
+ * with *cause saying so, or what fio means by it when iogauge lacks it. */
+static int refuse_choice(const struct opt_def *o, const char *val, struct strbuf *sb, char **cause)
+{
+	const char *why = fio_value_unsupported(o->name, val);
+
+	if (why)
+		*cause = xasprintf("'%s' is %s, which iogauge does not implement (valid: %s)", val,
+				   why, sb->buf);
+	else
+		*cause = xasprintf("'%s' is not a valid %s (valid: %s)", val, o->name, sb->buf);
+	strbuf_free(sb);
+	return -EINVAL;
+}
+
 static void enum_list(const struct opt_def *o, struct strbuf *sb)
 {
 	const struct opt_enum *e;
@@ -274,7 +289,6 @@ static int enum_lookup(const struct opt_def *o, const char *val, int *out, char 
 {
 	const struct opt_enum *e;
 	struct strbuf sb = { 0 };
-	const char *why;
 
 	for (e = o->enums; e->name; e++) {
 		if (!strcmp(e->name, val)) {
@@ -283,14 +297,7 @@ static int enum_lookup(const struct opt_def *o, const char *val, int *out, char 
 		}
 	}
 	enum_list(o, &sb);
-	why = fio_value_unsupported(o->name, val);
-	if (why)
-		*cause = xasprintf("'%s' is %s, which iogauge does not implement (valid: %s)", val,
-				   why, sb.buf);
-	else
-		*cause = xasprintf("'%s' is not a valid %s (valid: %s)", val, o->name, sb.buf);
-	strbuf_free(&sb);
-	return -EINVAL;
+	return refuse_choice(o, val, &sb, cause);
 }
 
 static int enum_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
@@ -329,7 +336,6 @@ static int engine_parse(const struct opt_def *o, struct job *job, const char *va
 {
 	const struct engine_ops *ops = engine_named(val);
 	struct strbuf sb = { 0 };
-	const char *why;
 	unsigned i;
 
 	if (ops) {
@@ -338,14 +344,7 @@ static int engine_parse(const struct opt_def *o, struct job *job, const char *va
 	}
 	for (i = 0; engine_at(i); i++)
 		strbuf_addf(&sb, "%s%s", i ? " " : "", engine_at(i)->name);
-	why = fio_value_unsupported(o->name, val);
-	if (why)
-		*cause = xasprintf("'%s' is %s, which iogauge does not implement (valid: %s)", val,
-				   why, sb.buf);
-	else
-		*cause = xasprintf("'%s' is not a valid %s (valid: %s)", val, o->name, sb.buf);
-	strbuf_free(&sb);
-	return -EINVAL;
+	return refuse_choice(o, val, &sb, cause);
 }
 
 static void engine_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
