@@ -5,13 +5,7 @@
 # memcheck error or leak, in the run's process or a clone's, fails.
 # Skips (77) without valgrind, in an ASan build, or with neither engine.
 set -u
-bin=$(realpath "${IOGAUGE_BIN:?}")
-src=${IOGAUGE_SRC:?}
-command -v valgrind >/dev/null || { echo "SKIP: no valgrind"; exit 77; }
-if ASAN_OPTIONS=help=1 "$bin" --version 2>&1 | grep -q AddressSanitizer; then
-	echo "SKIP: an ASan build"
-	exit 77
-fi
+. "$(dirname "$0")/prelude.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/iogauge-vge.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 export IOGAUGE_REAL_BIN=$bin IOGAUGE_VG_LOG=$tmp/vg.%p.log

@@ -5,14 +5,7 @@
 # wrong status; the log is printed on failure.
 # Skips (77) without valgrind.
 set -u
-bin=$(realpath "${IOGAUGE_BIN:?}")
-src=${IOGAUGE_SRC:?}
-command -v valgrind >/dev/null || { echo "SKIP: no valgrind"; exit 77; }
-# An ASan build has its own checker, and valgrind cannot run it.
-if ASAN_OPTIONS=help=1 "$bin" --version 2>&1 | grep -q AddressSanitizer; then
-	echo "SKIP: an ASan build"
-	exit 77
-fi
+. "$(dirname "$0")/prelude.sh"
 log=$(mktemp -d "${TMPDIR:-/tmp}/iogauge-vg.XXXXXX") || exit 1
 chmod 1777 "$log" # cli/run.sh runs some as nobody
 export IOGAUGE_REAL_BIN=$bin IOGAUGE_BIN=$src/tests/valgrind/iogauge IOGAUGE_VALGRIND=1
