@@ -86,7 +86,7 @@ static void tsc_pair(uint64_t *t, uint64_t *ns)
 		a = mono_ns();
 		c = tsc_read();
 		b = mono_ns();
-		if (b - a < best) {
+		if (i == 0 || b - a < best) { /* i == 0: always set */
 			best = b - a;
 			*t = c;
 			*ns = a + (b - a) / 2;
