@@ -28,9 +28,12 @@ Both tools take that from getrusage(RUSAGE_THREAD), so it leaves out
 io_uring's io-wq workers, and on zram each read is handed to one of them
 (an iou-wrk thread): in one depth-32 run the job thread had 0.3 (fio) and
 0.4 (iogauge) of the process's CPU.  The first is the cost of
-the whole run; the second is the tool's own submit and reap.  It prints
-the median and range of the per-pair ratios iogauge/fio and each tool's
-median.
+the whole run; the second is the tool's own submit and reap.  The first
+is also split into usr and sys us/IO.  It prints the median and range of
+the per-pair ratios iogauge/fio and each tool's median, and per case the
+"least CPU ratio": fio's sys over its usr + sys, the CPU ratio a tool
+would reach with fio's system calls (the same kernel work) and no user
+time at all.
 
 --floor PATH names a built t/io_uring from fio's source (fio does not
 install it; build it in a fio 3.33 tree with `./configure && make
@@ -200,7 +203,7 @@ RUNNING = []  # the process running now, for the clean-up to stop
 
 
 def run(argv):
-    """(stdout, usr+sys CPU s of the process and the children it waited
+    """(stdout, (usr, sys) CPU s of the process and the children it waited
     for, wall s).  RunFailed if it exits non-zero."""
     t0 = time.monotonic()
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -215,13 +218,15 @@ def run(argv):
     p.stderr.close()
     if p.returncode:
         raise RunFailed("%s: exit %d\n%s" % (" ".join(argv), p.returncode, err))
-    return out, ru.ru_utime + ru.ru_stime, wall
+    return out, (ru.ru_utime, ru.ru_stime), wall
 
 
-def tool_figures(doc, cpu):
-    """One job's figures: IOPS; CPU us per I/O of the whole process (cpu,
-    rusage) and of the job's thread alone (the JSON); ctx; I/Os per CPU
-    second; clat percentiles in us."""
+def tool_figures(doc, usr_sys):
+    """One job's figures: IOPS; CPU us per I/O of the whole process (rusage:
+    usr + sys, and each apart) and of the job's thread alone (the JSON); ctx;
+    I/Os per CPU second; clat percentiles in us."""
+    usr, sys_ = usr_sys
+    cpu = usr + sys_
     if len(doc["jobs"]) != 1:
         raise RunFailed("%d jobs in the JSON, wanted 1" % len(doc["jobs"]))
     j = doc["jobs"][0]
@@ -230,7 +235,8 @@ def tool_figures(doc, cpu):
     r = j["read"]
     ios = r["total_ios"]
     pct = r["clat_ns"].get("percentile", {})
-    fig = {"iops": r["iops"], "cpu": cpu / ios * 1e6 if ios else float("nan"),
+    per_io = (lambda t: t / ios * 1e6) if ios else (lambda t: float("nan"))
+    fig = {"iops": r["iops"], "cpu": per_io(cpu), "usr": per_io(usr), "sys": per_io(sys_),
            "thread": cpu_per_io(doc), "ctx": j["ctx"], "core": ios / cpu if cpu else float("nan")}
     for name, key in LAT:
         fig[name] = pct.get(key, 0) / 1e3
@@ -242,8 +248,9 @@ def floor_argv(floor, dev, runtime):
             "-t0", "-r%d" % (runtime + 1), dev]
 
 
-def floor_figures(out, cpu, wall):
+def floor_figures(out, usr_sys, wall):
     """t/io_uring's mean IOPS over its per-second lines, and IOPS per core."""
+    cpu = sum(usr_sys)
     vals = [float(v) * {"": 1, "K": 1e3, "M": 1e6}[u]
             for v, u in re.findall(r"^IOPS=([\d.]+)([KM]?),", out, re.M)]
     if not vals:
@@ -349,16 +356,20 @@ def fmt(c, unit):
 
 
 COLUMNS = [("iops", "IOPS", "%.0f"), ("cpu", "CPU us/IO", "%.2f"),
+           ("usr", "usr us/IO", "%.3f"), ("sys", "sys us/IO", "%.2f"),
            ("thread", "job thread CPU us/IO", "%.2f"), ("ctx", "ctx", "%.0f")] + \
     [(n, "clat %s us" % n, "%.1f") for n, _ in LAT]
+
+
+LEAST = "least CPU ratio"
 
 
 def report(rows, floor, markdown):
     """Per case: median ratio iogauge/fio [range] (fio median → iogauge
     median); latency only for the depth-1 cases."""
     if markdown:
-        print("\n| case | " + " | ".join(c[1] for c in COLUMNS) + " |")
-        print("|" + "---|" * (len(COLUMNS) + 1))
+        print("\n| case | " + " | ".join(c[1] for c in COLUMNS) + " | " + LEAST + " |")
+        print("|" + "---|" * (len(COLUMNS) + 2))
     else:
         print("\nmedian iogauge/fio [range] (fio median → iogauge median)")
     for name, opts, got in rows:
@@ -369,11 +380,15 @@ def report(rows, floor, markdown):
                 continue
             cells.append(fmt(cell([x[m] for x in got["fio"]], [x[m] for x in got["iogauge"]]),
                              unit))
+        # The lowest CPU ratio a tool making fio's system calls could reach:
+        # no user time at all, the kernel's share (sys) the same as fio's.
+        least = statistics.median(x["sys"] / x["cpu"] for x in got["fio"])
+        cells.append("%.3f" % least)
         if markdown:
             print("| %s | %s |" % (name, " | ".join(cells)))
         else:
-            print("%s\n  %s" % (name, "\n  ".join("%-22s %s" % (c[1], v)
-                                                   for c, v in zip(COLUMNS, cells))))
+            print("%s\n  %s" % (name, "\n  ".join("%-22s %s" % (c, v) for c, v in
+                                                   zip([c[1] for c in COLUMNS] + [LEAST], cells))))
     tuned = [got for name, _, got in rows if name == TUNED]
     if floor and tuned:
         fl = [x["core"] for x in floor]
