@@ -387,7 +387,9 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 					   &line);
 			fprintf(stderr, "iogauge: [%s] %s\n", run.results[i].job->name, line.buf);
 			strbuf_free(&line);
-			status = EXIT_FAILED;
+			/* As fio, errnos ignore_error names do not fail the run. */
+			if (run.results[i].stats.errors > run.results[i].stats.errors_listed)
+				status = EXIT_FAILED;
 		}
 		if (run.results[i].error) {
 			fprintf(stderr, "iogauge: [%s] %s\n", run.results[i].job->name,

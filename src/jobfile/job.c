@@ -483,6 +483,27 @@ static void apply_gtod_reduce(struct job *job)
 	}
 }
 
+/* The error types passed over (fio's continue_on_error bits): those
+ * continue_on_error names, and, unless it was set after ignore_error,
+ * each type ignore_error lists errnos for, as fio's. */
+static void error_types(struct job *job)
+{
+	static const unsigned coe_bits[] = {
+		[COE_NONE] = 0, [COE_READ] = 1,	  [COE_WRITE] = 2,
+		[COE_IO] = 3,	[COE_VERIFY] = 4, [COE_ALL] = 7,
+	};
+	unsigned t;
+
+	job->continue_types = coe_bits[job->continue_on_error];
+	if (is_set(job, "continue_on_error") &&
+	    !strcmp(later(job, "continue_on_error", "ignore_error"), "continue_on_error") &&
+	    is_set(job, "ignore_error"))
+		return;
+	for (t = 0; t < ERR_TYPE_COUNT; t++)
+		if (job->ignore_error.nr[t])
+			job->continue_types |= 1u << t;
+}
+
 static int check_job(struct job *job, char **cause)
 {
 	const struct engine_ops *ops = job_engine(job);
@@ -491,6 +512,7 @@ static int check_job(struct job *job, char **cause)
 	unsigned i;
 
 	apply_gtod_reduce(job);
+	error_types(job);
 	if (job->clocksource == CLOCKSOURCE_CPU && !clock_have_tsc())
 		return job_fail_at(
 			job, "clocksource", cause,

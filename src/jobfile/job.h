@@ -59,6 +59,17 @@ enum continue_on_error {
 	COE_ALL,
 };
 
+/* fio's error types: what continue_on_error and ignore_error name. */
+enum error_type { ERR_TYPE_READ, ERR_TYPE_WRITE, ERR_TYPE_VERIFY, ERR_TYPE_COUNT };
+
+#define JOB_MAX_IGNORE_ERRORS 32
+/* ignore_error: per error type, the errnos passed over; a type with none
+ * listed passes over fio's default two, EIO and EILSEQ. */
+struct ignore_errors {
+	uint8_t nr[ERR_TYPE_COUNT];
+	int err[ERR_TYPE_COUNT][JOB_MAX_IGNORE_ERRORS];
+};
+
 enum verify_kind {
 	VERIFY_NONE,
 	VERIFY_MD5,
@@ -244,6 +255,11 @@ struct job {
 	bool cpus_allowed_set;
 	enum cpus_policy cpus_allowed_policy;
 	enum continue_on_error continue_on_error;
+	struct ignore_errors ignore_error;
+	/* Bits 1 << enum error_type: the types errors are passed over for,
+	 * from continue_on_error and ignore_error (job.c sets it). */
+	unsigned continue_types;
+	bool error_dump; /* every error passed over listed, not only the first */
 
 	/* Every engine's own options, one block (engine_opts_of() finds an
 	 * engine's struct in it); owned. */
@@ -258,6 +274,15 @@ struct job {
 };
 
 struct origin;
+
+/* The error type of errno @err from an I/O that read (@read) or not:
+ * EILSEQ is verify's, as fio's. */
+enum error_type job_error_type(bool read, int err);
+/* Whether error @err of type @t is passed over: continue_on_error (or
+ * ignore_error) covers the type, and @err is in the type's list. */
+bool job_error_passes(const struct job *job, enum error_type t, int err);
+/* Whether ignore_error names @err for type @t itself (not by default). */
+bool job_error_listed(const struct job *job, enum error_type t, int err);
 /* Where option @i (an opt_table index) of @job got its value. */
 const struct origin *job_origin(const struct job *job, unsigned i);
 /* Notes that option @i got its value from *@from (copied, so it may be

@@ -61,6 +61,7 @@ enum opt_id {
 	OPT_DISABLE_SLAT,
 	OPT_DO_VERIFY,
 	OPT_END_FSYNC,
+	OPT_ERROR_DUMP,
 	OPT_EXIT_WHAT,
 	OPT_EXITALL,
 	OPT_EXITALL_ON_ERROR,
@@ -74,6 +75,7 @@ enum opt_id {
 	OPT_FSYNC_ON_CLOSE,
 	OPT_GROUP_REPORTING,
 	OPT_GTOD_REDUCE,
+	OPT_IGNORE_ERROR,
 	OPT_INVALIDATE,
 	OPT_IO_SIZE,
 	OPT_IO_SUBMIT_MODE,
@@ -214,6 +216,8 @@ extern const struct opt_kind opt_kind_str, opt_kind_str_list, opt_kind_bool, opt
 	opt_kind_range_ddir, opt_kind_time, opt_kind_time_range, opt_kind_enum, opt_kind_u64_ddir,
 	opt_kind_rw, opt_kind_bssplit, opt_kind_rand_dist, opt_kind_percentiles, opt_kind_cpus,
 	opt_kind_pattern, opt_kind_engine;
+/* ignore_error's lists of errnos (opterrors.c). */
+extern const struct opt_kind opt_kind_errors;
 
 /*
  * Options fio knows that iogauge does not implement.  FIO_OPT_UNSUPPORTED

@@ -446,32 +446,31 @@ static void schedule(struct worker *w, struct loop *lp, struct io_req *req)
 	lp->rate.due[d] += (uint64_t)gap;
 }
 
-/* continue_on_error: whether an I/O error of this kind is counted and
- * passed over (a sync's counts as a write's), as fio's. */
-static bool continues(const struct job *job, enum io_op op)
-{
-	switch (job->continue_on_error) {
-	case COE_ALL:
-	case COE_IO:
-		return true;
-	case COE_READ:
-		return op == IO_OP_READ;
-	case COE_WRITE:
-		return op != IO_OP_READ;
-	default:
-		return false;
-	}
-}
+/* With error_dump, the errors passed over are listed after the first, in
+ * its text, up to this many bytes (a clone in a process hands its text
+ * back through a slot of 4 KiB). */
+#define ERROR_DUMP_MAX 3072
 
+/* An I/O failed.  continue_on_error and ignore_error say whether it is
+ * counted and passed over (a sync's and a trim's count as a write's, an
+ * EILSEQ as a verify's, as fio's) or stops the job. */
 static void fail_io(struct worker *w, const struct io_req *req)
 {
 	const char *why = req->res < 0 ? strerror((int)-req->res) : "short transfer (end of file)";
-	bool go_on = continues(w->job, req->op);
 	int err = req->res < 0 ? (int)-req->res : EIO;
+	enum error_type t = job_error_type(req->op == IO_OP_READ, err);
+	bool go_on = job_error_passes(w->job, t, err);
 	char *msg;
 
-	if (w->error || (go_on && w->stats.errors++))
-		return; /* stopped already, or passed over after the first */
+	if (w->error)
+		return; /* stopped already */
+	if (go_on) {
+		w->stats.errors_listed += job_error_listed(w->job, t, err);
+		if (w->stats.errors++ && !w->job->error_dump)
+			return; /* passed over after the first */
+		if (w->first_error && strlen(w->first_error) > ERROR_DUMP_MAX)
+			return; /* the list is full: the count has them */
+	}
 	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC)
 		/* A sync covers every write before it: no offset of its own. */
 		msg = xasprintf("%s: %s: %s", w->files.v[req->file].path, io_op_names[req->op],
@@ -479,7 +478,16 @@ static void fail_io(struct worker *w, const struct io_req *req)
 	else
 		msg = xasprintf("%s: %s at offset %llu, size %zu: %s", w->files.v[req->file].path,
 				io_op_names[req->op], (unsigned long long)req->off, req->len, why);
-	if (go_on) {
+	if (go_on && w->first_error) {
+		size_t n = strlen(w->first_error) + strlen(msg);
+		char *all = xasprintf("%s\n  then: %s%s", w->first_error, msg,
+				      n > ERROR_DUMP_MAX ? "\n  (the rest are counted, not listed)"
+							 : "");
+
+		free(w->first_error);
+		free(msg);
+		w->first_error = all;
+	} else if (go_on) {
 		w->first_error = msg;
 		w->first_error_no = err;
 	} else {

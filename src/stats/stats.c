@@ -227,6 +227,7 @@ void stats_merge(struct run_stats *dst, const struct run_stats *src)
 		dst->elapsed = src->elapsed;
 	dst->runtime_sum += src->runtime_sum;
 	dst->errors += src->errors;
+	dst->errors_listed += src->errors_listed;
 	dst->verified += src->verified;
 	dst->verify_bytes += src->verify_bytes;
 	dst->verify_bad += src->verify_bad;

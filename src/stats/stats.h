@@ -60,6 +60,8 @@ struct run_stats {
 	uint64_t elapsed;		 /* ns, measured part of the run */
 	uint64_t depth_max;		 /* most I/Os in flight at once */
 	uint64_t errors; /* I/O errors passed over (continue_on_error), as fio's total_err */
+	/* Of them, errnos ignore_error names itself: no failure, as fio's. */
+	uint64_t errors_listed;
 	/* ms: each clone's elapsed in whole ms, summed over a group (fio's
 	 * total_run_time: job_runtime and the CPU shares are over it). */
 	uint64_t runtime_sum;

@@ -203,10 +203,11 @@ bool worker_verify_next(struct worker *w, struct io_req *req)
 	return false;
 }
 
-/* continue_on_error=verify or all: a mismatch is counted and passed over. */
+/* continue_on_error=verify or all (or ignore_error's verify list naming
+ * EILSEQ): a mismatch is counted and passed over. */
 static bool verify_continues(const struct job *job)
 {
-	return job->continue_on_error == COE_VERIFY || job->continue_on_error == COE_ALL;
+	return job_error_passes(job, ERR_TYPE_VERIFY, EILSEQ);
 }
 
 void worker_verify_read(struct worker *w, const struct io_req *req)
@@ -261,6 +262,8 @@ void worker_verify_finish(struct worker *w)
 	if (verify_continues(w->job)) {
 		/* Passed over: counted with the I/O errors, as fio's total_err. */
 		w->stats.errors += nbad;
+		if (job_error_listed(w->job, ERR_TYPE_VERIFY, EILSEQ))
+			w->stats.errors_listed += nbad;
 		if (!w->first_error) {
 			w->first_error = strbuf_detach(&sb);
 			w->first_error_no = EILSEQ;
