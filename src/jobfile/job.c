@@ -402,6 +402,60 @@ static const char *bs_option(const struct job *job)
 	return "bs";
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* verify_interval, verify_offset, verify_only: the bytes each header
+ * covers (fio's default: the block, or with block sizes that vary, the
+ * largest size that divides them all) and where in them it goes. */
+static int check_verify_chunks(struct job *job, const char *kind, char **cause)
+{
+	enum ddir d = job_does(job, DDIR_WRITE) ? DDIR_WRITE : DDIR_READ;
+	uint64_t lo, hi, g, chunk;
+	unsigned i;
+
+	job_bs_bounds(job, d, &lo, &hi);
+	g = gcd64(lo, hi);
+	for (i = 0; i < job->nr_bssplit[d]; i++)
+		g = gcd64(g, job->bssplit[d][i].bs);
+	if (job->verify_interval && g % job->verify_interval)
+		return job_fail_at(job, "verify_interval", cause,
+				   "verify_interval=%u does not divide every block size (%s=%llu): "
+				   "fio would quietly use %llu instead: set that",
+				   job->verify_interval, bs_option(job),
+				   (unsigned long long)(lo == hi ? lo : g),
+				   (unsigned long long)(job->verify_interval > lo ? lo : g));
+	if (!job->verify_interval && lo != hi)
+		job->verify_interval = (unsigned)g;
+	chunk = job->verify_interval ? job->verify_interval : lo;
+	if (job->verify_offset && verify_has_header(job->verify) &&
+	    (job->verify_offset < sizeof(struct verify_hdr) ||
+	     job->verify_offset + sizeof(struct verify_hdr) > chunk))
+		return job_fail_at(job, "verify_offset", cause,
+				   "verify_offset=%u: verify=%s's %zu-byte header must fit at that "
+				   "offset in each %llu bytes it covers, after a header's length "
+				   "(from %zu to %llu)",
+				   job->verify_offset, kind, sizeof(struct verify_hdr),
+				   (unsigned long long)chunk, sizeof(struct verify_hdr),
+				   (unsigned long long)(chunk - sizeof(struct verify_hdr)));
+	if (job->verify_only && job->time_based)
+		return job_fail_at(job, later(job, "verify_only", "time_based"), cause,
+				   "verify_only reads back what the workload would write: not a "
+				   "time_based workload (fio does not support it either)");
+	if (job->verify_only && !job->do_verify)
+		return job_fail_at(job, later(job, "verify_only", "do_verify"), cause,
+				   "verify_only with do_verify=0 would neither write nor verify");
+	return 0;
+}
+
 /* verify=: what this version computes, and what it needs of the job.
  * verify_pattern alone means verify=pattern, as in fio. */
 static int check_verify(struct job *job, const struct engine_ops *ops, char **cause)
@@ -414,6 +468,9 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 		job->verify = VERIFY_PATTERN;
 		origin_via(job, "verify", "verify_pattern");
 	}
+	if (job->verify == VERIFY_NONE && job->verify_only)
+		return job_fail_at(job, "verify_only", cause,
+				   "verify_only reads back and checks blocks: it needs verify=");
 	if (job->verify == VERIFY_NONE)
 		return 0;
 	kind = opt_enum_name(OPT_VERIFY, (int)job->verify);
@@ -451,7 +508,7 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 				"block size %llu is smaller",
 				kind, sizeof(struct verify_hdr), (unsigned long long)lo);
 	}
-	return 0;
+	return check_verify_chunks(job, kind, cause);
 }
 
 /* As fio's gtod_reduce callback: it disables every latency and the

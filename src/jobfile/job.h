@@ -226,6 +226,11 @@ struct job {
 	bool verify_fatal;
 	unsigned verify_backlog; /* writes between read-backs; 0: all at the end */
 	struct verify_pattern verify_pattern;
+	unsigned verify_interval; /* bytes each header covers; 0: the block (job.c sets it) */
+	unsigned verify_offset;	  /* bytes into each chunk where its header goes */
+	bool verify_dump;	  /* a chunk that fails: what was read and expected, to files */
+	bool verify_only;	  /* the writes not issued: only the read-back of them */
+	unsigned verify_backlog_batch; /* blocks read back per verify_backlog pass; 0: all */
 	bool invalidate;
 	bool pre_read;
 	bool unlink;

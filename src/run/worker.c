@@ -372,6 +372,7 @@ struct loop {
 	bool think;
 	bool verifying; /* a read-back pass: worker_verify_next gives the I/Os */
 	bool backlog;	/* verify_backlog writes issued: a read-back pass is owed */
+	bool dry;	/* verify_only: the workload's I/Os are not issued, as fio's dry run */
 };
 
 /* The stats direction of an op: read, write, trim (as fio's ddir), sync. */
@@ -675,7 +676,13 @@ static void fill(struct worker *w, struct loop *lp)
 		}
 		req->t_issue = req->t_start;
 		req->queued = false;
-		q = ops->queue(&w->eng, req);
+		if (lp->dry && !lp->verifying) {
+			/* verify_only: the I/O is made, mapped and counted, not issued. */
+			req->res = (int64_t)req->len;
+			q = ENGINE_Q_DONE;
+		} else {
+			q = ops->queue(&w->eng, req);
+		}
 		if (q == ENGINE_Q_BUSY) {
 			w->held = req;
 			break;
@@ -849,6 +856,7 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	lp->reap_max = job->iodepth_batch_complete_max > job->iodepth_batch_complete_min
 			       ? job->iodepth_batch_complete_max
 			       : job->iodepth_batch_complete_min;
+	lp->dry = job->verify_only && job_does(job, DDIR_WRITE);
 	lp->sync_every = job->fsync ? job->fsync : job->fdatasync;
 	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
 	timed = lat_timed(w);
@@ -956,7 +964,7 @@ void worker_run(struct worker *w)
 			continue;
 		}
 		if (lp.backlog && !w->error) {
-			verify_pass(w, &lp, VERIFY_PASS_RING);
+			verify_pass(w, &lp, VERIFY_PASS_BATCH);
 			continue;
 		}
 		if (w->held && !w->held->t_start && !w->error) {

@@ -35,7 +35,9 @@ struct worker_progress {
 	_Atomic int state;	  /* 0 waiting, 1 running, 2 done */
 };
 
-enum verify_pass { VERIFY_PASS_NONE, VERIFY_PASS_MAP, VERIFY_PASS_RING };
+/* MAP: every block written; RING: every write not yet read back; BATCH:
+ * verify_backlog_batch of them, the oldest first. */
+enum verify_pass { VERIFY_PASS_NONE, VERIFY_PASS_MAP, VERIFY_PASS_RING, VERIFY_PASS_BATCH };
 
 /* verify=: see worker_verify.c. */
 struct worker_verify {
@@ -49,6 +51,8 @@ struct worker_verify {
 	unsigned ring_n;
 	enum verify_pass pass; /* the read-back pass under way */
 	uint64_t pos;	       /* its next map entry, or ring slot */
+	unsigned ring_at;      /* the oldest write's slot in the ring (a FIFO of ring_n) */
+	unsigned left;	       /* ring entries the pass under way may still take */
 	char *first;	       /* the first mismatch, formatted */
 	uint64_t bad_off[10];  /* bytes: where the first mismatches were */
 };

@@ -98,23 +98,68 @@ static void fill_pattern(const struct verify_pattern *vp, uint8_t *p, size_t len
 		memcpy(p + done, p, len - done < done ? len - done : done);
 }
 
+/* The bytes a header kind writes around its header: random, from a seed
+ * made of the chunk's offset and the write's generation, so that a check
+ * (and verify_dump's "expected" file) can make them again, as fio's
+ * verify data comes from a seed in its header. */
+static void fill_random(uint8_t *p, size_t len, uint64_t off, uint64_t gen)
+{
+	uint64_t x = off * 0x9e3779b97f4a7c15ull ^ gen * 0xc2b2ae3d27d4eb4full ^ 0x5647494f;
+	size_t i;
+
+	for (i = 0; i < len; i += 8) {
+		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+
+		z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ z >> 27) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		memcpy(p + i, &z, len - i < 8 ? len - i : 8);
+	}
+}
+
+/* verify_offset: the header and the bytes at @voff trade places (fio's
+ * memswp); its own inverse, as the two never overlap (job.c). */
+static void swap_hdr(uint8_t *p, size_t voff)
+{
+	uint8_t t[sizeof(struct verify_hdr)];
+
+	if (!voff)
+		return;
+	memcpy(t, p, sizeof(t));
+	memcpy(p, p + voff, sizeof(t));
+	memcpy(p + voff, t, sizeof(t));
+}
+
+size_t verify_chunk(const struct job *job, size_t len)
+{
+	return job->verify_interval && job->verify_interval < len ? job->verify_interval : len;
+}
+
 void verify_stamp(const struct job *job, void *buf, size_t len, uint64_t off, uint64_t gen)
 {
 	enum verify_kind kind = job->verify;
-	struct verify_hdr h = { 0 };
+	size_t chunk = verify_chunk(job, len), at;
 
 	if (kind == VERIFY_PATTERN || kind == VERIFY_PATTERN_HDR)
 		fill_pattern(&job->verify_pattern, buf, len, off);
 	if (!verify_has_header(kind))
 		return;
-	h.magic = VERIFY_MAGIC;
-	h.kind = (uint8_t)kind;
-	h.len = (uint32_t)len;
-	h.off = off;
-	h.gen = gen;
-	data_sum(kind, (const uint8_t *)buf + sizeof(h), len - sizeof(h), h.sum);
-	h.hdr_crc = hdr_crc(&h);
-	memcpy(buf, &h, sizeof(h));
+	for (at = 0; at + chunk <= len; at += chunk) {
+		uint8_t *p = (uint8_t *)buf + at;
+		struct verify_hdr h = { 0 };
+
+		if (kind != VERIFY_PATTERN_HDR)
+			fill_random(p + sizeof(h), chunk - sizeof(h), off + at, gen);
+		h.magic = VERIFY_MAGIC;
+		h.kind = (uint8_t)kind;
+		h.len = (uint32_t)chunk;
+		h.off = off + at;
+		h.gen = gen;
+		data_sum(kind, p + sizeof(h), chunk - sizeof(h), h.sum);
+		h.hdr_crc = hdr_crc(&h);
+		memcpy(p, &h, sizeof(h));
+		swap_hdr(p, job->verify_offset);
+	}
 }
 
 static enum verify_fault bad(struct verify_result *res, enum verify_fault f, uint64_t want,
@@ -150,44 +195,79 @@ static size_t pattern_diff(const struct verify_pattern *vp, const uint8_t *p, si
 	return len;
 }
 
-enum verify_fault verify_check(const struct job *job, const void *buf, size_t len, uint64_t off,
+/* One chunk (the block, or a verify_interval of it) at @p, its header
+ * where verify_offset put it.  @off: the chunk's own offset. */
+static enum verify_fault check_chunk(const struct job *job, uint8_t *p, size_t len, uint64_t off,
+				     uint64_t gen, struct verify_result *res)
+{
+	enum verify_kind kind = job->verify;
+	struct verify_hdr h;
+	uint8_t sum[16];
+
+	swap_hdr(p, job->verify_offset);
+	memcpy(&h, p, sizeof(h));
+	data_sum(kind, p + sizeof(h), len - sizeof(h), sum);
+	swap_hdr(p, job->verify_offset); /* the buffer as read, for verify_dump */
+	res->gen = h.gen;
+	if (h.magic != VERIFY_MAGIC)
+		return bad(res, VERIFY_BAD_MAGIC, VERIFY_MAGIC, h.magic);
+	if (h.hdr_crc != hdr_crc(&h))
+		return bad(res, VERIFY_BAD_HDR, hdr_crc(&h), h.hdr_crc);
+	if (h.kind != kind)
+		return bad(res, VERIFY_BAD_KIND, (uint64_t)kind, h.kind);
+	if (h.len != len)
+		return bad(res, VERIFY_BAD_LEN, len, h.len);
+	if (h.off != off)
+		return bad(res, VERIFY_BAD_OFF, off, h.off);
+	if (gen && h.gen != gen)
+		return bad(res, VERIFY_BAD_GEN, gen, h.gen);
+	if (memcmp(sum, h.sum, sizeof(sum))) {
+		uint64_t a, b;
+
+		memcpy(&a, h.sum, 8);
+		memcpy(&b, sum, 8);
+		return bad(res, VERIFY_BAD_SUM, a, b);
+	}
+	return VERIFY_OK;
+}
+
+enum verify_fault verify_check(const struct job *job, void *buf, size_t len, uint64_t off,
 			       uint64_t gen, struct verify_result *res)
 {
 	enum verify_kind kind = job->verify;
-	const uint8_t *p = buf;
-	struct verify_hdr h;
-	uint8_t sum[16], want = 0;
-	size_t from = 0;
+	uint8_t *p = buf, want = 0;
+	size_t chunk = verify_chunk(job, len), at, from = 0;
 
 	memset(res, 0, sizeof(*res));
+	res->chunk = len;
 	if (verify_has_header(kind)) {
-		memcpy(&h, p, sizeof(h));
-		if (h.magic != VERIFY_MAGIC)
-			return bad(res, VERIFY_BAD_MAGIC, VERIFY_MAGIC, h.magic);
-		if (h.hdr_crc != hdr_crc(&h))
-			return bad(res, VERIFY_BAD_HDR, hdr_crc(&h), h.hdr_crc);
-		if (h.kind != kind)
-			return bad(res, VERIFY_BAD_KIND, (uint64_t)kind, h.kind);
-		if (h.len != len)
-			return bad(res, VERIFY_BAD_LEN, len, h.len);
-		if (h.off != off)
-			return bad(res, VERIFY_BAD_OFF, off, h.off);
-		if (gen && h.gen != gen)
-			return bad(res, VERIFY_BAD_GEN, gen, h.gen);
-		data_sum(kind, p + sizeof(h), len - sizeof(h), sum);
-		if (memcmp(sum, h.sum, sizeof(sum))) {
-			uint64_t a, b;
-
-			memcpy(&a, h.sum, 8);
-			memcpy(&b, sum, 8);
-			return bad(res, VERIFY_BAD_SUM, a, b);
-		}
-		from = sizeof(h);
+		for (at = 0; at + chunk <= len; at += chunk)
+			if (check_chunk(job, p + at, chunk, off + at, gen, res) != VERIFY_OK) {
+				res->chunk_at = at;
+				res->chunk = chunk;
+				return res->fault;
+			}
+		from = sizeof(struct verify_hdr);
 	}
-	if (kind == VERIFY_PATTERN || kind == VERIFY_PATTERN_HDR) {
-		res->at = pattern_diff(&job->verify_pattern, p, from, len, off, &want);
+	if (kind == VERIFY_PATTERN) {
+		res->at = pattern_diff(&job->verify_pattern, p, 0, len, off, &want);
 		if (res->at < len)
 			return bad(res, VERIFY_BAD_PATTERN, want, p[res->at]);
+	}
+	/* pattern_hdr: the pattern around each chunk's header, with the
+	 * header back at the chunk's start while it is compared. */
+	for (at = 0; kind == VERIFY_PATTERN_HDR && at + chunk <= len; at += chunk) {
+		uint8_t got;
+
+		swap_hdr(p + at, job->verify_offset);
+		res->at = pattern_diff(&job->verify_pattern, p, at + from, at + chunk, off, &want);
+		got = res->at < at + chunk ? p[res->at] : 0;
+		swap_hdr(p + at, job->verify_offset);
+		if (res->at < at + chunk) {
+			res->chunk_at = at;
+			res->chunk = chunk;
+			return bad(res, VERIFY_BAD_PATTERN, want, got);
+		}
 	}
 	return VERIFY_OK;
 }

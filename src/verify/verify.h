@@ -47,6 +47,9 @@ struct verify_result {
 	enum verify_fault fault;
 	uint64_t want, got; /* what was expected and found (offset, gen, sum, byte, ...) */
 	size_t at;	    /* bytes into the block: the first byte that differs (pattern) */
+	size_t chunk_at;    /* bytes into the block: the chunk (verify_interval) at fault */
+	size_t chunk;	    /* bytes: that chunk's length (the block's without an interval) */
+	uint64_t gen;	    /* the generation the chunk's header says it was written with */
 };
 
 /* Whether this version computes @kind (it lacks crc7, xxhash and the shas). */
@@ -56,13 +59,18 @@ bool verify_has_header(enum verify_kind kind);
 /* Whether @kind puts anything in the block at all (null does not). */
 bool verify_writes_block(enum verify_kind kind);
 
+/* The bytes each header covers in a block of @len: verify_interval, or
+ * the whole block. */
+size_t verify_chunk(const struct job *job, size_t len);
 /* Makes the block at @buf of @len bytes, to be written at @off as write
- * number @gen: the pattern, then the header with its checksums.  Kinds
- * without a pattern keep the bytes after the header as they are. */
+ * number @gen: the pattern, or random bytes from @off and @gen, then per
+ * chunk (verify_interval) a header with its checksums, placed at
+ * verify_offset in the chunk. */
 void verify_stamp(const struct job *job, void *buf, size_t len, uint64_t off, uint64_t gen);
 /* Checks a block read from @off; @gen is the generation expected, or 0
- * when unknown (a read job checking a file written earlier). */
-enum verify_fault verify_check(const struct job *job, const void *buf, size_t len, uint64_t off,
+ * when unknown (a read job checking a file written earlier).  The buffer
+ * is left as it was read (verify_offset's swap is undone). */
+enum verify_fault verify_check(const struct job *job, void *buf, size_t len, uint64_t off,
 			       uint64_t gen, struct verify_result *res);
 /* "crc32c mismatch: stored 0x..., computed 0x..." and the like. */
 char *verify_describe(const struct job *job, const struct verify_result *res);

@@ -7,6 +7,7 @@
  * allocates only at set-up and when it formats a mismatch.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -125,7 +126,10 @@ bool worker_verify_written(struct worker *w, struct io_req *req)
 		v->map[i + k] = gen << VMAP_GEN_SHIFT;
 	if (!v->ring)
 		return false;
-	v->ring[v->ring_n++] = i;
+	/* A batch leaves at most verify_backlog - 1 behind, and the next
+	 * starts when there are verify_backlog again (fio's io_hist_len):
+	 * the ring never holds more. */
+	v->ring[(v->ring_at + v->ring_n++) % w->job->verify_backlog] = i;
 	return v->ring_n == w->job->verify_backlog;
 }
 
@@ -137,8 +141,13 @@ void worker_verify_unwritten(struct worker *w, const struct io_req *req)
 
 void worker_verify_begin(struct worker *w, enum verify_pass pass)
 {
+	unsigned batch = w->job->verify_backlog_batch;
+
 	w->v.pass = pass;
 	w->v.pos = 0;
+	/* verify_backlog_batch: the oldest this many; the rest wait for the
+	 * next pass, or the last (RING), which takes all, as fio's. */
+	w->v.left = pass == VERIFY_PASS_BATCH && batch && batch < w->v.ring_n ? batch : w->v.ring_n;
 }
 
 /* The file whose entries hold map entry @i. */
@@ -172,15 +181,22 @@ static bool block_whole(const struct worker_verify *v, uint64_t i)
 bool worker_verify_next(struct worker *w, struct io_req *req)
 {
 	struct worker_verify *v = &w->v;
-	uint64_t i, end = v->pass == VERIFY_PASS_RING ? v->ring_n : v->n;
+	bool ring = v->pass == VERIFY_PASS_RING || v->pass == VERIFY_PASS_BATCH;
+	uint64_t i;
 
 	if (v->pass == VERIFY_PASS_NONE)
 		return false;
-	while (v->pos < end) {
+	while (ring ? v->left > 0 : v->pos < v->n) {
 		unsigned fi;
 
-		i = v->pass == VERIFY_PASS_RING ? v->ring[v->pos] : v->pos;
-		v->pos++;
+		if (ring) {
+			i = v->ring[v->ring_at];
+			v->ring_at = (v->ring_at + 1) % w->job->verify_backlog;
+			v->ring_n--;
+			v->left--;
+		} else {
+			i = v->pos++;
+		}
 		if (!(v->map[i] & VMAP_UNITS))
 			continue; /* not a block's start (or never written) */
 		if (!block_whole(v, i)) {
@@ -197,8 +213,6 @@ bool worker_verify_next(struct worker *w, struct io_req *req)
 			v->pos = i + (v->map[i] & VMAP_UNITS);
 		return true;
 	}
-	if (v->pass == VERIFY_PASS_RING)
-		v->ring_n = 0;
 	v->pass = VERIFY_PASS_NONE;
 	return false;
 }
@@ -210,26 +224,100 @@ static bool verify_continues(const struct job *job)
 	return job_error_passes(job, ERR_TYPE_VERIFY, EILSEQ);
 }
 
+/* One verify_dump file, @len bytes from @p, in the current directory:
+ * NAME.OFFSET.WHAT, as fio names them.  Its name, or NULL with *err set. */
+static char *dump_file(const char *path, uint64_t off, const char *what, const void *p, size_t len,
+		       int *err)
+{
+	const char *base = strrchr(path, '/');
+	char *name = xasprintf("%s.%llu.%s", base ? base + 1 : path, (unsigned long long)off, what);
+	int fd = open(name, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+	size_t done = 0;
+	ssize_t n;
+
+	*err = 0;
+	while (fd >= 0 && done < len && (n = write(fd, (const char *)p + done, len - done)) > 0)
+		done += (size_t)n;
+	if (fd < 0 || done < len)
+		*err = errno ? errno : EIO;
+	if (fd >= 0 && close(fd) && !*err)
+		*err = errno;
+	if (!*err)
+		return name;
+	free(name);
+	return NULL;
+}
+
+/* verify_dump: the chunk that failed, as read; and, when its header was
+ * sound (the data or the pattern differ), as it was written, made again
+ * from the header's offset and generation.  A header at fault gives one
+ * file, hdr_fail, as fio's.  What was dumped (or why not), for the
+ * message. */
+static char *dump(struct worker *w, const struct io_req *req, const struct verify_result *res)
+{
+	const char *path = w->files.v[req->file].path;
+	uint64_t off = req->off + res->chunk_at;
+	bool sound = res->fault == VERIFY_BAD_SUM || res->fault == VERIFY_BAD_PATTERN;
+	char *got, *want = NULL, *msg;
+	int err;
+	void *buf;
+
+	got = dump_file(path, off, sound ? "received" : "hdr_fail",
+			(char *)req->buf + res->chunk_at, res->chunk, &err);
+	if (got && sound) {
+		buf = xmalloc(req->len);
+		verify_stamp(w->job, buf, req->len, req->off, res->gen);
+		want = dump_file(path, off, "expected", (char *)buf + res->chunk_at, res->chunk,
+				 &err);
+		free(buf);
+	}
+	if (err)
+		msg = xasprintf("; verify_dump could not write %s.%llu.*: %s", path,
+				(unsigned long long)off, strerror(err));
+	else
+		msg = xasprintf("; dumped as %s%s%s", got, want ? " and " : "", want ? want : "");
+	free(got);
+	free(want);
+	return msg;
+}
+
 void worker_verify_read(struct worker *w, const struct io_req *req)
 {
 	struct worker_verify *v = &w->v;
-	uint64_t gen = v->map ? v->map[map_index(w, req)] >> VMAP_GEN_SHIFT : 0;
+	/* verify_only: what a run before wrote last there is not known, as
+	 * fio's (it checks no numberio then). */
+	uint64_t gen =
+		v->map && !w->job->verify_only ? v->map[map_index(w, req)] >> VMAP_GEN_SHIFT : 0;
 	struct verify_result res;
-	char *why;
+	char *why, *dumped = NULL;
 
 	if (verify_check(w->job, req->buf, req->len, req->off, gen, &res) == VERIFY_OK) {
 		w->stats.verified++;
 		w->stats.verify_bytes += req->len;
 		return;
 	}
+	if (w->job->verify_dump)
+		dumped = dump(w, req, &res);
 	if (w->stats.verify_bad < VERIFY_LISTED)
 		v->bad_off[w->stats.verify_bad] = req->off;
-	if (w->stats.verify_bad++)
+	if (w->stats.verify_bad++) {
+		free(dumped);
 		return;
+	}
 	why = verify_describe(w->job, &res);
-	v->first = xasprintf("%s: verify at offset %llu, size %zu: %s", w->files.v[req->file].path,
-			     (unsigned long long)req->off, req->len, why);
+	if (res.chunk < req->len)
+		v->first = xasprintf("%s: verify at offset %llu, size %zu, in its %zu bytes at "
+				     "offset %llu (verify_interval): %s%s",
+				     w->files.v[req->file].path, (unsigned long long)req->off,
+				     req->len, res.chunk,
+				     (unsigned long long)(req->off + res.chunk_at), why,
+				     dumped ? dumped : "");
+	else
+		v->first = xasprintf("%s: verify at offset %llu, size %zu: %s%s",
+				     w->files.v[req->file].path, (unsigned long long)req->off,
+				     req->len, why, dumped ? dumped : "");
 	free(why);
+	free(dumped);
 	if (w->job->verify_fatal && !w->error && !verify_continues(w->job)) {
 		w->error = v->first;
 		v->first = NULL;
