@@ -59,6 +59,8 @@ static void test_checksums(void **state)
 	assert_int_equal(checksum_crc32(0, check, 9), 0xcbf43926u);
 	assert_true(checksum_crc64(0, check, 9) == 0x995dc9bbdf1939faull);
 	assert_int_equal(checksum_crc16(0, check, 9), 0xbb3d);
+	/* XXH32, seed 1 (fio's); with seed 0 libxxhash gives 0x937bad67. */
+	assert_int_equal(checksum_xxh32(check, 9), 0xf261918cu);
 	/* Running sums continue where they stopped. */
 	assert_int_equal(checksum_crc32c(checksum_crc32c(0, check, 4), check + 4, 5), 0xe3069283u);
 	for (i = 0; i < ARRAY_SIZE(md5); i++) {
@@ -115,7 +117,8 @@ static void test_pattern_parse(void **state)
 static void test_faults(void **state)
 {
 	static const enum verify_kind kinds[] = { VERIFY_MD5,	VERIFY_CRC64, VERIFY_CRC32C,
-						  VERIFY_CRC32, VERIFY_CRC16, VERIFY_META };
+						  VERIFY_CRC32, VERIFY_CRC16, VERIFY_XXHASH,
+						  VERIFY_META };
 	struct job job = { 0 };
 	struct verify_result res;
 	uint8_t blk[4096], copy[4096];
@@ -206,7 +209,7 @@ static void flip(const char *name, off_t at)
  * verify= names the file and the block's offset; every other block passes. */
 static void test_corrupted_byte_found(void **state)
 {
-	static const char *const kinds[] = { "crc32c", "md5", "crc64", "pattern_hdr" };
+	static const char *const kinds[] = { "crc32c", "md5", "crc64", "xxhash", "pattern_hdr" };
 	struct ran r;
 	size_t k;
 

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "verify/checksum.h"
 
@@ -186,4 +187,9 @@ void checksum_md5(const void *p, size_t len, uint8_t out[16])
 		md5_block(h, tail + i);
 	for (i = 0; i < 16; i++)
 		out[i] = (uint8_t)(h[i / 4] >> (8 * (i % 4)));
+}
+
+uint32_t checksum_xxh32(const void *p, size_t len)
+{
+	return XXH32(p, len, 1);
 }

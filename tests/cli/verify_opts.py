@@ -114,6 +114,22 @@ def only_and_dump(tmp):
                      got))
 
 
+def xxhash(tmp):
+    # verify=xxhash: written and read back clean; a flipped byte found.
+    for tool in TOOLS:
+        path = os.path.join(tmp, "%s.xxh" % name(tool))
+        job = ["--name=w", "--filename=" + path, "--size=64k", "--rw=write", "--bs=4k",
+               "--verify=xxhash"]
+        rc, j, err = run(tool, job, tmp)
+        flip(path, 4096 * 5 + 77)
+        rc2, j2, err2 = run(tool, job + ["--verify_only=1"], tmp)
+        check(rc == 0 and j and j["read"]["total_ios"] == 16 and rc2 == 1 and
+              re.search(r"xxhash|XXH", err2, re.I) and "20480" in err2,
+              "%s verify=xxhash: exit %d then %d: %s" % (name(tool), rc, rc2, err2[-300:]))
+        print("%s verify=xxhash: exit %d, %d blocks read back; a byte flipped at 20557: exit %d"
+              % (name(tool), rc, j["read"]["total_ios"] if j else -1, rc2))
+
+
 def backlog_batch(tmp):
     # verify_backlog=16, verify_backlog_batch=8: 16 writes, then the oldest
     # 8 read back, 8 more writes, 8 more reads... and the rest at the end.
@@ -167,6 +183,7 @@ def main():
     try:
         headers(tmp)
         only_and_dump(tmp)
+        xxhash(tmp)
         backlog_batch(tmp)
         refused(tmp)
     finally:
