@@ -201,7 +201,11 @@ static void test_rw(void **state)
 	must_set(job, "rw", "read");
 	assert_int_equal(job->rw_rand_nr, 1);
 	must_fail(job, "rw", "bogus", "valid: read write randread");
-	must_fail(job, "rw", "trimwrite", "fio trim-then-write mode");
+	must_set(job, "rw", "trimwrite");
+	assert_true(job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE) &&
+		    !job_does(job, DDIR_READ) && !job_is_random(job->rw));
+	must_set(job, "rw", "randtrimwrite");
+	assert_true(job_does(job, DDIR_TRIM) && job_is_random(job->rw));
 	must_set(job, "rw", "randtrim");
 	assert_int_equal(job->rw, RW_RANDTRIM);
 	assert_true(job_does(job, DDIR_TRIM) && !job_does(job, DDIR_WRITE) &&

@@ -200,10 +200,6 @@ static const struct {
 	{ "threads-per-queue", FIO_OPT_HARMLESS,
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
 	{ "touch_objects", FIO_OPT_UNSUPPORTED, "an option of fio's rados engine" },
-	{ "trim_backlog", FIO_OPT_UNSUPPORTED, NULL },
-	{ "trim_backlog_batch", FIO_OPT_UNSUPPORTED, NULL },
-	{ "trim_percentage", FIO_OPT_UNSUPPORTED, NULL },
-	{ "trim_verify_zero", FIO_OPT_UNSUPPORTED, NULL },
 	{ "ttl", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
 	{ "uid", FIO_OPT_UNSUPPORTED, NULL },
 	{ "uncached", FIO_OPT_UNSUPPORTED,
@@ -263,8 +259,6 @@ static const char *const fio_engines[] = {
 	"libzbc",    "libcufile",    "dfs",	 "gpudirect",
 };
 
-static const char *const fio_trim_modes[] = { "trimwrite", "randtrimwrite" };
-
 const char *fio_value_unsupported(const char *name, const char *val)
 {
 	size_t i;
@@ -273,10 +267,6 @@ const char *fio_value_unsupported(const char *name, const char *val)
 		for (i = 0; i < ARRAY_SIZE(fio_engines); i++)
 			if (!strcmp(val, fio_engines[i]))
 				return "a fio I/O engine";
-	} else if (!strcmp(name, "rw")) {
-		for (i = 0; i < ARRAY_SIZE(fio_trim_modes); i++)
-			if (!strcmp(val, fio_trim_modes[i]))
-				return "a fio trim-then-write mode";
 	}
 	return NULL;
 }

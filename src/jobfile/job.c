@@ -446,6 +446,17 @@ static int check_verify_chunks(struct job *job, const char *kind, char **cause)
 				   job->verify_offset, kind, sizeof(struct verify_hdr),
 				   (unsigned long long)chunk, sizeof(struct verify_hdr),
 				   (unsigned long long)(chunk - sizeof(struct verify_hdr)));
+	if (job->trim_percentage && job->rw != RW_TRIMWRITE && job->rw != RW_RANDTRIMWRITE)
+		return job_fail_at(job, later(job, "trim_percentage", "rw"), cause,
+				   "trim_percentage trims blocks written: it needs rw=trimwrite or "
+				   "randtrimwrite (fio 3.33 aborts on an assertion with rw=%s)",
+				   opt_enum_name(OPT_RW, (int)job->rw));
+	if (job->trim_percentage && !job->trim_backlog)
+		return job_fail_at(
+			job, "trim_percentage", cause,
+			"trim_percentage=%u needs trim_backlog=N, how many writes between "
+			"trims (without it fio trims nothing)",
+			job->trim_percentage);
 	if (job->verify_only && job->time_based)
 		return job_fail_at(job, later(job, "verify_only", "time_based"), cause,
 				   "verify_only reads back what the workload would write: not a "
@@ -471,6 +482,11 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 	if (job->verify == VERIFY_NONE && job->verify_only)
 		return job_fail_at(job, "verify_only", cause,
 				   "verify_only reads back and checks blocks: it needs verify=");
+	if (job->verify == VERIFY_NONE && job->trim_percentage)
+		return job_fail_at(
+			job, "trim_percentage", cause,
+			"trim_percentage trims blocks written with verify and checks them: "
+			"it needs verify=");
 	if (job->verify == VERIFY_NONE)
 		return 0;
 	kind = opt_enum_name(OPT_VERIFY, (int)job->verify);
@@ -484,7 +500,7 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 	if ((job->verify == VERIFY_PATTERN || job->verify == VERIFY_PATTERN_HDR) &&
 	    !job->verify_pattern.len)
 		return job_fail_at(job, "verify", cause, "verify=%s needs verify_pattern=", kind);
-	if (job_does(job, DDIR_TRIM))
+	if (job_does(job, DDIR_TRIM) && !job_does(job, DDIR_WRITE))
 		return job_fail_at(job, later(job, "verify", "rw"), cause,
 				   "verify=%s checks written blocks: rw=%s writes none", kind,
 				   opt_enum_name(OPT_RW, (int)job->rw));

@@ -27,6 +27,8 @@ enum rw_mode {
 	RW_RANDRW,
 	RW_TRIM, /* sequential trims: holes punched (files), discards (devices) */
 	RW_RANDTRIM,
+	RW_TRIMWRITE, /* each block trimmed, then written, as fio's */
+	RW_RANDTRIMWRITE,
 };
 
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
@@ -231,6 +233,10 @@ struct job {
 	bool verify_dump;	  /* a chunk that fails: what was read and expected, to files */
 	bool verify_only;	  /* the writes not issued: only the read-back of them */
 	unsigned verify_backlog_batch; /* blocks read back per verify_backlog pass; 0: all */
+	unsigned trim_percentage;      /* % of the blocks written that are trimmed after */
+	uint64_t trim_backlog;	       /* writes between trim passes; 0: none */
+	unsigned trim_backlog_batch;   /* trims per pass; 0: trim_backlog */
+	bool trim_verify_zero;	       /* a block trimmed so must read back as zeros */
 	bool invalidate;
 	bool pre_read;
 	bool unlink;
@@ -311,6 +317,9 @@ static inline bool job_does(const struct job *job, enum ddir d)
 	case RW_TRIM:
 	case RW_RANDTRIM:
 		return d == DDIR_TRIM;
+	case RW_TRIMWRITE:
+	case RW_RANDTRIMWRITE:
+		return d != DDIR_READ;
 	default:
 		return d != DDIR_TRIM;
 	}
@@ -324,7 +333,8 @@ static inline bool job_modifies(const struct job *job)
 
 static inline bool job_is_random(enum rw_mode rw)
 {
-	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW || rw == RW_RANDTRIM;
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW || rw == RW_RANDTRIM ||
+	       rw == RW_RANDTRIMWRITE;
 }
 
 /* The smallest and largest block sizes direction @d can use, from bs,

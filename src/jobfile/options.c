@@ -16,11 +16,18 @@
 #define F2(lo, hi) .off = offsetof(struct job, lo), .off2 = offsetof(struct job, hi)
 
 static const struct opt_enum rw_enums[] = {
-	{ "read", RW_READ },	     { "write", RW_WRITE },
-	{ "randread", RW_RANDREAD }, { "randwrite", RW_RANDWRITE },
-	{ "rw", RW_READWRITE },	     { "readwrite", RW_READWRITE },
-	{ "randrw", RW_RANDRW },     { "trim", RW_TRIM },
-	{ "randtrim", RW_RANDTRIM }, { NULL, 0 },
+	{ "read", RW_READ },
+	{ "write", RW_WRITE },
+	{ "randread", RW_RANDREAD },
+	{ "randwrite", RW_RANDWRITE },
+	{ "rw", RW_READWRITE },
+	{ "readwrite", RW_READWRITE },
+	{ "randrw", RW_RANDRW },
+	{ "trim", RW_TRIM },
+	{ "randtrim", RW_RANDTRIM },
+	{ "trimwrite", RW_TRIMWRITE },
+	{ "randtrimwrite", RW_RANDTRIMWRITE },
+	{ NULL, 0 },
 };
 
 static const struct opt_enum sync_enums[] = {
@@ -322,6 +329,14 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "run the clones as threads of one process, not a process each" },
 	[OPT_TIME_BASED] = { .name = "time_based", .kind = &opt_kind_bool, F(time_based), .def = "0",
 	  .flags = OPTF_BARE, .help = "repeat the workload until runtime ends" },
+	[OPT_TRIM_BACKLOG] = { .name = "trim_backlog", .kind = &opt_kind_u64, F(trim_backlog), .def = "0",
+	  .help = "with trim_percentage: trim the blocks picked every N writes" },
+	[OPT_TRIM_BACKLOG_BATCH] = { .name = "trim_backlog_batch", .kind = &opt_kind_uint, F(trim_backlog_batch),
+	  .def = "0", .help = "trims per trim_backlog pass (0: trim_backlog)" },
+	[OPT_TRIM_PERCENTAGE] = { .name = "trim_percentage", .kind = &opt_kind_pct, F(trim_percentage), .max = 100,
+	  .def = "0", .help = "% of the blocks written (with verify) to trim again, then check" },
+	[OPT_TRIM_VERIFY_ZERO] = { .name = "trim_verify_zero", .kind = &opt_kind_bool, F(trim_verify_zero), .def = "1",
+	  .help = "check that blocks trimmed read back as zeros (0: do not read them)" },
 	[OPT_UNLINK] = { .name = "unlink", .kind = &opt_kind_bool, F(unlink), .def = "0",
 	  .help = "remove the files this run created when it ends" },
 	[OPT_VERIFY] = { .name = "verify", .kind = &opt_kind_enum, F(verify), .enums = verify_enums, .def = "0",

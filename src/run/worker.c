@@ -642,6 +642,15 @@ static void fill(struct worker *w, struct loop *lp)
 			req = w->free_reqs[--w->nr_free];
 			req->t_start = 0;
 			req->t_intended = 0;
+		} else if (!req && w->v.trim_left) {
+			/* trim_percentage: blocks written are trimmed again, once
+			 * their writes have completed (none may land after). */
+			if (lp->inflight || !w->nr_free ||
+			    !worker_verify_trim_next(w, w->free_reqs[w->nr_free - 1]))
+				break;
+			req = w->free_reqs[--w->nr_free];
+			req->t_start = 0;
+			req->t_intended = 0;
 		} else if (!req) {
 			if (!w->nr_free || lp->issued >= lp->limit)
 				break;
@@ -848,6 +857,10 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	/* A product past 2^64 bytes is no limit at all, not a wrapped one. */
 	if (job->time_based || __builtin_mul_overflow(region, job->loops, &lp->limit))
 		lp->limit = UINT64_MAX;
+	/* trimwrite: each block is trimmed and written, twice the bytes, as fio. */
+	if (job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE) &&
+	    __builtin_mul_overflow(lp->limit, 2, &lp->limit))
+		lp->limit = UINT64_MAX;
 	lp->ramp_end = now + job->ramp_time;
 	lp->deadline = job->runtime ? lp->ramp_end + job->runtime : UINT64_MAX;
 	lp->t_measure = lp->ramp_end;
@@ -954,7 +967,8 @@ void worker_run(struct worker *w)
 		/* The last completion's clock read serves: no extra read per I/O. */
 		if (worker_stopped(w) || w->error || lp.now >= lp.deadline)
 			break;
-		if (!w->held && lp.issued >= lp.limit && !lp.inflight)
+		/* As fio: trims trim_percentage owes still go out. */
+		if (!w->held && lp.issued >= lp.limit && !lp.inflight && !w->v.trim_left)
 			break;
 		fill(w, &lp);
 		if (lp.queued && !w->error)

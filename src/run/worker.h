@@ -55,6 +55,14 @@ struct worker_verify {
 	unsigned left;	       /* ring entries the pass under way may still take */
 	char *first;	       /* the first mismatch, formatted */
 	uint64_t bad_off[10];  /* bytes: where the first mismatches were */
+	/* trim_percentage: the map entries picked and not yet trimmed (a
+	 * FIFO: how many, the oldest's slot, how many the pass under way
+	 * may still take), the writes mapped and not yet read back (fio's
+	 * io_hist_len), and the draws that pick. */
+	uint64_t *trimq;
+	unsigned trim_n, trim_at, trim_left;
+	uint64_t hist;
+	struct rng trim_rng;
 };
 
 struct worker {
@@ -143,6 +151,9 @@ void worker_verify_cleanup(struct worker *w);
 /* A write is about to be queued: stamped and mapped.  True when the
  * verify_backlog is full: time to read back. */
 bool worker_verify_written(struct worker *w, struct io_req *req);
+/* trim_percentage: the next block picked to be trimmed, in @req, while a
+ * trim pass is under way (w->v.trim_left); false when there is none. */
+bool worker_verify_trim_next(struct worker *w, struct io_req *req);
 /* A write failed and was passed over: its block is unknown now. */
 void worker_verify_unwritten(struct worker *w, const struct io_req *req);
 void worker_verify_begin(struct worker *w, enum verify_pass pass);

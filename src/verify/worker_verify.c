@@ -25,6 +25,8 @@
 #define VMAP_GEN_SHIFT 24
 #define VMAP_UNITS     ((1ull << VMAP_GEN_SHIFT) - 1)
 #define VERIFY_LISTED  10 /* mismatches whose offsets the error lists */
+/* The generation of a block trim_percentage trimmed: it reads as zeros. */
+#define VMAP_TRIM_GEN ((1ull << (64 - VMAP_GEN_SHIFT)) - 1)
 
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
@@ -72,8 +74,8 @@ int worker_verify_setup(struct worker *w, uint64_t max_bs, char **cause)
 	v->check_reads = !job_does(job, DDIR_WRITE) && verify_writes_block(job->verify);
 	if (!v->stamp)
 		return 0;
-	if (job->verify == VERIFY_PATTERN || job->verify == VERIFY_PATTERN_HDR)
-		w->pl.refill = w->pl.scramble = false; /* the pattern is the contents */
+	/* verify_stamp makes the contents: the pattern, or its random bytes. */
+	w->pl.refill = w->pl.scramble = false;
 	v->unit = map_unit(w);
 	v->base = xcalloc(w->files.n + 1, sizeof(*v->base));
 	for (i = 0; i < w->files.n; i++)
@@ -95,6 +97,10 @@ int worker_verify_setup(struct worker *w, uint64_t max_bs, char **cause)
 				       job->name, (unsigned long long)v->n);
 	if (job->verify_backlog)
 		v->ring = xcalloc(job->verify_backlog, sizeof(*v->ring));
+	if (job->trim_percentage) {
+		v->trimq = xcalloc(job->trim_backlog, sizeof(*v->trimq));
+		rng_seed(&v->trim_rng, job->randseed ^ (uint64_t)w->clone << 32 ^ 0x7472696d);
+	}
 	return 0;
 }
 
@@ -103,6 +109,7 @@ void worker_verify_cleanup(struct worker *w)
 	free(w->v.map);
 	free(w->v.base);
 	free(w->v.ring);
+	free(w->v.trimq);
 	free(w->v.first);
 	memset(&w->v, 0, sizeof(w->v));
 }
@@ -112,6 +119,8 @@ static uint64_t map_index(const struct worker *w, const struct io_req *req)
 	return w->v.base[req->file] + (req->off - w->files.v[req->file].start) / w->v.unit;
 }
 
+static void trim_pick(struct worker *w, uint64_t i);
+
 bool worker_verify_written(struct worker *w, struct io_req *req)
 {
 	struct worker_verify *v = &w->v;
@@ -119,11 +128,13 @@ bool worker_verify_written(struct worker *w, struct io_req *req)
 	/* 40 bits in the map, and 0 means never written. */
 	uint64_t gen = w->pl.writes << VMAP_GEN_SHIFT >> VMAP_GEN_SHIFT;
 
-	gen = gen ? gen : 1;
+	gen = gen && gen != VMAP_TRIM_GEN ? gen : 1;
 	verify_stamp(w->job, req->buf, req->len, req->off, gen);
 	v->map[i] = gen << VMAP_GEN_SHIFT | n;
 	for (k = 1; k < n; k++)
 		v->map[i + k] = gen << VMAP_GEN_SHIFT;
+	if (v->trimq)
+		trim_pick(w, i);
 	if (!v->ring)
 		return false;
 	/* A batch leaves at most verify_backlog - 1 behind, and the next
@@ -178,6 +189,63 @@ static bool block_whole(const struct worker_verify *v, uint64_t i)
 	return n != 0;
 }
 
+/*
+ * trim_percentage, as fio's: each block written is picked with that
+ * chance and queued; every trim_backlog writes not yet read back (fio's
+ * io_hist_len), trim_backlog_batch of the queue are trimmed, the oldest
+ * first, and again while no write came between: in effect all of them.
+ */
+static void trim_pick(struct worker *w, uint64_t i)
+{
+	struct worker_verify *v = &w->v;
+	const struct job *job = w->job;
+
+	if (rng_below(&v->trim_rng, 100) < job->trim_percentage) {
+		/* Full only if read-backs kept io_hist_len from a multiple of
+		 * trim_backlog: trim now rather than drop one. */
+		if (v->trim_n == job->trim_backlog)
+			v->trim_left = v->trim_n;
+		else
+			v->trimq[(v->trim_at + v->trim_n++) % job->trim_backlog] = i;
+	}
+	if (++v->hist % job->trim_backlog == 0 && v->trim_n)
+		v->trim_left = job->trim_backlog_batch ? job->trim_backlog_batch
+						       : (unsigned)job->trim_backlog;
+}
+
+bool worker_verify_trim_next(struct worker *w, struct io_req *req)
+{
+	struct worker_verify *v = &w->v;
+	const struct job *job = w->job;
+
+	while (v->trim_left && v->trim_n) {
+		uint64_t i = v->trimq[v->trim_at], n, k;
+		unsigned fi;
+
+		v->trim_at = (unsigned)((v->trim_at + 1) % job->trim_backlog);
+		v->trim_n--;
+		if (!--v->trim_left && v->trim_n && v->hist % job->trim_backlog == 0)
+			v->trim_left = job->trim_backlog_batch ? job->trim_backlog_batch
+							       : (unsigned)job->trim_backlog;
+		if (!(v->map[i] & VMAP_UNITS) || !block_whole(v, i))
+			continue; /* written over by a block of another size since */
+		n = v->map[i] & VMAP_UNITS;
+		v->map[i] = VMAP_TRIM_GEN << VMAP_GEN_SHIFT | n;
+		for (k = 1; k < n; k++)
+			v->map[i + k] = VMAP_TRIM_GEN << VMAP_GEN_SHIFT;
+		fi = file_of(w, i);
+		req->op = IO_OP_TRIM;
+		req->file = fi;
+		req->fd = w->files.v[fi].fd;
+		req->discard = w->files.v[fi].blkdev;
+		req->off = w->files.v[fi].start + (i - v->base[fi]) * v->unit;
+		req->len = (size_t)(n * v->unit);
+		return true;
+	}
+	v->trim_left = 0;
+	return false;
+}
+
 bool worker_verify_next(struct worker *w, struct io_req *req)
 {
 	struct worker_verify *v = &w->v;
@@ -194,6 +262,7 @@ bool worker_verify_next(struct worker *w, struct io_req *req)
 			v->ring_at = (v->ring_at + 1) % w->job->verify_backlog;
 			v->ring_n--;
 			v->left--;
+			v->hist -= v->hist > 0; /* read back: off fio's io_hist_len */
 		} else {
 			i = v->pos++;
 		}
@@ -203,6 +272,8 @@ bool worker_verify_next(struct worker *w, struct io_req *req)
 			w->stats.verify_skipped++;
 			continue;
 		}
+		if (v->map[i] >> VMAP_GEN_SHIFT == VMAP_TRIM_GEN && !w->job->trim_verify_zero)
+			continue; /* trimmed, and not to be read, as fio's */
 		fi = file_of(w, i);
 		req->op = IO_OP_READ;
 		req->file = fi;
@@ -281,6 +352,34 @@ static char *dump(struct worker *w, const struct io_req *req, const struct verif
 	return msg;
 }
 
+/* trim_verify_zero: a block trim_percentage trimmed reads as zeros. */
+static void trimmed_read(struct worker *w, const struct io_req *req)
+{
+	const uint8_t *p = req->buf;
+	size_t at;
+
+	for (at = 0; at < req->len && !p[at]; at++)
+		;
+	if (at == req->len) {
+		w->stats.verified++;
+		w->stats.verify_bytes += req->len;
+		return;
+	}
+	if (w->stats.verify_bad < VERIFY_LISTED)
+		w->v.bad_off[w->stats.verify_bad] = req->off;
+	if (w->stats.verify_bad++)
+		return;
+	w->v.first = xasprintf("%s: verify at offset %llu, size %zu: trimmed (trim_percentage), "
+			       "but byte %zu reads 0x%02x, not zero (trim_verify_zero)",
+			       w->files.v[req->file].path, (unsigned long long)req->off, req->len,
+			       at, p[at]);
+	if (w->job->verify_fatal && !w->error && !verify_continues(w->job)) {
+		w->error = w->v.first;
+		w->v.first = NULL;
+		w->error_no = EILSEQ;
+	}
+}
+
 void worker_verify_read(struct worker *w, const struct io_req *req)
 {
 	struct worker_verify *v = &w->v;
@@ -291,6 +390,10 @@ void worker_verify_read(struct worker *w, const struct io_req *req)
 	struct verify_result res;
 	char *why, *dumped = NULL;
 
+	if (gen == VMAP_TRIM_GEN) {
+		trimmed_read(w, req);
+		return;
+	}
 	if (verify_check(w->job, req->buf, req->len, req->off, gen, &res) == VERIFY_OK) {
 		w->stats.verified++;
 		w->stats.verify_bytes += req->len;

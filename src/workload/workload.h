@@ -44,6 +44,9 @@ struct workload {
 	unsigned mix_dir;
 	uint64_t mix_issues[2], mix_until;
 	uint64_t dir_align[DDIR_COUNT]; /* bytes: random offsets' step per direction */
+	/* trimwrite, randtrimwrite: the trim just made, whose write is next. */
+	struct io_req tw;
+	bool tw_owed;
 };
 
 /* rate, rate_iops: each direction's schedule, kept by the I/O loop.  due
@@ -230,6 +233,18 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 	uint64_t end = f->start + f->len, len, off;
 	unsigned d;
 
+	/* trimwrite: the block just trimmed is written next, as fio's
+	 * randtrimwrite (the write takes the trim's offset and length). */
+	if (wl->tw_owed) {
+		wl->tw_owed = false;
+		req->op = IO_OP_WRITE;
+		req->discard = false;
+		req->fd = wl->tw.fd;
+		req->file = wl->tw.file;
+		req->off = wl->tw.off;
+		req->len = wl->tw.len;
+		return;
+	}
 	wl->next_file = (fi + 1) % wl->nfiles;
 	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW) {
 		d = workload_mix_dir(wl);
@@ -238,9 +253,9 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 			wl->mix_dir = d = workload_due_dir(wl, rate, d);
 		wl->mix_issues[d]++;
 	} else
-		d = job_does(job, DDIR_READ)	? DDIR_READ
-		    : job_does(job, DDIR_WRITE) ? DDIR_WRITE
-						: DDIR_TRIM;
+		d = job_does(job, DDIR_READ)				     ? DDIR_READ
+		    : job_does(job, DDIR_WRITE) && !job_does(job, DDIR_TRIM) ? DDIR_WRITE
+									     : DDIR_TRIM;
 	len = workload_pick_bs(wl, d);
 	if (wl->rmap) {
 		off = f->start + workload_map_block(wl, fi, &len);
@@ -292,6 +307,10 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 	req->file = fi;
 	req->off = off;
 	req->len = (size_t)len;
+	if (d == DDIR_TRIM && job_does(job, DDIR_WRITE)) {
+		wl->tw = *req;
+		wl->tw_owed = true;
+	}
 }
 
 #endif
