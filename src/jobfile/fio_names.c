@@ -210,8 +210,6 @@ static const struct {
 	{ "unlink_each_loop", FIO_OPT_UNSUPPORTED, NULL },
 	{ "uri", FIO_OPT_UNSUPPORTED, "an option of fio's nbd engine" },
 	{ "verb", FIO_OPT_UNSUPPORTED, "an option of fio's rdma engine" },
-	{ "verify_async", FIO_OPT_UNSUPPORTED, NULL },
-	{ "verify_async_cpus", FIO_OPT_UNSUPPORTED, NULL },
 	{ "verify_state_load", FIO_OPT_UNSUPPORTED, NULL },
 	{ "verify_state_save", FIO_OPT_UNSUPPORTED, NULL },
 	{ "verifysort", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },

@@ -110,6 +110,12 @@ enum rand_dist_kind {
 #define JOB_MAX_CPUS	    1024
 #define JOB_MAX_NUMJOBS	    4096
 
+/* A CPU list (verify_async_cpus): CPUs 0 to JOB_MAX_CPUS - 1. */
+struct cpu_list {
+	uint64_t mask[JOB_MAX_CPUS / 64];
+	bool set;
+};
+
 struct rand_zone {
 	double access_pct; /* % of accesses */
 	double size_pct;   /* % of the region (zoned) */
@@ -232,11 +238,13 @@ struct job {
 	unsigned verify_offset;	  /* bytes into each chunk where its header goes */
 	bool verify_dump;	  /* a chunk that fails: what was read and expected, to files */
 	bool verify_only;	  /* the writes not issued: only the read-back of them */
-	unsigned verify_backlog_batch; /* blocks read back per verify_backlog pass; 0: all */
-	unsigned trim_percentage;      /* % of the blocks written that are trimmed after */
-	uint64_t trim_backlog;	       /* writes between trim passes; 0: none */
-	unsigned trim_backlog_batch;   /* trims per pass; 0: trim_backlog */
-	bool trim_verify_zero;	       /* a block trimmed so must read back as zeros */
+	unsigned verify_backlog_batch;	   /* blocks read back per verify_backlog pass; 0: all */
+	unsigned verify_async;		   /* threads that check the blocks read back; 0: none */
+	struct cpu_list verify_async_cpus; /* ... and the CPUs they may run on */
+	unsigned trim_percentage;	   /* % of the blocks written that are trimmed after */
+	uint64_t trim_backlog;		   /* writes between trim passes; 0: none */
+	unsigned trim_backlog_batch;	   /* trims per pass; 0: trim_backlog */
+	bool trim_verify_zero;		   /* a block trimmed so must read back as zeros */
 	bool invalidate;
 	bool pre_read;
 	bool unlink;

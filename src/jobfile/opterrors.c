@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ignore_error's value kind, and which I/O errors a job passes over.
+ * ignore_error's value kind, and which I/O errors a job passes over; and
+ * a CPU list kept in a field of its own (verify_async_cpus).
  * fio's syntax: up to three lists, for read, write and verify errors,
  * separated by commas; the errnos of a list separated by colons, each a
  * name fio knows (EPERM to ERANGE) or a number.  What the worker does with
@@ -170,3 +171,68 @@ bool job_error_passes(const struct job *job, enum error_type t, int err)
 		return job_error_listed(job, t, err);
 	return err == EIO || err == EILSEQ;
 }
+
+/* ---- a CPU list into a struct cpu_list (verify_async_cpus) ---- */
+
+static int cpu_list_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
+{
+	struct cpu_list cl;
+	const char *p = val;
+
+	memset(&cl, 0, sizeof(cl));
+	while (*p) {
+		char *end;
+		unsigned long lo, hi, c;
+
+		errno = 0;
+		lo = strtoul(p, &end, 10);
+		hi = lo;
+		if (end != p && *end == '-') {
+			p = end + 1;
+			hi = strtoul(p, &end, 10);
+		}
+		if (end == p || errno || lo > hi || hi >= JOB_MAX_CPUS || (*end && *end != ',') ||
+		    (*end == ',' && !end[1]))
+			return set_cause(cause,
+					 "'%s': not a CPU list such as 0,5,8-15 (CPUs 0 to %d, "
+					 "low first)",
+					 val, JOB_MAX_CPUS - 1);
+		for (c = lo; c <= hi; c++)
+			cl.mask[c / 64] |= 1ull << (c % 64);
+		p = *end ? end + 1 : end;
+	}
+	if (!val[0])
+		return set_cause(cause, "an empty CPU list");
+	cl.set = true;
+	*(struct cpu_list *)opt_field(o, job, o->off) = cl;
+	return 0;
+}
+
+static void cpu_list_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
+{
+	const struct cpu_list *cl = opt_field(o, job, o->off);
+	unsigned c = 0, end;
+	bool first = true;
+
+	while (cl->set && c < JOB_MAX_CPUS) {
+		if (!(cl->mask[c / 64] >> (c % 64) & 1)) {
+			c++;
+			continue;
+		}
+		for (end = c;
+		     end + 1 < JOB_MAX_CPUS && cl->mask[(end + 1) / 64] >> ((end + 1) % 64) & 1;
+		     end++)
+			;
+		strbuf_addf(sb, first ? "%u" : ",%u", c);
+		if (end > c)
+			strbuf_addf(sb, "-%u", end);
+		first = false;
+		c = end + 1;
+	}
+}
+
+const struct opt_kind opt_kind_cpu_list = {
+	.syntax = "cpu-list",
+	.parse = cpu_list_parse,
+	.format = cpu_list_format,
+};

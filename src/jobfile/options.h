@@ -132,6 +132,8 @@ enum opt_id {
 	OPT_TRIM_VERIFY_ZERO,
 	OPT_UNLINK,
 	OPT_VERIFY,
+	OPT_VERIFY_ASYNC,
+	OPT_VERIFY_ASYNC_CPUS,
 	OPT_VERIFY_BACKLOG,
 	OPT_VERIFY_BACKLOG_BATCH,
 	OPT_VERIFY_DUMP,
@@ -225,8 +227,8 @@ extern const struct opt_kind opt_kind_str, opt_kind_str_list, opt_kind_bool, opt
 	opt_kind_range_ddir, opt_kind_time, opt_kind_time_range, opt_kind_enum, opt_kind_u64_ddir,
 	opt_kind_rw, opt_kind_bssplit, opt_kind_rand_dist, opt_kind_percentiles, opt_kind_cpus,
 	opt_kind_pattern, opt_kind_engine;
-/* ignore_error's lists of errnos (opterrors.c). */
-extern const struct opt_kind opt_kind_errors;
+/* ignore_error's lists of errnos, and a CPU list of a field's own (opterrors.c). */
+extern const struct opt_kind opt_kind_errors, opt_kind_cpu_list;
 
 /*
  * Options fio knows that iogauge does not implement.  FIO_OPT_UNSUPPORTED

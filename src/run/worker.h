@@ -23,6 +23,7 @@
 #include "workload/workload.h"
 
 struct run_watch;
+struct verify_async;
 
 /* A running worker's progress, published every stats window for the live
  * status line; read by another thread, hence atomic (relaxed). */
@@ -63,6 +64,7 @@ struct worker_verify {
 	unsigned trim_n, trim_at, trim_left;
 	uint64_t hist;
 	struct rng trim_rng;
+	struct verify_async *async; /* verify_async: the checking threads */
 };
 
 struct worker {
@@ -151,6 +153,10 @@ void worker_verify_cleanup(struct worker *w);
 /* A write is about to be queued: stamped and mapped.  True when the
  * verify_backlog is full: time to read back. */
 bool worker_verify_written(struct worker *w, struct io_req *req);
+/* verify_async: its checking threads started, by the clone's own thread
+ * as its I/O starts; a failure is left in w->error.  They are joined by
+ * worker_verify_finish. */
+void worker_verify_start(struct worker *w);
 /* trim_percentage: the next block picked to be trimmed, in @req, while a
  * trim pass is under way (w->v.trim_left); false when there is none. */
 bool worker_verify_trim_next(struct worker *w, struct io_req *req);

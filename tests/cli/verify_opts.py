@@ -130,6 +130,66 @@ def xxhash(tmp):
               % (name(tool), rc, j["read"]["total_ios"] if j else -1, rc2))
 
 
+def async_threads(tmp):
+    # verify_async=2: the same blocks checked, the same three bad ones found
+    # (with continue_on_error=verify), by two more threads (strace's
+    # clones); verify_async_cpus binds them (their /proc status).
+    counts = {}
+    for tool in TOOLS:
+        path = os.path.join(tmp, "%s.va" % name(tool))
+        job = ["--name=w", "--filename=" + path, "--size=16m", "--rw=randwrite", "--bs=4k",
+               "--verify=md5"]
+        run(tool, job + ["--do_verify=0"], tmp)
+        for at in (4096 * 10 + 5, 4096 * 2000 + 77, 4096 * 3000 + 9):
+            flip(path, at)
+        for va in (0, 2):
+            log = os.path.join(tmp, "clones")
+            args = job + ["--verify_only=1", "--continue_on_error=verify",
+                          "--verify_async=%d" % va]
+            if STRACE:
+                p = subprocess.run([STRACE, "-f", "-e", "trace=clone,clone3", "-o", log, tool,
+                                    "--output-format=json"] + args, capture_output=True,
+                                   text=True, cwd=tmp)
+                with open(log) as f:
+                    clones = sum(1 for line in f if "clone" in line and "resumed" not in line)
+                out = p.stdout[p.stdout.find("{"):]
+                j = json.loads(out)["jobs"][0]
+            else:
+                rc, j, err = run(tool, args, tmp)
+                clones = 0
+            g = j["iogauge"] if "iogauge" in j else j
+            counts[(tool, va)] = (j["read"]["total_ios"], g["total_err"], clones)
+            print("%s verify_async=%d: %d blocks read, %d errors passed over, %d clone calls"
+                  % ((name(tool), va) + counts[(tool, va)]))
+        r0, r2 = counts[(tool, 0)], counts[(tool, 2)]
+        check(r0[:2] == r2[:2] == (4096, 3) and (not STRACE or r2[2] == r0[2] + 2),
+              "%s verify_async=2: %s, without: %s" % (name(tool), r2, r0))
+    # The threads' CPUs: read while a larger file is checked.
+    path = os.path.join(tmp, "cpus.va")
+    job = [BIN, "--name=w", "--filename=" + path, "--size=256m", "--rw=write", "--bs=4k",
+           "--verify=md5"]
+    subprocess.run(job + ["--do_verify=0"], capture_output=True)
+    p = subprocess.Popen(job + ["--verify_only=1", "--verify_async=2", "--verify_async_cpus=0",
+                                "--thread"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    seen = set()
+    while p.poll() is None:
+        try:
+            for tid in os.listdir("/proc/%d/task" % p.pid):
+                with open("/proc/%d/task/%s/comm" % (p.pid, tid)) as f:
+                    if f.read().strip() != "iogauge-verify":
+                        continue
+                with open("/proc/%d/task/%s/status" % (p.pid, tid)) as f:
+                    cpus = re.search(r"Cpus_allowed_list:\s*(\S+)", f.read()).group(1)
+                seen.add((tid, cpus))
+        except (OSError, AttributeError):
+            pass
+    check(p.returncode == 0 and len(seen) == 2 and all(c == "0" for _, c in seen),
+          "verify_async_cpus=0: exit %s, threads seen %s" % (p.returncode, sorted(seen)))
+    print("verify_async=2 verify_async_cpus=0: checking threads seen %s" % sorted(seen))
+    os.unlink(path)
+
+
 def backlog_batch(tmp):
     # verify_backlog=16, verify_backlog_batch=8: 16 writes, then the oldest
     # 8 read back, 8 more writes, 8 more reads... and the rest at the end.
@@ -184,6 +244,7 @@ def main():
         headers(tmp)
         only_and_dump(tmp)
         xxhash(tmp)
+        async_threads(tmp)
         backlog_batch(tmp)
         refused(tmp)
     finally:
