@@ -457,6 +457,10 @@ static int check_verify_chunks(struct job *job, const char *kind, char **cause)
 			"trim_percentage=%u needs trim_backlog=N, how many writes between "
 			"trims (without it fio trims nothing)",
 			job->trim_percentage);
+	if (job->verify_state_load && !job->verify_only)
+		return job_fail_at(job, "verify_state_load", cause,
+				   "verify_state_load limits a verify_only run to the writes a run "
+				   "before saved: it needs verify_only=1");
 	if (job->verify_only && job->time_based)
 		return job_fail_at(job, later(job, "verify_only", "time_based"), cause,
 				   "verify_only reads back what the workload would write: not a "

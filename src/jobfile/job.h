@@ -241,6 +241,9 @@ struct job {
 	unsigned verify_backlog_batch;	   /* blocks read back per verify_backlog pass; 0: all */
 	unsigned verify_async;		   /* threads that check the blocks read back; 0: none */
 	struct cpu_list verify_async_cpus; /* ... and the CPUs they may run on */
+	bool verify_state_save;		   /* the writes issued, saved for verify_state_load */
+	bool verify_state_load;		   /* verify_only: only as many writes as saved */
+	bool experimental_verify;	   /* read back in the order written, not by offset */
 	unsigned trim_percentage;	   /* % of the blocks written that are trimmed after */
 	uint64_t trim_backlog;		   /* writes between trim passes; 0: none */
 	unsigned trim_backlog_batch;	   /* trims per pass; 0: trim_backlog */

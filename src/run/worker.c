@@ -309,7 +309,7 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 	ret = worker_buffers_make(w, false, cause);
 	if (ret)
 		goto err;
-	ret = worker_verify_setup(w, hi, cause);
+	ret = worker_verify_setup(w, hi, thread, cause);
 	if (ret)
 		goto err;
 	ret = worker_engine_init(w, cause);
@@ -686,9 +686,12 @@ static void fill(struct worker *w, struct loop *lp)
 		req->t_issue = req->t_start;
 		req->queued = false;
 		if (lp->dry && !lp->verifying) {
-			/* verify_only: the I/O is made, mapped and counted, not issued. */
+			/* verify_only: the I/O is made, mapped and counted, not issued;
+			 * verify_state_load: up to the writes the state saved. */
 			req->res = (int64_t)req->len;
 			q = ENGINE_Q_DONE;
+			if (w->v.state_writes && w->pl.writes >= w->v.state_writes)
+				lp->limit = lp->issued;
 		} else {
 			q = ops->queue(&w->eng, req);
 		}

@@ -65,6 +65,10 @@ struct worker_verify {
 	uint64_t hist;
 	struct rng trim_rng;
 	struct verify_async *async; /* verify_async: the checking threads */
+	uint64_t state_writes;	    /* verify_state_load: the writes the state saved; 0: no limit */
+	unsigned thread;	    /* the clone's place in the run, from 1: the state file's */
+	uint64_t *order;	    /* experimental_verify: block starts in the order written */
+	uint64_t order_n;
 };
 
 struct worker {
@@ -147,8 +151,9 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 int worker_pin(struct worker *w);
 /* Runs the job's I/O; an I/O error stops it and is left in w->error. */
 void worker_run(struct worker *w);
-/* verify= (worker_verify.c).  Set-up: 0, or -errno with *cause set. */
-int worker_verify_setup(struct worker *w, uint64_t max_bs, char **cause);
+/* verify= (worker_verify.c).  Set-up (@thread: the clone's place among
+ * all clones of the run, from 1): 0, or -errno with *cause set. */
+int worker_verify_setup(struct worker *w, uint64_t max_bs, unsigned thread, char **cause);
 void worker_verify_cleanup(struct worker *w);
 /* A write is about to be queued: stamped and mapped.  True when the
  * verify_backlog is full: time to read back. */

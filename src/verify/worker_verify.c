@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "jobfile/options.h"
+#include "verify/checksum.h"
 #include "verify/verify.h"
 #include "run/worker.h"
 
@@ -98,13 +99,92 @@ static uint64_t map_unit(const struct worker *w)
 	return u;
 }
 
-int worker_verify_setup(struct worker *w, uint64_t max_bs, char **cause)
+/* verify_state_save, verify_state_load: iogauge's state file, named as
+ * fio's (local-JOB-N-verify.state, N the clone's place in the run from 0,
+ * in the current directory): how many writes the clone had issued when
+ * it ended.  Its own layout: fio's state files do not load here. */
+struct vstate_file {
+	char magic[8]; /* "IOGVSTAT" */
+	uint32_t version;
+	uint32_t crc; /* CRC-32C of the struct with this field zero */
+	uint64_t writes;
+};
+
+static char *state_path(const struct worker *w)
+{
+	return xasprintf("local-%s-%u-verify.state", w->job->name, w->v.thread - 1);
+}
+
+static uint32_t state_crc(const struct vstate_file *f)
+{
+	struct vstate_file c = *f;
+
+	c.crc = 0;
+	return checksum_crc32c(0, &c, sizeof(c));
+}
+
+static int state_load(struct worker *w, char **cause)
+{
+	char *path = state_path(w);
+	struct vstate_file f;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	ssize_t n = fd < 0 ? -1 : read(fd, &f, sizeof(f));
+
+	if (n < 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		set_cause_errno(cause, err,
+				"[%s] verify_state_load: %s: %s (written by a run with "
+				"verify_state_save=1; iogauge's default is 0)",
+				w->job->name, path, strerror(err));
+	} else if (n != (ssize_t)sizeof(f) || memcmp(f.magic, "IOGVSTAT", 8) || f.version != 1 ||
+		   f.crc != state_crc(&f)) {
+		err = EBADMSG;
+		set_cause(cause,
+			  "[%s] verify_state_load: %s is not an iogauge verify state, or is "
+			  "damaged (fio's do not load here)",
+			  w->job->name, path);
+	} else {
+		w->v.state_writes = f.writes;
+		if (!f.writes)
+			w->v.stamp = false; /* nothing was written: nothing to read back */
+	}
+	free(path);
+	return -err;
+}
+
+/* verify_state_save: what the clone wrote, for a later verify_state_load. */
+static void state_save(struct worker *w)
+{
+	/* The writes made, less one the loop held and never issued. */
+	struct vstate_file f = { .magic = "IOGVSTAT",
+				 .version = 1,
+				 .writes = w->pl.writes - (w->held && w->held->op == IO_OP_WRITE) };
+	char *path = state_path(w);
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644), err = 0;
+
+	f.crc = state_crc(&f);
+	if (fd < 0 || write(fd, &f, sizeof(f)) != (ssize_t)sizeof(f))
+		err = errno ? errno : EIO;
+	if (fd >= 0 && close(fd) && !err)
+		err = errno;
+	if (err && !w->error) {
+		w->error_no = err;
+		w->error = xasprintf("%s: verify_state_save: %s", path, strerror(err));
+	}
+	free(path);
+}
+
+int worker_verify_setup(struct worker *w, uint64_t max_bs, unsigned thread, char **cause)
 {
 	const struct job *job = w->job;
 	struct worker_verify *v = &w->v;
 	uint64_t avail = (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
 	unsigned i;
 
+	v->thread = thread;
 	if (job->verify == VERIFY_NONE)
 		return 0;
 	v->stamp = job_does(job, DDIR_WRITE) && verify_writes_block(job->verify);
@@ -134,6 +214,12 @@ int worker_verify_setup(struct worker *w, uint64_t max_bs, char **cause)
 				       job->name, (unsigned long long)v->n);
 	if (job->verify_backlog)
 		v->ring = xcalloc(job->verify_backlog, sizeof(*v->ring));
+	if (job->verify_state_load) {
+		int ret = state_load(w, cause);
+
+		if (ret)
+			return ret;
+	}
 	if (job->trim_percentage) {
 		v->trimq = xcalloc(job->trim_backlog, sizeof(*v->trimq));
 		rng_seed(&v->trim_rng, job->randseed ^ (uint64_t)w->clone << 32 ^ 0x7472696d);
@@ -149,6 +235,7 @@ void worker_verify_cleanup(struct worker *w)
 	free(w->v.base);
 	free(w->v.ring);
 	free(w->v.trimq);
+	free(w->v.order);
 	free(w->v.first);
 	if (w->v.async) {
 		for (i = 0; i < w->v.async->n; i++) {
@@ -198,12 +285,56 @@ void worker_verify_unwritten(struct worker *w, const struct io_req *req)
 		w->v.map[map_index(w, req)] = 0; /* what is there now is anyone's guess */
 }
 
+struct gen_idx {
+	uint64_t gen, idx;
+};
+
+static int gen_cmp(const void *a, const void *b)
+{
+	const struct gen_idx *x = a, *y = b;
+
+	return x->gen < y->gen ? -1 : x->gen > y->gen;
+}
+
+/* experimental_verify: the blocks in the order they were (last) written,
+ * by their generations, as fio's replay of the workload reads them.
+ * Made once, when the read-back starts; NULL without memory for it (the
+ * pass then goes in offset order). */
+static uint64_t *write_order(const struct worker_verify *v, uint64_t *n)
+{
+	struct gen_idx *g;
+	uint64_t i, k = 0, *order;
+
+	for (i = 0; i < v->n; i++)
+		k += (v->map[i] & VMAP_UNITS) != 0;
+	g = malloc((k ? k : 1) * sizeof(*g));
+	order = malloc((k ? k : 1) * sizeof(*order));
+	if (!g || !order) {
+		free(g);
+		free(order);
+		return NULL;
+	}
+	for (i = 0, k = 0; i < v->n; i++)
+		if (v->map[i] & VMAP_UNITS)
+			g[k++] = (struct gen_idx){ v->map[i] >> VMAP_GEN_SHIFT, i };
+	qsort(g, k, sizeof(*g), gen_cmp);
+	for (i = 0; i < k; i++)
+		order[i] = g[i].idx;
+	free(g);
+	*n = k;
+	return order;
+}
+
 void worker_verify_begin(struct worker *w, enum verify_pass pass)
 {
 	unsigned batch = w->job->verify_backlog_batch;
 
 	w->v.pass = pass;
 	w->v.pos = 0;
+	free(w->v.order);
+	w->v.order = NULL;
+	if (pass == VERIFY_PASS_MAP && w->job->experimental_verify)
+		w->v.order = write_order(&w->v, &w->v.order_n);
 	/* verify_backlog_batch: the oldest this many; the rest wait for the
 	 * next pass, or the last (RING), which takes all, as fio's. */
 	w->v.left = pass == VERIFY_PASS_BATCH && batch && batch < w->v.ring_n ? batch : w->v.ring_n;
@@ -302,7 +433,7 @@ bool worker_verify_next(struct worker *w, struct io_req *req)
 
 	if (v->pass == VERIFY_PASS_NONE)
 		return false;
-	while (ring ? v->left > 0 : v->pos < v->n) {
+	while (ring ? v->left > 0 : v->pos < (v->order ? v->order_n : v->n)) {
 		unsigned fi;
 
 		if (ring) {
@@ -312,7 +443,7 @@ bool worker_verify_next(struct worker *w, struct io_req *req)
 			v->left--;
 			v->hist -= v->hist > 0; /* read back: off fio's io_hist_len */
 		} else {
-			i = v->pos++;
+			i = v->order ? v->order[v->pos++] : v->pos++;
 		}
 		if (!(v->map[i] & VMAP_UNITS))
 			continue; /* not a block's start (or never written) */
@@ -328,7 +459,7 @@ bool worker_verify_next(struct worker *w, struct io_req *req)
 		req->fd = w->files.v[fi].fd;
 		req->off = w->files.v[fi].start + (i - v->base[fi]) * v->unit;
 		req->len = (size_t)((v->map[i] & VMAP_UNITS) * v->unit);
-		if (v->pass == VERIFY_PASS_MAP)
+		if (v->pass == VERIFY_PASS_MAP && !v->order)
 			v->pos = i + (v->map[i] & VMAP_UNITS);
 		return true;
 	}
@@ -690,6 +821,8 @@ void worker_verify_finish(struct worker *w)
 	struct strbuf sb = { 0 };
 
 	verify_async_stop(w);
+	if (v->stamp && w->job->verify_state_save && !w->job->verify_only)
+		state_save(w);
 	nbad = w->stats.verify_bad;
 	if (!nbad || !v->first)
 		return;

@@ -190,6 +190,80 @@ def async_threads(tmp):
     os.unlink(path)
 
 
+def state(tmp):
+    # A write phase cut by its runtime (1000 writes at 1000 IOPS) saves its
+    # state; verify_only with verify_state_load reads back those blocks and
+    # no more: no block it never wrote fails.  Without the state, the
+    # blocks never written fail.
+    for tool in TOOLS:
+        d = tempfile.mkdtemp(dir=tmp)
+        path = os.path.join(d, "s.dat")
+        job = ["--name=w", "--filename=" + path, "--size=16m", "--rw=write", "--bs=4k",
+               "--verify=crc32c"]
+        rc0, j0, err0 = run(tool, job + ["--rate_iops=1000", "--runtime=1",
+                                         "--verify_state_save=1"], d)
+        saved = os.path.join(d, "local-w-0-verify.state")
+        have = os.path.exists(saved)
+        keep = open(saved, "rb").read() if have else b""
+        rc1, j1, err1 = run(tool, job + ["--verify_only=1", "--verify_state_load=1"], d)
+        with open(saved, "wb") as f:
+            f.write(keep)  # fio saves again after a verify_only run
+        rc2, j2, err2 = run(tool, job + ["--verify_only=1"], d)
+        w = j0["write"]["total_ios"] if j0 else -1
+        r1 = j1["read"]["total_ios"] if j1 else -1
+        r2 = j2["read"]["total_ios"] if j2 else -1
+        check(have and 500 < w < 4096 and rc1 == 0 and r1 == w and rc2 == 1 and r2 > w,
+              "%s verify_state: %d written (exit %d, state %s); with the state %d read back "
+              "(exit %d %s); without %d (exit %d)" % (name(tool), w, rc0, have, r1, rc1,
+                                                     err1[-200:], r2, rc2))
+        print("%s: %d written before the runtime; verify_state_load: %d read back, exit %d; "
+              "without: %d read back, exit %d" % (name(tool), w, r1, rc1, r2, rc2))
+    d = tempfile.mkdtemp(dir=tmp)
+    p = subprocess.run([BIN, "--name=w", "--filename=" + os.path.join(d, "s.dat"), "--size=1m",
+                        "--rw=write", "--verify=crc32c", "--verify_only=1",
+                        "--verify_state_load=1"], capture_output=True, text=True, cwd=d)
+    check(p.returncode == 1 and "local-w-0-verify.state: No such file" in p.stderr,
+          "verify_state_load without a state: exit %d %s" % (p.returncode, p.stderr))
+
+
+def order(tmp):
+    # The read-back's order: experimental_verify reads the blocks in the
+    # order written, as fio's (which reads a random job's so without it too).
+    if not STRACE:
+        print("skip: no strace: the read-back order")
+        return
+    for tool in TOOLS:
+        for ev in (0, 1):
+            path = os.path.join(tmp, "%s.ev" % name(tool))
+            log = os.path.join(tmp, "ev.strace")
+            if os.path.exists(path):
+                os.unlink(path)
+            subprocess.run([STRACE, "-f", "-y", "-e", "trace=pread64,pwrite64", "-o", log, tool,
+                            "--name=w", "--filename=" + path, "--size=256k", "--rw=randwrite",
+                            "--bs=4k", "--verify=crc32c", "--experimental_verify=%d" % ev],
+                           capture_output=True)
+            w, r = [], []
+            with open(log) as f:
+                for line in f:
+                    m = re.search(r"(pread64|pwrite64)\(\d+<%s>, \"(.{0,12}).*, (\d+), (\d+)\) = "
+                                  % re.escape(path), line)
+                    if not m:
+                        continue
+                    if m.group(1) == "pread64":
+                        r.append(int(m.group(4)))
+                    elif m.group(2).startswith("OIGV") or m.group(2).startswith("\\312\\254"):
+                        w.append(int(m.group(4)))
+            r = r[-len(w):] if w else r
+            how = "as written" if r == w else "by offset" if r == sorted(w) else "otherwise"
+            print("%s experimental_verify=%d: %d writes, %d reads back, %s"
+                  % (name(tool), ev, len(w), len(r), how))
+            if tool == BIN:
+                check(len(w) == 64 and how == ("as written" if ev else "by offset"),
+                      "iogauge experimental_verify=%d: read back %s" % (ev, how))
+            elif ev:
+                check(how == "as written", "fio experimental_verify=1: read back %s" % how)
+
+
 def backlog_batch(tmp):
     # verify_backlog=16, verify_backlog_batch=8: 16 writes, then the oldest
     # 8 read back, 8 more writes, 8 more reads... and the rest at the end.
@@ -245,6 +319,8 @@ def main():
         only_and_dump(tmp)
         xxhash(tmp)
         async_threads(tmp)
+        state(tmp)
+        order(tmp)
         backlog_batch(tmp)
         refused(tmp)
     finally:
