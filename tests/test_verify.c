@@ -186,6 +186,43 @@ static void test_faults(void **state)
 	assert_int_equal(res.at, 100);
 }
 
+/* verify_interval and verify_offset: a header per chunk, where the
+ * offset puts it; a bad byte named by its chunk; the buffer left as read;
+ * the bytes after a header made again from its offset and generation. */
+static void test_interval_offset(void **state)
+{
+	struct job job = { .verify = VERIFY_CRC32C, .verify_interval = 512, .verify_offset = 64 };
+	struct verify_result res;
+	uint8_t blk[4096], copy[4096], again[4096];
+	uint32_t magic;
+	size_t k;
+
+	(void)state;
+	verify_stamp(&job, blk, sizeof(blk), 1 << 20, 7);
+	for (k = 0; k < 8; k++) {
+		memcpy(&magic, blk + k * 512 + 64, 4);
+		assert_int_equal(magic, VERIFY_MAGIC);
+	}
+	memcpy(copy, blk, sizeof(blk));
+	assert_int_equal(verify_check(&job, copy, sizeof(copy), 1 << 20, 7, &res), VERIFY_OK);
+	assert_memory_equal(copy, blk, sizeof(blk)); /* the swap undone */
+	copy[3 * 512 + 300] ^= 1;
+	assert_int_equal(verify_check(&job, copy, sizeof(copy), 1 << 20, 7, &res), VERIFY_BAD_SUM);
+	assert_int_equal(res.chunk_at, 3 * 512);
+	assert_int_equal(res.chunk, 512);
+	assert_int_equal(res.gen, 7);
+	verify_stamp(&job, again, sizeof(again), 1 << 20, res.gen);
+	assert_memory_equal(again, blk, sizeof(blk));
+	copy[3 * 512 + 300] ^= 1;
+	copy[5 * 512 + 64] ^= 1; /* chunk 5's magic */
+	assert_int_equal(verify_check(&job, copy, sizeof(copy), 1 << 20, 7, &res),
+			 VERIFY_BAD_MAGIC);
+	assert_int_equal(res.chunk_at, 5 * 512);
+	/* Another offset reads no header where it looks. */
+	job.verify_offset = 128;
+	assert_int_equal(verify_check(&job, blk, sizeof(blk), 1 << 20, 7, &res), VERIFY_BAD_MAGIC);
+}
+
 static char *path(const char *name)
 {
 	return xasprintf("%s/%s", testrun_dir, name);
@@ -371,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_checksums),
 		cmocka_unit_test(test_pattern_parse),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_interval_offset),
 		cmocka_unit_test(test_corrupted_byte_found),
 		cmocka_unit_test(test_misplaced_and_lost),
 		cmocka_unit_test(test_backlog),
