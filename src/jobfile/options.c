@@ -355,7 +355,7 @@ const struct opt_def opt_table[OPT_NR] = {
 	[OPT_VERIFY_DUMP] = { .name = "verify_dump", .kind = &opt_kind_bool, F(verify_dump), .def = "0",
 	  .help = "dump a block that fails verify, as read and as expected, into files" },
 	[OPT_VERIFY_FATAL] = { .name = "verify_fatal", .kind = &opt_kind_bool, F(verify_fatal), .def = "0",
-	  .help = "stop at the first verify failure" },
+	  .help = "fio: stop at a block's first bad chunk (a bad block ends the job anyway)" },
 	[OPT_VERIFY_INTERVAL] = { .name = "verify_interval", .kind = &opt_kind_uint, F(verify_interval),
 	  .min = 2 * 48, .help = "a verify header every N bytes of a block (default: the block)" },
 	[OPT_VERIFY_OFFSET] = { .name = "verify_offset", .kind = &opt_kind_uint, F(verify_offset), .def = "0",

@@ -552,7 +552,7 @@ static void trimmed_read(struct worker *w, const struct io_req *req)
 			       "but byte %zu reads 0x%02x, not zero (trim_verify_zero)",
 			       w->files.v[req->file].path, (unsigned long long)req->off, req->len,
 			       at, p[at]);
-	if (w->job->verify_fatal && !w->error && !verify_continues(w->job)) {
+	if (!w->error && !verify_continues(w->job)) {
 		w->error = w->v.first;
 		w->v.first = NULL;
 		w->error_no = EILSEQ;
@@ -588,7 +588,10 @@ static char *check_block(struct worker *w, const struct io_req *req, uint64_t ge
 }
 
 /* A mismatch the worker found (or took from a verify_async thread):
- * counted, its offset listed, the first kept; verify_fatal stops. */
+ * counted, its offset listed, the first kept; unless continue_on_error
+ * (or ignore_error) passes verify errors over, it stops the job there, as
+ * fio's (verify_fatal or not: fio's verify_fatal only stops checking the
+ * block's other chunks, of which iogauge reports none). */
 static void record_bad(struct worker *w, uint64_t off, char *msg)
 {
 	struct worker_verify *v = &w->v;
@@ -600,7 +603,7 @@ static void record_bad(struct worker *w, uint64_t off, char *msg)
 		return;
 	}
 	v->first = msg;
-	if (w->job->verify_fatal && !w->error && !verify_continues(w->job)) {
+	if (!w->error && !verify_continues(w->job)) {
 		w->error = v->first;
 		v->first = NULL;
 		w->error_no = EILSEQ;
@@ -739,8 +742,8 @@ static bool verify_async_submit(struct worker *w, const struct io_req *req, uint
 	struct vasync_slot *s;
 	unsigned i;
 
-	/* verify_fatal: a thread's mismatch stops the job, as the worker's. */
-	for (i = 0; i < a->n && w->job->verify_fatal && !w->error; i++)
+	/* A thread's mismatch stops the job, as the worker's. */
+	for (i = 0; i < a->n && !w->error; i++)
 		if (atomic_load_explicit(&a->t[i].failed, memory_order_acquire) &&
 		    !verify_continues(w->job)) {
 			w->error = xstrdup(a->t[i].first);

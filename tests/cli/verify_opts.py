@@ -74,6 +74,7 @@ def only_and_dump(tmp):
     # verify_dump: no write is issued; the chunk with the byte is found
     # and dumped as NAME.OFFSET.received and NAME.OFFSET.expected.
     for interval, chunk_at, size in (([], 8192, 4096), (["--verify_interval=512"], 8704, 512)):
+        reads = {}
         for tool in TOOLS:
             d = tempfile.mkdtemp(dir=tmp)
             path = os.path.join(d, "%s.dat" % name(tool))
@@ -108,10 +109,14 @@ def only_and_dump(tmp):
             check(ok, "%s verify_only verify_dump %s: exit %d, files %s, written %s, %s"
                   % (name(tool), interval, rc, got, os.stat(path).st_mtime_ns != before,
                      err[-300:]))
+            reads[tool] = j["read"]["total_ios"] if j else -1
             print("%s verify_only %s: exit %d, %s writes counted, %s reads, dumped %s"
                   % (name(tool), " ".join(interval) or "(block)", rc,
                      j["write"]["total_ios"] if j else -1, j["read"]["total_ios"] if j else -1,
                      got))
+        # The job ends at the block that fails (the third), as fio's.
+        check(reads[BIN] == 3 and (not FIO or interval or reads[FIO] == 3),
+              "verify_only %s: reads before the stop %s" % (interval, reads))
 
 
 def xxhash(tmp):
