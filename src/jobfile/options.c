@@ -332,7 +332,7 @@ const struct opt_def opt_table[OPT_NR] = {
 	[OPT_TIME_BASED] = { .name = "time_based", .kind = &opt_kind_bool, F(time_based), .def = "0",
 	  .flags = OPTF_BARE, .help = "repeat the workload until runtime ends" },
 	[OPT_TRIM_BACKLOG] = { .name = "trim_backlog", .kind = &opt_kind_u64, F(trim_backlog), .def = "0",
-	  .help = "with trim_percentage: trim the blocks picked every N writes" },
+	  .max = 1u << 24, .help = "with trim_percentage: trim the blocks picked every N writes" },
 	[OPT_TRIM_BACKLOG_BATCH] = { .name = "trim_backlog_batch", .kind = &opt_kind_uint, F(trim_backlog_batch),
 	  .def = "0", .help = "trims per trim_backlog pass (0: trim_backlog)" },
 	[OPT_TRIM_PERCENTAGE] = { .name = "trim_percentage", .kind = &opt_kind_pct, F(trim_percentage), .max = 100,

@@ -241,7 +241,8 @@ void worker_verify_cleanup(struct worker *w)
 		for (i = 0; i < w->v.async->n; i++) {
 			free(w->v.async->t[i].bufs);
 			free(w->v.async->t[i].first);
-			sem_destroy(&w->v.async->t[i].ready);
+			if (w->v.async->t[i].w) /* its semaphore was made */
+				sem_destroy(&w->v.async->t[i].ready);
 		}
 		free(w->v.async->t);
 		free(w->v.async);
@@ -711,8 +712,16 @@ void worker_verify_start(struct worker *w)
 		struct vasync_thread *t = &a->t[i];
 
 		t->w = w;
-		t->bufs = xmalloc(VASYNC_SLOTS * a->buf_size);
 		sem_init(&t->ready, 0, 0);
+		t->bufs = malloc(VASYNC_SLOTS * a->buf_size);
+		if (!t->bufs) {
+			w->error_no = ENOMEM;
+			w->error = xasprintf("[%s] verify_async=%u: cannot allocate %zu bytes of "
+					     "copies for checking thread %u: %s",
+					     job->name, a->n, VASYNC_SLOTS * a->buf_size, i + 1,
+					     strerror(ENOMEM));
+			return;
+		}
 		ret = pthread_create(&t->tid, NULL, vasync_main, t);
 		if (ret) {
 			w->error_no = ret;
