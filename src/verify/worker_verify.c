@@ -297,17 +297,22 @@ static int gen_cmp(const void *a, const void *b)
 	return x->gen < y->gen ? -1 : x->gen > y->gen;
 }
 
-/* experimental_verify: the blocks in the order they were (last) written,
- * by their generations, as fio's replay of the workload reads them.
- * Made once, when the read-back starts; NULL without memory for it (the
- * pass then goes in offset order). */
+/* The blocks in the order they were (last) written, by their
+ * generations: fio's read-back order for a random job with its random map
+ * (a list of the writes), and experimental_verify's (a replay of the
+ * workload).  Made once, when the read-back starts; NULL when that would
+ * take more than half the memory available (the pass then goes in offset
+ * order, as fio's for the other jobs). */
 static uint64_t *write_order(const struct worker_verify *v, uint64_t *n)
 {
+	uint64_t avail = (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
 	struct gen_idx *g;
 	uint64_t i, k = 0, *order;
 
 	for (i = 0; i < v->n; i++)
 		k += (v->map[i] & VMAP_UNITS) != 0;
+	if (k > avail / 2 / (sizeof(*g) + sizeof(*order)))
+		return NULL;
 	g = malloc((k ? k : 1) * sizeof(*g));
 	order = malloc((k ? k : 1) * sizeof(*order));
 	if (!g || !order) {
@@ -334,7 +339,8 @@ void worker_verify_begin(struct worker *w, enum verify_pass pass)
 	w->v.pos = 0;
 	free(w->v.order);
 	w->v.order = NULL;
-	if (pass == VERIFY_PASS_MAP && w->job->experimental_verify)
+	if (pass == VERIFY_PASS_MAP &&
+	    (w->job->experimental_verify || (job_is_random(w->job->rw) && !w->job->norandommap)))
 		w->v.order = write_order(&w->v, &w->v.order_n);
 	/* verify_backlog_batch: the oldest this many; the rest wait for the
 	 * next pass, or the last (RING), which takes all, as fio's. */
