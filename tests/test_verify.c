@@ -59,6 +59,7 @@ static void test_checksums(void **state)
 	assert_int_equal(checksum_crc32(0, check, 9), 0xcbf43926u);
 	assert_true(checksum_crc64(0, check, 9) == 0x995dc9bbdf1939faull);
 	assert_int_equal(checksum_crc16(0, check, 9), 0xbb3d);
+	assert_int_equal(checksum_crc7(0, check, 9), 0x75); /* CRC-7/MMC's check */
 	/* XXH32, seed 1 (fio's); with seed 0 libxxhash gives 0x937bad67. */
 	assert_int_equal(checksum_xxh32(check, 9), 0xf261918cu);
 	/* Running sums continue where they stopped. */
@@ -116,9 +117,9 @@ static void test_pattern_parse(void **state)
 /* Each fault a check can find, in a block stamped for offset 8192. */
 static void test_faults(void **state)
 {
-	static const enum verify_kind kinds[] = { VERIFY_MD5,	VERIFY_CRC64, VERIFY_CRC32C,
-						  VERIFY_CRC32, VERIFY_CRC16, VERIFY_XXHASH,
-						  VERIFY_META };
+	static const enum verify_kind kinds[] = { VERIFY_MD5,	 VERIFY_CRC64, VERIFY_CRC32C,
+						  VERIFY_CRC32,	 VERIFY_CRC16, VERIFY_CRC7,
+						  VERIFY_XXHASH, VERIFY_META };
 	struct job job = { 0 };
 	struct verify_result res;
 	uint8_t blk[4096], copy[4096];

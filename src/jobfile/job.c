@@ -499,7 +499,7 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 			job, "verify", cause,
 			"verify=%s is a fio checksum this version of iogauge does not "
 			"compute; it has md5, crc64, crc32c, crc32c-intel, crc32, crc16, "
-			"xxhash, meta, pattern, pattern_hdr and null",
+			"crc7, xxhash, meta, pattern, pattern_hdr and null",
 			kind);
 	if ((job->verify == VERIFY_PATTERN || job->verify == VERIFY_PATTERN_HDR) &&
 	    !job->verify_pattern.len)

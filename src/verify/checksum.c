@@ -2,7 +2,8 @@
 /*
  * Checksums for verify=.  The CRCs are the reflected, table-driven kind
  * (one table of 256 per polynomial, made once); CRC-32C uses the CPU's
- * crc32 instruction where there is one, 8 bytes at a time.  MD5 is RFC 1321.
+ * crc32 instruction where there is one, 8 bytes at a time; CRC-7 (MMC's,
+ * x^7 + x^3 + 1) goes the other way, a byte in at the top.  MD5 is RFC 1321.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -18,6 +19,7 @@
 #define POLY_CRC16  0xa001u
 
 static uint64_t tab_crc32c[256], tab_crc32[256], tab_crc64[256], tab_crc16[256];
+static uint8_t tab_crc7[256]; /* each byte times x^7, modulo CRC-7's polynomial */
 static pthread_once_t tabs_once = PTHREAD_ONCE_INIT;
 
 static void table(uint64_t *t, uint64_t poly)
@@ -30,6 +32,22 @@ static void table(uint64_t *t, uint64_t poly)
 		for (k = 0; k < 8; k++)
 			c = c & 1 ? (c >> 1) ^ poly : c >> 1;
 		t[i] = c;
+	}
+}
+
+/* CRC-7 is not reflected: the byte goes in at the top, x^7 + x^3 + 1
+ * (0x89) is taken away from bit 14 down to bit 7. */
+static void crc7_table(void)
+{
+	unsigned i, b;
+
+	for (i = 0; i < 256; i++) {
+		unsigned r = i << 7;
+
+		for (b = 14; b >= 7; b--)
+			if (r >> b & 1)
+				r ^= 0x89u << (b - 7);
+		tab_crc7[i] = (uint8_t)r;
 	}
 }
 
@@ -46,6 +64,7 @@ static void tables(void)
 	table(tab_crc32, POLY_CRC32);
 	table(tab_crc64, POLY_CRC64);
 	table(tab_crc16, POLY_CRC16);
+	crc7_table();
 }
 
 /* The register as it runs (already inverted where the CRC inverts). */
@@ -187,6 +206,16 @@ void checksum_md5(const void *p, size_t len, uint8_t out[16])
 		md5_block(h, tail + i);
 	for (i = 0; i < 16; i++)
 		out[i] = (uint8_t)(h[i / 4] >> (8 * (i % 4)));
+}
+
+uint8_t checksum_crc7(uint8_t crc, const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	pthread_once(&tabs_once, tables);
+	while (len--)
+		crc = tab_crc7[(uint8_t)(crc << 1) ^ *b++];
+	return crc;
 }
 
 uint32_t checksum_xxh32(const void *p, size_t len)

@@ -2,7 +2,7 @@
 /*
  * The checksums verify= can put in a block: CRC-32C (Castagnoli; SSE4.2's
  * instruction when the CPU has it), CRC-32 (IEEE, zlib's), CRC-64 (ECMA-182
- * reflected, xz's), CRC-16 (ARC), MD5 and XXH32 (libxxhash's).  Pure
+ * reflected, xz's), CRC-16 (ARC), CRC-7 (MMC's), MD5 and XXH32 (libxxhash's).  Pure
  * functions over memory; the tables are built on first use, thread-safely.
  */
 #ifndef IOGAUGE_CHECKSUM_H
@@ -16,6 +16,8 @@ uint32_t checksum_crc32c(uint32_t crc, const void *p, size_t len);
 uint32_t checksum_crc32(uint32_t crc, const void *p, size_t len);
 uint64_t checksum_crc64(uint64_t crc, const void *p, size_t len);
 uint16_t checksum_crc16(uint16_t crc, const void *p, size_t len);
+/* CRC-7 (x^7 + x^3 + 1, not reflected, as fio's and MMC's), 7 bits. */
+uint8_t checksum_crc7(uint8_t crc, const void *p, size_t len);
 /* XXH32 with seed 1, fio's verify=xxhash (libxxhash). */
 uint32_t checksum_xxh32(const void *p, size_t len);
 /* The 16-byte MD5 digest of @len bytes at @p. */

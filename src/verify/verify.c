@@ -20,7 +20,6 @@ _Static_assert(sizeof(struct verify_hdr) == 48, "the header is 48 bytes on disk"
 bool verify_kind_runs(enum verify_kind kind)
 {
 	switch (kind) {
-	case VERIFY_CRC7:
 	case VERIFY_SHA1:
 	case VERIFY_SHA256:
 	case VERIFY_SHA512:
@@ -69,6 +68,9 @@ static void data_sum(enum verify_kind kind, const uint8_t *p, size_t len, uint8_
 		break;
 	case VERIFY_XXHASH:
 		v = checksum_xxh32(p, len);
+		break;
+	case VERIFY_CRC7:
+		v = checksum_crc7(0, p, len);
 		break;
 	default:
 		return; /* meta, pattern_hdr: the header alone is checked */

@@ -52,7 +52,7 @@ struct verify_result {
 	uint64_t gen;	    /* the generation the chunk's header says it was written with */
 };
 
-/* Whether this version computes @kind (it lacks crc7 and the shas). */
+/* Whether this version computes @kind (it lacks the shas). */
 bool verify_kind_runs(enum verify_kind kind);
 /* Whether @kind writes a header into each block. */
 bool verify_has_header(enum verify_kind kind);

@@ -120,19 +120,20 @@ def only_and_dump(tmp):
 
 
 def xxhash(tmp):
-    # verify=xxhash: written and read back clean; a flipped byte found.
-    for tool in TOOLS:
-        path = os.path.join(tmp, "%s.xxh" % name(tool))
-        job = ["--name=w", "--filename=" + path, "--size=64k", "--rw=write", "--bs=4k",
-               "--verify=xxhash"]
-        rc, j, err = run(tool, job, tmp)
-        flip(path, 4096 * 5 + 77)
-        rc2, j2, err2 = run(tool, job + ["--verify_only=1"], tmp)
-        check(rc == 0 and j and j["read"]["total_ios"] == 16 and rc2 == 1 and
-              re.search(r"xxhash|XXH", err2, re.I) and "20480" in err2,
-              "%s verify=xxhash: exit %d then %d: %s" % (name(tool), rc, rc2, err2[-300:]))
-        print("%s verify=xxhash: exit %d, %d blocks read back; a byte flipped at 20557: exit %d"
-              % (name(tool), rc, j["read"]["total_ios"] if j else -1, rc2))
+    # verify=xxhash and crc7: written and read back clean; a flipped byte found.
+    for kind in ("xxhash", "crc7"):
+        for tool in TOOLS:
+            path = os.path.join(tmp, "%s.%s" % (name(tool), kind))
+            job = ["--name=w", "--filename=" + path, "--size=64k", "--rw=write", "--bs=4k",
+                   "--verify=" + kind]
+            rc, j, err = run(tool, job, tmp)
+            flip(path, 4096 * 5 + 77)
+            rc2, j2, err2 = run(tool, job + ["--verify_only=1"], tmp)
+            check(rc == 0 and j and j["read"]["total_ios"] == 16 and rc2 == 1 and
+                  kind in err2 and "20480" in err2,
+                  "%s verify=%s: exit %d then %d: %s" % (name(tool), kind, rc, rc2, err2[-300:]))
+            print("%s verify=%s: exit %d, %d blocks read back; a byte flipped at 20557: exit %d"
+                  % (name(tool), kind, rc, j["read"]["total_ios"] if j else -1, rc2))
 
 
 def async_threads(tmp):
