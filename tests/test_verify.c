@@ -60,6 +60,23 @@ static void test_checksums(void **state)
 	assert_true(checksum_crc64(0, check, 9) == 0x995dc9bbdf1939faull);
 	assert_int_equal(checksum_crc16(0, check, 9), 0xbb3d);
 	assert_int_equal(checksum_crc7(0, check, 9), 0x75); /* CRC-7/MMC's check */
+	/* The SHAs' published digests of "abc": their first bytes. */
+	{
+		static const struct {
+			unsigned which;
+			uint8_t head[4];
+		} abc[] = {
+			{ 1, { 0xa9, 0x99, 0x3e, 0x36 } },    { 256, { 0xba, 0x78, 0x16, 0xbf } },
+			{ 512, { 0xdd, 0xaf, 0x35, 0xa1 } },  { 3224, { 0xe6, 0x42, 0x82, 0x4c } },
+			{ 3256, { 0x3a, 0x98, 0x5d, 0xa7 } }, { 3384, { 0xec, 0x01, 0x49, 0x82 } },
+			{ 3512, { 0xb7, 0x51, 0x85, 0x0b } },
+		};
+
+		for (i = 0; i < ARRAY_SIZE(abc); i++) {
+			checksum_sha(abc[i].which, "abc", 3, d, 16);
+			assert_memory_equal(d, abc[i].head, 4);
+		}
+	}
 	/* XXH32, seed 1 (fio's); with seed 0 libxxhash gives 0x937bad67. */
 	assert_int_equal(checksum_xxh32(check, 9), 0xf261918cu);
 	/* Running sums continue where they stopped. */
@@ -117,9 +134,11 @@ static void test_pattern_parse(void **state)
 /* Each fault a check can find, in a block stamped for offset 8192. */
 static void test_faults(void **state)
 {
-	static const enum verify_kind kinds[] = { VERIFY_MD5,	 VERIFY_CRC64, VERIFY_CRC32C,
-						  VERIFY_CRC32,	 VERIFY_CRC16, VERIFY_CRC7,
-						  VERIFY_XXHASH, VERIFY_META };
+	static const enum verify_kind kinds[] = { VERIFY_MD5,	   VERIFY_CRC64,    VERIFY_CRC32C,
+						  VERIFY_CRC32,	   VERIFY_CRC16,    VERIFY_CRC7,
+						  VERIFY_XXHASH,   VERIFY_SHA1,	    VERIFY_SHA256,
+						  VERIFY_SHA512,   VERIFY_SHA3_224, VERIFY_SHA3_256,
+						  VERIFY_SHA3_384, VERIFY_SHA3_512, VERIFY_META };
 	struct job job = { 0 };
 	struct verify_result res;
 	uint8_t blk[4096], copy[4096];

@@ -494,13 +494,6 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 	if (job->verify == VERIFY_NONE)
 		return 0;
 	kind = opt_enum_name(OPT_VERIFY, (int)job->verify);
-	if (!verify_kind_runs(job->verify))
-		return job_fail_at(
-			job, "verify", cause,
-			"verify=%s is a fio checksum this version of iogauge does not "
-			"compute; it has md5, crc64, crc32c, crc32c-intel, crc32, crc16, "
-			"crc7, xxhash, meta, pattern, pattern_hdr and null",
-			kind);
 	if ((job->verify == VERIFY_PATTERN || job->verify == VERIFY_PATTERN_HDR) &&
 	    !job->verify_pattern.len)
 		return job_fail_at(job, "verify", cause, "verify=%s needs verify_pattern=", kind);

@@ -8,6 +8,9 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
+#include <nettle/sha1.h>
+#include <nettle/sha2.h>
+#include <nettle/sha3.h>
 #include <xxhash.h>
 
 #include "verify/checksum.h"
@@ -221,4 +224,70 @@ uint8_t checksum_crc7(uint8_t crc, const void *p, size_t len)
 uint32_t checksum_xxh32(const void *p, size_t len)
 {
 	return XXH32(p, len, 1);
+}
+
+void checksum_sha(unsigned which, const void *p, size_t len, uint8_t *out, size_t n)
+{
+	uint8_t d[SHA512_DIGEST_SIZE];
+	size_t dn;
+
+	switch (which) {
+	case 1: {
+		struct sha1_ctx c;
+
+		sha1_init(&c);
+		sha1_update(&c, len, p);
+		sha1_digest(&c, dn = SHA1_DIGEST_SIZE, d);
+		break;
+	}
+	case 256: {
+		struct sha256_ctx c;
+
+		sha256_init(&c);
+		sha256_update(&c, len, p);
+		sha256_digest(&c, dn = SHA256_DIGEST_SIZE, d);
+		break;
+	}
+	case 512: {
+		struct sha512_ctx c;
+
+		sha512_init(&c);
+		sha512_update(&c, len, p);
+		sha512_digest(&c, dn = SHA512_DIGEST_SIZE, d);
+		break;
+	}
+	case 3224: {
+		struct sha3_224_ctx c;
+
+		sha3_224_init(&c);
+		sha3_224_update(&c, len, p);
+		sha3_224_digest(&c, dn = SHA3_224_DIGEST_SIZE, d);
+		break;
+	}
+	case 3256: {
+		struct sha3_256_ctx c;
+
+		sha3_256_init(&c);
+		sha3_256_update(&c, len, p);
+		sha3_256_digest(&c, dn = SHA3_256_DIGEST_SIZE, d);
+		break;
+	}
+	case 3384: {
+		struct sha3_384_ctx c;
+
+		sha3_384_init(&c);
+		sha3_384_update(&c, len, p);
+		sha3_384_digest(&c, dn = SHA3_384_DIGEST_SIZE, d);
+		break;
+	}
+	default: {
+		struct sha3_512_ctx c;
+
+		sha3_512_init(&c);
+		sha3_512_update(&c, len, p);
+		sha3_512_digest(&c, dn = SHA3_512_DIGEST_SIZE, d);
+		break;
+	}
+	}
+	memcpy(out, d, n < dn ? n : dn);
 }

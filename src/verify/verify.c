@@ -17,22 +17,6 @@
 
 _Static_assert(sizeof(struct verify_hdr) == 48, "the header is 48 bytes on disk");
 
-bool verify_kind_runs(enum verify_kind kind)
-{
-	switch (kind) {
-	case VERIFY_SHA1:
-	case VERIFY_SHA256:
-	case VERIFY_SHA512:
-	case VERIFY_SHA3_224:
-	case VERIFY_SHA3_256:
-	case VERIFY_SHA3_384:
-	case VERIFY_SHA3_512:
-		return false;
-	default:
-		return true;
-	}
-}
-
 bool verify_has_header(enum verify_kind kind)
 {
 	return kind != VERIFY_NONE && kind != VERIFY_PATTERN && kind != VERIFY_NULL;
@@ -72,6 +56,28 @@ static void data_sum(enum verify_kind kind, const uint8_t *p, size_t len, uint8_
 	case VERIFY_CRC7:
 		v = checksum_crc7(0, p, len);
 		break;
+	/* The SHAs: the digest's first 16 bytes, what the header holds. */
+	case VERIFY_SHA1:
+		checksum_sha(1, p, len, out, 16);
+		return;
+	case VERIFY_SHA256:
+		checksum_sha(256, p, len, out, 16);
+		return;
+	case VERIFY_SHA512:
+		checksum_sha(512, p, len, out, 16);
+		return;
+	case VERIFY_SHA3_224:
+		checksum_sha(3224, p, len, out, 16);
+		return;
+	case VERIFY_SHA3_256:
+		checksum_sha(3256, p, len, out, 16);
+		return;
+	case VERIFY_SHA3_384:
+		checksum_sha(3384, p, len, out, 16);
+		return;
+	case VERIFY_SHA3_512:
+		checksum_sha(3512, p, len, out, 16);
+		return;
 	default:
 		return; /* meta, pattern_hdr: the header alone is checked */
 	}

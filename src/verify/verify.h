@@ -52,8 +52,6 @@ struct verify_result {
 	uint64_t gen;	    /* the generation the chunk's header says it was written with */
 };
 
-/* Whether this version computes @kind (it lacks the shas). */
-bool verify_kind_runs(enum verify_kind kind);
 /* Whether @kind writes a header into each block. */
 bool verify_has_header(enum verify_kind kind);
 /* Whether @kind puts anything in the block at all (null does not). */

@@ -120,8 +120,9 @@ def only_and_dump(tmp):
 
 
 def xxhash(tmp):
-    # verify=xxhash and crc7: written and read back clean; a flipped byte found.
-    for kind in ("xxhash", "crc7"):
+    # verify=xxhash, crc7, the SHAs: written and read back clean; a flipped
+    # byte found.
+    for kind in ("xxhash", "crc7", "sha1", "sha256", "sha512", "sha3-224", "sha3-512"):
         for tool in TOOLS:
             path = os.path.join(tmp, "%s.%s" % (name(tool), kind))
             job = ["--name=w", "--filename=" + path, "--size=64k", "--rw=write", "--bs=4k",

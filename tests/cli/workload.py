@@ -430,7 +430,6 @@ def verification(tmp):
                           "time_based\nruntime=200ms\n" % path, tmp)
     check(rc == 0 and "read-back never starts" in out and "not run: a time_based" in stdout,
           "time_based verify: exit %d %s" % (rc, out[-300:]))
-    refused(tmp, "verify=sha256\n", "verify=sha256 is a fio checksum this version")
     refused(tmp, "verify=pattern\n", "verify=pattern needs verify_pattern=")
     refused(tmp, "verify=md5\nioengine=null\n", "stores nothing")
     refused(tmp, "verify=md5\nbs=32\n", "48-byte header: the block size 32")
