@@ -83,6 +83,9 @@ def main():
         print("skip: not root: ignore_error's checks mount a small tmpfs")
         sys.exit(77)
     tmp = tempfile.mkdtemp(prefix="iogauge-ignerr-")
+    # fio leaves a verify state file (and dumps) in the current directory.
+    old_cwd = os.getcwd()
+    os.chdir(tmp)
     mnt = os.path.join(tmp, "mnt")
     os.mkdir(mnt)
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "iogauge-ignerr", mnt]).returncode:
@@ -115,6 +118,7 @@ def main():
         verify_list(tmp)
     finally:
         subprocess.run(["umount", mnt])
+        os.chdir(old_cwd)
         shutil.rmtree(tmp)
     finish("ignore_error")
 

@@ -140,6 +140,9 @@ def main():
         print("skip: not root: the trim checks mount a tmpfs and make a loop device")
         sys.exit(77)
     tmp = tempfile.mkdtemp(prefix="iogauge-trims-")
+    # fio leaves a verify state file (and dumps) in the current directory.
+    old_cwd = os.getcwd()
+    os.chdir(tmp)
     mnt = os.path.join(tmp, "mnt")
     os.mkdir(mnt)
     dev = None
@@ -166,6 +169,7 @@ def main():
         if dev:
             subprocess.run(["losetup", "-d", dev])
         subprocess.run(["umount", mnt], capture_output=True)
+        os.chdir(old_cwd)
         shutil.rmtree(tmp)
     finish("trims")
 

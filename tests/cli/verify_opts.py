@@ -321,6 +321,9 @@ def refused(tmp):
 
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-vopts-")
+    # fio leaves a verify state file (and dumps) in the current directory.
+    old_cwd = os.getcwd()
+    os.chdir(tmp)
     try:
         headers(tmp)
         only_and_dump(tmp)
@@ -331,6 +334,7 @@ def main():
         backlog_batch(tmp)
         refused(tmp)
     finally:
+        os.chdir(old_cwd)
         shutil.rmtree(tmp)
     finish("verify_opts")
 
