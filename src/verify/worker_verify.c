@@ -2,16 +2,15 @@
 /*
  * The worker's side of verify=: which blocks were written (a map of the
  * regions with each block's latest generation), which to read back (all
- * of them after the write phase, or the last verify_backlog writes), and
- * what a read finds.  The I/O loop in worker.c runs the passes; this file
- * allocates only at set-up and when it formats a mismatch.
+ * of them after the write phase, in fio's order, or the writes of a
+ * verify_backlog), which to trim again (trim_percentage), what a read
+ * finds (and verify_dump writes), and verify_state's file.  The I/O loop
+ * in worker.c runs the passes; this file allocates only at set-up, when
+ * the read-back starts (its order) and when it formats a mismatch.
+ * verify_async.c has the checking threads.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <sched.h>
-#include <semaphore.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 #include "jobfile/options.h"
 #include "verify/checksum.h"
 #include "verify/verify.h"
+#include "verify/worker_verify_int.h"
 #include "run/worker.h"
 
 /*
@@ -29,42 +29,8 @@
  */
 #define VMAP_GEN_SHIFT 24
 #define VMAP_UNITS     ((1ull << VMAP_GEN_SHIFT) - 1)
-#define VERIFY_LISTED  10 /* mismatches whose offsets the error lists */
 /* The generation of a block trim_percentage trimmed: it reads as zeros. */
 #define VMAP_TRIM_GEN ((1ull << (64 - VMAP_GEN_SHIFT)) - 1)
-
-#define VASYNC_SLOTS 16 /* blocks queued per thread; past that the worker checks */
-
-struct vasync_slot {
-	struct io_req req; /* its buf: the thread's copy */
-	uint64_t gen, seq;
-};
-
-/* One checking thread, fed through a ring of VASYNC_SLOTS (one writer,
- * one reader): the worker owns head, the thread tail; each publishes with
- * release and reads the other's with acquire.  What the thread found is
- * read once it has been joined, or its first mismatch once failed is set. */
-struct vasync_thread {
-	pthread_t tid;
-	struct worker *w;
-	sem_t ready; /* posted per block queued, and to stop */
-	_Atomic uint32_t head, tail;
-	_Atomic int stop, failed;
-	struct vasync_slot slot[VASYNC_SLOTS];
-	char *bufs; /* VASYNC_SLOTS x buf_size */
-	uint64_t verified, bytes, bad, first_seq;
-	uint64_t bad_off[VERIFY_LISTED], bad_seq[VERIFY_LISTED];
-	unsigned nbad;
-	char *first;
-	bool started;
-};
-
-struct verify_async {
-	unsigned n, next;
-	uint64_t seq;
-	size_t buf_size;
-	struct vasync_thread *t;
-};
 
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
@@ -229,24 +195,13 @@ int worker_verify_setup(struct worker *w, uint64_t max_bs, unsigned thread, char
 
 void worker_verify_cleanup(struct worker *w)
 {
-	unsigned i;
-
 	free(w->v.map);
 	free(w->v.base);
 	free(w->v.ring);
 	free(w->v.trimq);
 	free(w->v.order);
 	free(w->v.first);
-	if (w->v.async) {
-		for (i = 0; i < w->v.async->n; i++) {
-			free(w->v.async->t[i].bufs);
-			free(w->v.async->t[i].first);
-			if (w->v.async->t[i].w) /* its semaphore was made */
-				sem_destroy(&w->v.async->t[i].ready);
-		}
-		free(w->v.async->t);
-		free(w->v.async);
-	}
+	verify_async_free(w);
 	memset(&w->v, 0, sizeof(w->v));
 }
 
@@ -476,7 +431,7 @@ bool worker_verify_next(struct worker *w, struct io_req *req)
 
 /* continue_on_error=verify or all (or ignore_error's verify list naming
  * EILSEQ): a mismatch is counted and passed over. */
-static bool verify_continues(const struct job *job)
+bool verify_passes_over(const struct job *job)
 {
 	return job_error_passes(job, ERR_TYPE_VERIFY, EILSEQ);
 }
@@ -559,7 +514,7 @@ static void trimmed_read(struct worker *w, const struct io_req *req)
 			       "but byte %zu reads 0x%02x, not zero (trim_verify_zero)",
 			       w->files.v[req->file].path, (unsigned long long)req->off, req->len,
 			       at, p[at]);
-	if (!w->error && !verify_continues(w->job)) {
+	if (!w->error && !verify_passes_over(w->job)) {
 		w->error = w->v.first;
 		w->v.first = NULL;
 		w->error_no = EILSEQ;
@@ -569,7 +524,7 @@ static void trimmed_read(struct worker *w, const struct io_req *req)
 /* Checks the block read into @buf; NULL when it is right, else what is
  * wrong (and what verify_dump wrote), formatted.  Called by the worker and
  * by verify_async's threads: it reads the worker's job and files only. */
-static char *check_block(struct worker *w, const struct io_req *req, uint64_t gen)
+char *verify_check_block(struct worker *w, const struct io_req *req, uint64_t gen)
 {
 	struct verify_result res;
 	char *why, *dumped = NULL, *msg;
@@ -610,14 +565,12 @@ static void record_bad(struct worker *w, uint64_t off, char *msg)
 		return;
 	}
 	v->first = msg;
-	if (!w->error && !verify_continues(w->job)) {
+	if (!w->error && !verify_passes_over(w->job)) {
 		w->error = v->first;
 		v->first = NULL;
 		w->error_no = EILSEQ;
 	}
 }
-
-static bool verify_async_submit(struct worker *w, const struct io_req *req, uint64_t gen);
 
 void worker_verify_read(struct worker *w, const struct io_req *req)
 {
@@ -634,202 +587,13 @@ void worker_verify_read(struct worker *w, const struct io_req *req)
 	}
 	if (v->async && verify_async_submit(w, req, gen))
 		return;
-	msg = check_block(w, req, gen);
+	msg = verify_check_block(w, req, gen);
 	if (!msg) {
 		w->stats.verified++;
 		w->stats.verify_bytes += req->len;
 		return;
 	}
 	record_bad(w, req->off, msg);
-}
-
-/* ---- verify_async: threads that check what the worker read back ---- */
-
-static void *vasync_main(void *arg)
-{
-	struct vasync_thread *t = arg;
-
-	for (;;) {
-		uint32_t tail = atomic_load_explicit(&t->tail, memory_order_relaxed);
-		struct vasync_slot *s;
-		char *msg;
-
-		if (tail == atomic_load_explicit(&t->head, memory_order_acquire)) {
-			if (atomic_load_explicit(&t->stop, memory_order_acquire))
-				break;
-			while (sem_wait(&t->ready) && errno == EINTR)
-				;
-			continue;
-		}
-		s = &t->slot[tail % VASYNC_SLOTS];
-		msg = check_block(t->w, &s->req, s->gen);
-		if (!msg) {
-			t->verified++;
-			t->bytes += s->req.len;
-		} else {
-			if (t->nbad < VERIFY_LISTED) {
-				t->bad_off[t->nbad] = s->req.off;
-				t->bad_seq[t->nbad++] = s->seq;
-			}
-			if (t->bad++) {
-				free(msg);
-			} else {
-				t->first = msg;
-				t->first_seq = s->seq;
-				atomic_store_explicit(&t->failed, 1, memory_order_release);
-			}
-		}
-		atomic_store_explicit(&t->tail, tail + 1, memory_order_release);
-	}
-	return NULL;
-}
-
-/* verify_async_cpus: the checking thread @tid bound to them. 0, or an errno. */
-static int verify_async_pin(const struct worker *w, pthread_t tid)
-{
-	const struct job *job = w->job;
-	cpu_set_t set;
-	unsigned c;
-
-	if (!job->verify_async_cpus.set)
-		return 0;
-	CPU_ZERO(&set);
-	for (c = 0; c < JOB_MAX_CPUS && c < CPU_SETSIZE; c++)
-		if (job->verify_async_cpus.mask[c / 64] >> (c % 64) & 1)
-			CPU_SET(c, &set);
-	return pthread_setaffinity_np(tid, sizeof(set), &set);
-}
-
-void worker_verify_start(struct worker *w)
-{
-	const struct job *job = w->job;
-	struct verify_async *a;
-	unsigned i;
-	int ret;
-
-	if (!job->verify_async || (!w->v.stamp && !w->v.check_reads))
-		return;
-	a = xcalloc(1, sizeof(*a));
-	a->n = job->verify_async;
-	a->buf_size = w->buf_size;
-	a->t = xcalloc(a->n, sizeof(*a->t));
-	w->v.async = a;
-	for (i = 0; i < a->n; i++) {
-		struct vasync_thread *t = &a->t[i];
-
-		t->w = w;
-		sem_init(&t->ready, 0, 0);
-		t->bufs = malloc(VASYNC_SLOTS * a->buf_size);
-		if (!t->bufs) {
-			w->error_no = ENOMEM;
-			w->error = xasprintf("[%s] verify_async=%u: cannot allocate %zu bytes of "
-					     "copies for checking thread %u: %s",
-					     job->name, a->n, VASYNC_SLOTS * a->buf_size, i + 1,
-					     strerror(ENOMEM));
-			return;
-		}
-		ret = pthread_create(&t->tid, NULL, vasync_main, t);
-		if (ret) {
-			w->error_no = ret;
-			w->error = xasprintf("[%s] verify_async=%u: cannot start checking thread "
-					     "%u: %s",
-					     job->name, a->n, i + 1, strerror(ret));
-			return;
-		}
-		t->started = true;
-		pthread_setname_np(t->tid, "iogauge-verify");
-		ret = verify_async_pin(w, t->tid);
-		if (ret) {
-			w->error_no = ret;
-			w->error = xasprintf("[%s] verify_async_cpus: cannot bind checking thread "
-					     "%u: %s",
-					     job->name, i + 1, strerror(ret));
-			return;
-		}
-	}
-}
-
-static bool verify_async_submit(struct worker *w, const struct io_req *req, uint64_t gen)
-{
-	struct verify_async *a = w->v.async;
-	struct vasync_thread *t = &a->t[a->next];
-	uint32_t head = atomic_load_explicit(&t->head, memory_order_relaxed);
-	struct vasync_slot *s;
-	unsigned i;
-
-	/* A thread's mismatch stops the job, as the worker's. */
-	for (i = 0; i < a->n && !w->error; i++)
-		if (atomic_load_explicit(&a->t[i].failed, memory_order_acquire) &&
-		    !verify_continues(w->job)) {
-			w->error = xstrdup(a->t[i].first);
-			w->error_no = EILSEQ;
-		}
-	a->next = (a->next + 1) % a->n;
-	if (head - atomic_load_explicit(&t->tail, memory_order_acquire) == VASYNC_SLOTS)
-		return false; /* its ring is full: the worker checks this one */
-	s = &t->slot[head % VASYNC_SLOTS];
-	s->req = *req;
-	s->req.buf = t->bufs + (size_t)(head % VASYNC_SLOTS) * a->buf_size;
-	memcpy(s->req.buf, req->buf, req->len);
-	s->gen = gen;
-	s->seq = a->seq++;
-	atomic_store_explicit(&t->head, head + 1, memory_order_release);
-	sem_post(&t->ready);
-	return true;
-}
-
-/* The threads finish what was queued and are joined; what they found
- * joins the worker's: counts, offsets in the order read, the first. */
-static void verify_async_stop(struct worker *w)
-{
-	struct verify_async *a = w->v.async;
-	uint64_t first_seq = UINT64_MAX, from = 0;
-	unsigned i, k, n;
-	char *first = NULL;
-
-	if (!a)
-		return;
-	for (i = 0; i < a->n; i++) {
-		struct vasync_thread *t = &a->t[i];
-
-		if (!t->started)
-			continue;
-		atomic_store_explicit(&t->stop, 1, memory_order_release);
-		sem_post(&t->ready);
-		pthread_join(t->tid, NULL);
-		t->started = false;
-		w->stats.verified += t->verified;
-		w->stats.verify_bytes += t->bytes;
-		if (t->first && t->first_seq < first_seq) {
-			first_seq = t->first_seq;
-			first = t->first;
-		}
-	}
-	/* The threads' offsets after the worker's own, by the order read. */
-	for (n = (unsigned)w->stats.verify_bad; n < VERIFY_LISTED; n++) {
-		uint64_t best = UINT64_MAX;
-		unsigned bi = 0, bk = 0;
-
-		for (i = 0; i < a->n; i++)
-			for (k = 0; k < a->t[i].nbad; k++)
-				if (a->t[i].bad_seq[k] >= from && a->t[i].bad_seq[k] < best) {
-					best = a->t[i].bad_seq[k];
-					bi = i;
-					bk = k;
-				}
-		if (best == UINT64_MAX)
-			break;
-		w->v.bad_off[n] = a->t[bi].bad_off[bk];
-		from = best + 1;
-	}
-	for (i = 0; i < a->n; i++) {
-		w->stats.verify_bad += a->t[i].bad;
-		if (a->t[i].first && a->t[i].first == first && !w->v.first)
-			w->v.first = first;
-		else
-			free(a->t[i].first);
-		a->t[i].first = NULL;
-	}
 }
 
 void worker_verify_finish(struct worker *w)
@@ -858,7 +622,7 @@ void worker_verify_finish(struct worker *w)
 	}
 	free(v->first);
 	v->first = NULL;
-	if (verify_continues(w->job)) {
+	if (verify_passes_over(w->job)) {
 		/* Passed over: counted with the I/O errors, as fio's total_err. */
 		w->stats.errors += nbad;
 		if (job_error_listed(w->job, ERR_TYPE_VERIFY, EILSEQ))
