@@ -125,7 +125,6 @@ static const struct {
 	  "an option of fio's io_uring, io_uring_cmd, libaio, pvsync2 engines" },
 	{ "numa_cpu_nodes", FIO_OPT_UNSUPPORTED, NULL },
 	{ "numa_mem_policy", FIO_OPT_UNSUPPORTED, NULL },
-	{ "number_ios", FIO_OPT_UNSUPPORTED, NULL },
 	{ "numruns", FIO_OPT_HARMLESS,
 	  "an option of fio's tiobench profile, which fio ignores unless that profile runs" },
 	{ "offset_align", FIO_OPT_UNSUPPORTED, NULL },

@@ -196,6 +196,7 @@ struct job {
 	uint64_t ramp_time;			 /* ns */
 	uint64_t startdelay_min, startdelay_max; /* ns */
 	unsigned loops;
+	uint64_t number_ios; /* I/Os per loop (fio counts them all, times loops); 0: no cap */
 	unsigned numjobs;
 	bool thread;
 	bool stonewall;

@@ -268,6 +268,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .flags = OPTF_BARE, .help = "random offsets may repeat or skip blocks" },
 	[OPT_NRFILES] = { .name = "nrfiles", .alias = "nr_files", .kind = &opt_kind_uint, F(nrfiles), .min = 1,
 	  .max = 1000000, .def = "1", .help = "files per job" },
+	[OPT_NUMBER_IOS] = { .name = "number_ios", .kind = &opt_kind_u64, F(number_ios), .def = "0",
+	  .help = "end the job after this many I/Os, times loops (0: no limit; not with time_based)" },
 	[OPT_NUMJOBS] = { .name = "numjobs", .kind = &opt_kind_uint, F(numjobs), .min = 1, .max = JOB_MAX_NUMJOBS,
 	  .def = "1", .help = "clones of this job" },
 	[OPT_OFFSET] = { .name = "offset", .alias = "fileoffset", .kind = &opt_kind_size_pct, F(offset), .def = "0",

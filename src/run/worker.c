@@ -350,6 +350,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 struct loop {
 	uint64_t limit;	    /* bytes to issue; UINT64_MAX when time-based */
 	uint64_t issued;    /* bytes */
+	uint64_t ios_left;  /* number_ios: I/Os still to issue; UINT64_MAX: no cap */
 	uint64_t deadline;  /* ns; UINT64_MAX: none */
 	uint64_t ramp_end;  /* ns; samples before it are discarded */
 	uint64_t t_measure; /* ns: start of the measured part */
@@ -666,6 +667,9 @@ static void fill(struct worker *w, struct loop *lp)
 					sub_copy(w, req, true);
 			}
 			lp->issued += req->len;
+			/* number_ios reached: the job has issued all it may. */
+			if (lp->ios_left != UINT64_MAX && !--lp->ios_left)
+				lp->limit = lp->issued;
 			req->t_start = 0;
 			req->t_intended = 0;
 			if (lp->rate.on)
@@ -864,6 +868,13 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	if (job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE) &&
 	    __builtin_mul_overflow(lp->limit, 2, &lp->limit))
 		lp->limit = UINT64_MAX;
+	/* As fio: number_ios counts every loop's I/Os against number_ios
+	 * times loops (twice that with trimwrite), and time_based ignores it. */
+	if (!job->number_ios || job->time_based ||
+	    __builtin_mul_overflow(job->number_ios, job->loops, &lp->ios_left) ||
+	    (job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE) &&
+	     __builtin_mul_overflow(lp->ios_left, 2, &lp->ios_left)))
+		lp->ios_left = UINT64_MAX;
 	lp->ramp_end = now + job->ramp_time;
 	lp->deadline = job->runtime ? lp->ramp_end + job->runtime : UINT64_MAX;
 	lp->t_measure = lp->ramp_end;
