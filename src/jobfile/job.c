@@ -574,6 +574,36 @@ static void error_types(struct job *job)
 			job->continue_types |= 1u << t;
 }
 
+/* The pacing options' rules, as fio's: a minimum rate and a minimum IOPS
+ * are one or the other, and a cap below its own minimum cannot be met. */
+static int check_pacing(const struct job *job, char **cause)
+{
+	static const char *const dname[DDIR_COUNT] = { "read", "write", "trim" };
+	bool min_bw = false, min_iops = false;
+	unsigned d;
+
+	for (d = 0; d < DDIR_COUNT; d++) {
+		min_bw |= job->rate_min[d] != 0;
+		min_iops |= job->rate_iops_min[d] != 0;
+		if (job->rate[d] && job->rate[d] < job->rate_min[d])
+			return job_fail_at(
+				job, later(job, "rate", "rate_min"), cause,
+				"rate_min=%llu is above rate=%llu for %ss: it cannot be met",
+				(unsigned long long)job->rate_min[d],
+				(unsigned long long)job->rate[d], dname[d]);
+		if (job->rate_iops[d] && job->rate_iops[d] < job->rate_iops_min[d])
+			return job_fail_at(
+				job, later(job, "rate_iops", "rate_iops_min"), cause,
+				"rate_iops_min=%llu is above rate_iops=%llu for %ss: it cannot be met",
+				(unsigned long long)job->rate_iops_min[d],
+				(unsigned long long)job->rate_iops[d], dname[d]);
+	}
+	if (min_bw && min_iops)
+		return job_fail_at(job, later(job, "rate_min", "rate_iops_min"), cause,
+				   "rate_min and rate_iops_min are one or the other (as in fio)");
+	return 0;
+}
+
 static int check_job(struct job *job, char **cause)
 {
 	const struct engine_ops *ops = job_engine(job);
@@ -679,6 +709,8 @@ static int check_job(struct job *job, char **cause)
 			"part of the think)",
 			(unsigned long long)job->thinktime_spin / 1000,
 			(unsigned long long)job->thinktime / 1000);
+	if (check_pacing(job, cause))
+		return -EINVAL;
 	if (job->sub_blocks > 1) {
 		bool scatter = job->sub_block_io == SUBIO_SCATTER;
 		const char *why = NULL;

@@ -209,6 +209,9 @@ struct job {
 	uint64_t rate[DDIR_COUNT]; /* bytes/s; 0: no cap */
 	uint64_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;
+	uint64_t rate_min[DDIR_COUNT]; /* bytes/s: a job below it fails; 0: none */
+	uint64_t rate_iops_min[DDIR_COUNT];
+	unsigned rate_cycle;	  /* ms */
 	bool exitall;		  /* when any clone ends (any job's sets it for all), end others */
 	bool exitall_on_error;	  /* ... when a clone ends in error */
 	enum exit_what exit_what; /* ... or what else exitall ends */

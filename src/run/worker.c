@@ -371,6 +371,12 @@ struct loop {
 	/* thinktime: I/Os issued since the last think, and a think owed. */
 	unsigned since_think;
 	bool think;
+	/* rate_min, rate_iops_min: each direction's bytes, I/Os and time at
+	 * its last check (as fio's last_rate_check_*), and its I/Os when last
+	 * looked at (only a direction that completed I/O since is checked). */
+	bool min_rate;
+	uint64_t min_t[DDIR_COUNT], min_bytes[DDIR_COUNT], min_ios[DDIR_COUNT];
+	uint64_t min_seen[DDIR_COUNT];
 	bool verifying; /* a read-back pass: worker_verify_next gives the I/Os */
 	bool backlog;	/* verify_backlog writes issued: a read-back pass is owed */
 	bool dry;	/* verify_only: the workload's I/Os are not issued, as fio's dry run */
@@ -809,6 +815,55 @@ static void think(struct worker *w, struct loop *lp)
 	wait_until(w, lp, end);
 }
 
+/* rate_min, rate_iops_min, as fio's check_min_rate: after 2 s of settling,
+ * each direction that completed I/O since the last look is measured over
+ * at least rate_cycle ms (the first look only starts the count).  True
+ * when one is below its minimum: w->error says so, with fio's words. */
+static bool min_rate_failed(struct worker *w, struct loop *lp)
+{
+	static const char *const dname[DDIR_COUNT] = { "reads", "writes", "trims" };
+	const struct job *job = w->job;
+	uint64_t now = lp->now, ms, got;
+	unsigned d;
+
+	if (now < lp->t_measure + 2000000000ull)
+		return false;
+	for (d = 0; d < DDIR_COUNT; d++) {
+		const struct dir_stats *ds = &w->stats.dir[d];
+
+		if ((!job->rate_min[d] && !job->rate_iops_min[d]) || ds->ios == lp->min_seen[d])
+			continue;
+		lp->min_seen[d] = ds->ios;
+		if (lp->min_bytes[d] || lp->min_ios[d]) {
+			ms = (now - lp->min_t[d]) / 1000000;
+			if (!ms || ms < job->rate_cycle)
+				continue;
+			got = job->rate_min[d] ? (ds->bytes - lp->min_bytes[d]) * 1000 / ms
+					       : (ds->ios - lp->min_ios[d]) * 1000 / ms;
+			if (job->rate_min[d] && got < job->rate_min[d])
+				w->error = xasprintf("rate_min=%lluB/s not met, got %lluB/s (%s, "
+						     "over %llu ms)",
+						     (unsigned long long)job->rate_min[d],
+						     (unsigned long long)got, dname[d],
+						     (unsigned long long)ms);
+			else if (!job->rate_min[d] && got < job->rate_iops_min[d])
+				w->error = xasprintf(
+					"rate_iops_min=%llu not met, got %llu IOPS (%s, "
+					"over %llu ms)",
+					(unsigned long long)job->rate_iops_min[d],
+					(unsigned long long)got, dname[d], (unsigned long long)ms);
+			if (w->error) {
+				w->error_no = EIO; /* as fio's */
+				return true;
+			}
+		}
+		lp->min_bytes[d] = ds->bytes;
+		lp->min_ios[d] = ds->ios;
+		lp->min_t[d] = now;
+	}
+	return false;
+}
+
 /* A read-back pass (verify=): what is in flight completes, then the blocks
  * worker_verify_next hands out are read and checked, at the job's depth,
  * until there are none.  A stop or an error ends it early. */
@@ -902,6 +957,8 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 		lp->time_start |= lp->want_clat || bw_each;
 	lp->time_issue = lp->want_clat || lp->want_slat || bw_each;
 	lp->time_done = lp->want_lat || lp->want_clat || bw_each;
+	for (i = 0; i < DDIR_COUNT; i++)
+		lp->min_rate |= job->rate_min[i] || job->rate_iops_min[i];
 	for (i = 0; i < DDIR_COUNT; i++) {
 		if (job_rate_in_iops(job, i))
 			lp->rate.ns_per_io[i] = 1e9 / (double)job->rate_iops[i];
@@ -981,6 +1038,8 @@ void worker_run(struct worker *w)
 	for (;;) {
 		/* The last completion's clock read serves: no extra read per I/O. */
 		if (worker_stopped(w) || w->error || lp.now >= lp.deadline)
+			break;
+		if (lp.min_rate && lp.now >= lp.ramp_end && min_rate_failed(w, &lp))
 			break;
 		/* As fio: trims trim_percentage owes still go out. */
 		if (!w->held && lp.issued >= lp.limit && !lp.inflight && !w->v.trim_left)

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # Pacing options, each checked by its effect on a real file and against
-# fio 3.33 on the same job file in the same run: number_ios (I/O counts).
+# fio 3.33 on the same job file in the same run: number_ios (I/O counts),
+# rate_min, rate_iops_min, rate_cycle (a job paced below its minimum by
+# thinktime fails when fio's fails, with EIO and exit 1).
 # One line per failure, then "pacing: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN.
@@ -27,10 +29,10 @@ def run(tool, job, tmp, args=()):
     return p.returncode, p.stdout, p.stderr
 
 
-def jobs_json(tool, job, tmp):
+def jobs_json(tool, job, tmp, status=0):
     """The "jobs" of @tool's JSON report on @job, or None (a failure said)."""
     rc, out, err = run(tool, job, tmp, ["--output-format=json"])
-    if not check(rc == 0, "%s: exit %d %s" % (os.path.basename(tool), rc, err[-300:])):
+    if not check(rc == status, "%s: exit %d %s" % (os.path.basename(tool), rc, err[-300:])):
         return None
     return json.loads(out[out.index("{"):])["jobs"]
 
@@ -70,10 +72,56 @@ def number_ios(tmp):
                                                    ios(got[1][0]) if got[1] else "-"))
 
 
+def refused(tmp, opts, msg):
+    """A job with @opts exits 2 before any I/O, saying @msg."""
+    path = os.path.join(tmp, "b.dat")
+    rc, out, err = run(BIN, "[b]\nfilename=%s\nsize=1m\nrw=write\n%s" % (path, opts), tmp)
+    check(rc == 2 and msg in err and not os.path.exists(path),
+          "%r: exit %d %s" % (opts, rc, err[-200:]))
+
+
+def rate_min(tmp):
+    # 4k every ~10 ms: about 400 KB/s, 100 IOPS.
+    base = "[slow]\nfilename=%s/r.dat\nsize=4m\nbs=4k\nrw=write\nthinktime=10ms\n" % tmp
+    cases = [  # options, whether the job fails, its runtime in ms (fio's figures)
+        ("rate_min=1m\n", True, 3000),
+        ("ratemin=1m\nratecycle=500\n", True, 2500),
+        ("rate_iops_min=200\n", True, 3000),
+        ("rate_min=100k\nsize=1m\n", False, 2600),
+        ("rate_min=0,1m\nrw=read\nsize=1m\n", False, 2600),  # no writes: never measured
+    ]
+    for opts, fails, ms in cases:
+        got = [jobs_json(BIN, base + opts, tmp, 1 if fails else 0)]
+        if FIO:
+            got.append(jobs_json(FIO, base + opts, tmp, 1 if fails else 0))
+        for tool, j in zip(("iogauge", "fio"), got):
+            if not j:
+                continue
+            j = j[0]
+            check(j["error"] == (5 if fails else 0), "%s %r: error %s" % (tool, opts, j["error"]))
+            check(abs(j["job_runtime"] - ms) < ms * 0.15 + 150,
+                  "%s %r: ran %d ms, want about %d" % (tool, opts, j["job_runtime"], ms))
+            print("rate_min %s %r: error=%s runtime=%d ms ios=%s" % (
+                tool, opts.replace("\n", " "), j["error"], j["job_runtime"], ios(j)))
+        if len(got) == 2 and got[0] and got[1]:
+            check(abs(got[0][0]["job_runtime"] - got[1][0]["job_runtime"]) < 300,
+                  "%r: iogauge ran %d ms, fio %d" % (opts, got[0][0]["job_runtime"],
+                                                    got[1][0]["job_runtime"]))
+    rc, out, err = run(BIN, base + "rate_min=1m\n", tmp)
+    check(rc == 1 and "[slow] rate_min=1048576B/s not met, got " in err and
+          "(writes, over 10" in err, "rate_min's message: exit %d %s" % (rc, err))
+    refused(tmp, "rate=1m\nrate_min=2m\n", "rate_min=2097152 is above rate=1048576 for reads: it cannot")
+    refused(tmp, "rate_iops=10\nrate_iops_min=20\n", "rate_iops_min=20 is above rate_iops=10")
+    refused(tmp, "rate_min=1m\nrate_iops_min=20\n", "rate_min and rate_iops_min are one or")
+    refused(tmp, "rate_cycle=-1\n", "rate_cycle")
+    refused(tmp, "number_ios=x\n", "number_ios")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-pacing-")
     try:
         number_ios(tmp)
+        rate_min(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("pacing")
