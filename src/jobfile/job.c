@@ -575,8 +575,9 @@ static void error_types(struct job *job)
 }
 
 /* The pacing options' rules, as fio's: a minimum rate and a minimum IOPS
- * are one or the other, and a cap below its own minimum cannot be met. */
-static int check_pacing(const struct job *job, char **cause)
+ * are one or the other, and a cap below its own minimum cannot be met.
+ * Notes whether the job sets an I/O priority. */
+static int check_pacing(struct job *job, char **cause)
 {
 	static const char *const dname[DDIR_COUNT] = { "read", "write", "trim" };
 	bool min_bw = false, min_iops = false;
@@ -601,6 +602,8 @@ static int check_pacing(const struct job *job, char **cause)
 	if (min_bw && min_iops)
 		return job_fail_at(job, later(job, "rate_min", "rate_iops_min"), cause,
 				   "rate_min and rate_iops_min are one or the other (as in fio)");
+	/* As fio: the clone's I/O priority is set only when one is given. */
+	job->ioprio_set = is_set(job, "prio") || is_set(job, "prioclass");
 	return 0;
 }
 

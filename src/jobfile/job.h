@@ -280,6 +280,10 @@ struct job {
 	uint64_t cpus_allowed[JOB_MAX_CPUS / 64];
 	bool cpus_allowed_set;
 	enum cpus_policy cpus_allowed_policy;
+	int nice;	    /* CPU nice value, -20..19 */
+	unsigned prio;	    /* I/O priority level 0..7 (with prioclass: ioprio_set) */
+	unsigned prioclass; /* I/O priority class 0..3; 0: best-effort when prio is set */
+	bool ioprio_set;    /* prio or prioclass given: each clone calls ioprio_set */
 	enum continue_on_error continue_on_error;
 	struct ignore_errors ignore_error;
 	/* Bits 1 << enum error_type: the types errors are passed over for,

@@ -95,6 +95,7 @@ enum opt_id {
 	OPT_LOOPS,
 	OPT_NAME,
 	OPT_NEW_GROUP,
+	OPT_NICE,
 	OPT_NORANDOMMAP,
 	OPT_NRFILES,
 	OPT_NUMBER_IOS,
@@ -103,6 +104,8 @@ enum opt_id {
 	OPT_OFFSET_INCREMENT,
 	OPT_PERCENTILE_LIST,
 	OPT_PRE_READ,
+	OPT_PRIO,
+	OPT_PRIOCLASS,
 	OPT_RAMP_TIME,
 	OPT_RANDOM_DISTRIBUTION,
 	OPT_RANDREPEAT,
@@ -236,6 +239,8 @@ extern const struct opt_kind opt_kind_str, opt_kind_str_list, opt_kind_bool, opt
 	opt_kind_pattern, opt_kind_engine;
 /* ignore_error's lists of errnos, and a CPU list of a field's own (opterrors.c). */
 extern const struct opt_kind opt_kind_errors, opt_kind_cpu_list;
+/* A signed int: the row's min and max are int64_t values (nice=-20..19). */
+extern const struct opt_kind opt_kind_int;
 
 /*
  * Options fio knows that iogauge does not implement.  FIO_OPT_UNSUPPORTED

@@ -260,6 +260,38 @@ static void u64_format(const struct opt_def *o, const struct job *job, struct st
 
 const struct opt_kind opt_kind_u64 = { .syntax = "int", .parse = u64_parse, .format = u64_format };
 
+/* A signed whole number (nice=-5): the row's min and max are int64_t
+ * values stored as uint64_t, and both bound it. */
+static int int_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
+{
+	const char *num = val[0] == '-' ? val + 1 : val;
+	int64_t lo = (int64_t)o->min, hi = (int64_t)o->max, v;
+	uint64_t u;
+	int ret;
+
+	if (!*num || *num == '-' || *num == '+')
+		return set_cause(cause, "'%s' is not a whole number", val);
+	ret = units_parse_uint(num, &u, cause);
+	if (ret)
+		return ret;
+	if (u > (uint64_t)INT32_MAX + 1)
+		return set_cause(cause, "'%s' is out of range (%lld to %lld)", val, (long long)lo,
+				 (long long)hi);
+	v = num == val ? (int64_t)u : -(int64_t)u;
+	if (v < lo || v > hi)
+		return set_cause(cause, "'%s' is out of range (%lld to %lld)", val, (long long)lo,
+				 (long long)hi);
+	*FIELD(o, job, int) = (int)v;
+	return 0;
+}
+
+static void int_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%d", *CFIELD(o, job, int));
+}
+
+const struct opt_kind opt_kind_int = { .syntax = "int", .parse = int_parse, .format = int_format };
+
 /* ---- enums ---- */
 
 /* @val is none of option @o's choices, listed in @sb (freed here): -EINVAL,

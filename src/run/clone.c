@@ -173,6 +173,8 @@ static int clone_ready(struct slot *s, struct worker *w)
 	char *cause = NULL;
 	int ret = worker_pin(w);
 
+	if (!ret)
+		ret = worker_prio(w);
 	if (!ret) {
 		ret = worker_buffers_renew(w, &cause);
 		if (!ret)

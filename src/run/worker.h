@@ -149,6 +149,12 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 /* Binds the calling thread to the job's cpus_allowed (one CPU of it with
  * cpus_allowed_policy=split); 0, or -errno with w->error set. */
 int worker_pin(struct worker *w);
+/* The calling thread's CPU nice value (nice) and, when the job gives
+ * prio or prioclass, its I/O priority (run/prio.c); 0, or -errno with
+ * w->error set. */
+int worker_prio(struct worker *w);
+/* The ioprio value of class @prioclass (0: best-effort) and level @prio. */
+unsigned worker_ioprio_value(unsigned prioclass, unsigned prio);
 /* Runs the job's I/O; an I/O error stops it and is left in w->error. */
 void worker_run(struct worker *w);
 /* verify= (worker_verify.c).  Set-up (@thread: the clone's place among

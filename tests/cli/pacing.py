@@ -2,7 +2,8 @@
 # Pacing options, each checked by its effect on a real file and against
 # fio 3.33 on the same job file in the same run: number_ios (I/O counts),
 # rate_min, rate_iops_min, rate_cycle (a job paced below its minimum by
-# thinktime fails when fio's fails, with EIO and exit 1).
+# thinktime fails when fio's fails, with EIO and exit 1); prio, prioclass,
+# nice (the running clones' I/O priority and nice value, read back).
 # One line per failure, then "pacing: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN.
@@ -117,11 +118,90 @@ def rate_min(tmp):
     refused(tmp, "number_ios=x\n", "number_ios")
 
 
+def tasks(pid):
+    """Every thread of process @pid and of its descendants: [(tid, is_top)]."""
+    out, todo = [], [(pid, True)]
+    while todo:
+        p, top = todo.pop()
+        try:
+            tids = os.listdir("/proc/%d/task" % p)
+        except OSError:
+            continue
+        for t in tids:
+            out.append((int(t), top))
+            try:
+                with open("/proc/%d/task/%s/children" % (p, t)) as f:
+                    todo += [(int(c), False) for c in f.read().split()]
+            except OSError:
+                pass
+    return out
+
+
+def priorities(tool, job, tmp, settle=1.0):
+    """While @tool runs @job, the (ionice -p, nice) of each thread of its
+    clones (not of the top process): a set, or None."""
+    import time
+    path = os.path.join(tmp, "job.fio")
+    with open(path, "w") as f:
+        f.write(job)
+    p = subprocess.Popen([tool, path], cwd=tmp, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    time.sleep(settle)
+    seen = set()
+    for tid, top in tasks(p.pid):
+        io = subprocess.run(["ionice", "-p", str(tid)], capture_output=True, text=True).stdout
+        try:
+            with open("/proc/%d/stat" % tid) as f:
+                nice = int(f.read().rsplit(")", 1)[1].split()[16])
+        except (OSError, ValueError, IndexError):
+            continue
+        if io:
+            seen.add((io.strip(), nice, top))
+    rc = p.wait(timeout=60)
+    check(rc == 0, "%s: exit %d" % (tool, rc))
+    return seen
+
+
+def prio(tmp):
+    if not shutil.which("ionice"):
+        print("prio: no ionice, skipped")
+        return
+    base = ("[p]\nfilename=%s/p.dat\nsize=1m\nrw=randread\ntime_based\nruntime=2\n"
+            "thinktime=1ms\n" % tmp)
+    cases = [("prio=5\n", "best-effort: prio 5", 0),
+             ("prioclass=3\nnice=7\n", "idle", 7),
+             ("prioclass=1\nprio=2\nthread\n", "realtime: prio 2", 0),
+             ("prioclass=2\nprio=6\nnice=-3\nthread\n", "best-effort: prio 6", -3)]
+    if os.geteuid() != 0:
+        cases = cases[:2]
+    for opts, want, nice in cases:
+        got = []
+        for tool in [BIN] + ([FIO] if FIO else []):
+            seen = priorities(tool, base + opts, tmp)
+            clones = {(io, n) for io, n, top in seen if not top or "thread" in opts}
+            check((want, nice) in clones,
+                  "%s %r: clones' priorities %s, want %s" % (tool, opts, seen, (want, nice)))
+            if tool == BIN and "thread" not in opts:
+                # The top process keeps its own: only the clones change.
+                check(all(io != want for io, n, top in seen if top),
+                      "%r: iogauge's own process took %s" % (opts, want))
+            print("prio %s %r: %s" % (os.path.basename(tool), opts.replace("\n", " "),
+                                      sorted(clones)))
+            got.append(clones)
+        if len(got) == 2:
+            check(got[0] == got[1], "%r: iogauge's clones %s, fio's %s" % (opts, got[0], got[1]))
+    refused(tmp, "prio=8\n", "prio")
+    refused(tmp, "prioclass=4\n", "prioclass")
+    refused(tmp, "nice=-21\n", "nice")
+    refused(tmp, "nice=20\n", "nice")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-pacing-")
     try:
         number_ios(tmp)
         rate_min(tmp)
+        prio(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("pacing")
