@@ -209,6 +209,9 @@ struct job {
 	uint64_t rate[DDIR_COUNT]; /* bytes/s; 0: no cap */
 	uint64_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;
+	unsigned flow; /* weight in flow_id's flow, 0..1000; 0: none */
+	unsigned flow_id;
+	uint64_t flow_sleep;	       /* ns */
 	uint64_t rate_min[DDIR_COUNT]; /* bytes/s: a job below it fails; 0: none */
 	uint64_t rate_iops_min[DDIR_COUNT];
 	unsigned rate_cycle;	  /* ms */

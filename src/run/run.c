@@ -40,6 +40,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	struct timeval tv;
 	unsigned i, k, n = 0, ready = 0, batch = 0, group = 0;
 	struct slot *slots;
+	struct run_flows flows;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -52,6 +53,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	ret = clone_ctl_new(nr, n, &c, cause);
 	if (ret)
 		return ret;
+	flow_make(jobs, nr, &flows);
 	slots = c->slots;
 	for (i = 0; i < nr; i++)
 		c->exitall |= jobs[i].exitall;
@@ -78,6 +80,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 			if (!ret) {
 				ready++;
 				slots[n].w.halt = &c->halt[n];
+				slots[n].w.flow = flow_of(&flows, &jobs[i]);
 			}
 			r->job = &jobs[i];
 			r->job_index = i;
@@ -139,6 +142,7 @@ out:
 	if (ret)
 		run_free(out);
 	clone_ctl_free(c);
+	flow_free(&flows);
 	return ret;
 }
 

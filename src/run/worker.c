@@ -377,6 +377,7 @@ struct loop {
 	bool min_rate;
 	uint64_t min_t[DDIR_COUNT], min_bytes[DDIR_COUNT], min_ios[DDIR_COUNT];
 	uint64_t min_seen[DDIR_COUNT];
+	bool flow_wait; /* the flow held the next I/O back */
 	bool verifying; /* a read-back pass: worker_verify_next gives the I/Os */
 	bool backlog;	/* verify_backlog writes issued: a read-back pass is owed */
 	bool dry;	/* verify_only: the workload's I/Os are not issued, as fio's dry run */
@@ -661,6 +662,10 @@ static void fill(struct worker *w, struct loop *lp)
 		} else if (!req) {
 			if (!w->nr_free || lp->issued >= lp->limit)
 				break;
+			if (w->flow && flow_held(w->flow, &w->flow_mine, w->job->flow)) {
+				lp->flow_wait = true;
+				break;
+			}
 			req = w->free_reqs[--w->nr_free];
 			workload_next(&w->wl, req, &lp->rate, &lp->limit, lp->issued);
 			if (req->op == IO_OP_WRITE) {
@@ -864,6 +869,22 @@ static bool min_rate_failed(struct worker *w, struct loop *lp)
 	return false;
 }
 
+/* flow: the next I/O held back, as fio's: with flow_sleep, what is in
+ * flight completes and the clone sleeps that long; without, it takes
+ * what has completed and tries again at once. */
+static void flow_wait(struct worker *w, struct loop *lp)
+{
+	lp->flow_wait = false;
+	if (w->job->flow_sleep) {
+		quiesce(w, lp);
+		wait_until(w, lp, run_now() + w->job->flow_sleep);
+		return;
+	}
+	if (lp->inflight)
+		reap(w, lp, 0);
+	lp->now = run_now();
+}
+
 /* A read-back pass (verify=): what is in flight completes, then the blocks
  * worker_verify_next hands out are read and checked, at the job's depth,
  * until there are none.  A stop or an error ends it early. */
@@ -1051,6 +1072,10 @@ void worker_run(struct worker *w)
 			think(w, &lp);
 			continue;
 		}
+		if (lp.flow_wait && !w->error) {
+			flow_wait(w, &lp);
+			continue;
+		}
 		if (lp.backlog && !w->error) {
 			verify_pass(w, &lp, VERIFY_PASS_BATCH);
 			continue;
@@ -1075,6 +1100,8 @@ void worker_run(struct worker *w)
 			verify_pass(w, &lp, w->v.ring ? VERIFY_PASS_RING : VERIFY_PASS_MAP);
 	}
 	worker_verify_finish(w);
+	if (w->flow)
+		flow_leave(w->flow, w->flow_mine, job->flow);
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
 	w->stats.runtime_sum = w->stats.elapsed / 1000000;

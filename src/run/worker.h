@@ -14,6 +14,7 @@
 #include "engines/engine.h"
 #include "files/files.h"
 #include "plan/plan.h"
+#include "run/flow.h"
 #include "run/payload.h"
 #include "stats/interval.h"
 #include "stats/iolog.h"
@@ -104,6 +105,8 @@ struct worker {
 	struct worker_progress *prog; /* prog_own, or (a clone in a process) the shared one */
 	struct worker_progress prog_own;
 	struct worker_verify v;
+	struct run_flow *flow; /* flow=: the run's shared flow, or NULL */
+	uint64_t flow_mine;    /* ... and the I/Os it let this clone issue */
 };
 
 /* Whether the worker is to stop: the run was stopped, or its group halted. */

@@ -3,7 +3,9 @@
 # fio 3.33 on the same job file in the same run: number_ios (I/O counts),
 # rate_min, rate_iops_min, rate_cycle (a job paced below its minimum by
 # thinktime fails when fio's fails, with EIO and exit 1); prio, prioclass,
-# nice (the running clones' I/O priority and nice value, read back).
+# nice (the running clones' I/O priority and nice value, read back); flow,
+# flow_id, flow_sleep (the I/O ratio of jobs sharing a flow: fio's
+# flow.fio and butterfly.fio scaled down).
 # One line per failure, then "pacing: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN.
@@ -196,12 +198,71 @@ def prio(tmp):
     refused(tmp, "nice=20\n", "nice")
 
 
+def per_job(tool, job, tmp):
+    """{job name: I/Os} summed over clones, or None."""
+    jobs = jobs_json(tool, job, tmp)
+    if not jobs:
+        return None
+    out = {}
+    for j in jobs:
+        out[j["jobname"]] = out.get(j["jobname"], 0) + sum(ios(j))
+    return out
+
+
+def flow(tmp):
+    cases = [
+        # fio's flow.fio, 3 s not 30, a 64 MiB file not 100 GiB: about 1:8.
+        ("[global]\nnorandommap\nthread\ntime_based\nruntime=2\ndirect=1\nioengine=libaio\n"
+         "iodepth=16\nsize=64m\nbs=8k\nfilename=%s/flow.dat\nflow_sleep=1000\n"
+         "[job2]\nnumjobs=1\nrw=write\nflow=1\n[job1]\nnumjobs=1\nrw=randread\nflow=8\n",
+         {"job1": 8.0}),
+        # butterfly.fio, with forward slowed by thinktime: backward keeps to its pace.
+        ("[global]\nfilename=%s/bfly.dat\nbs=4k\ndirect=1\nsize=8m\ntime_based\nruntime=2\n"
+         "[forward]\nrw=read\nflow=2\nthinktime=1ms\n[backward]\nrw=read:-8k\nflow=2\n",
+         {"backward": 1.0}),
+        # Weights per clone: 3 : 2+2 (numjobs=2) : 1, as fio adds a weight per clone.
+        ("[global]\nfilename=%s/w.dat\nsize=4m\nbs=4k\nrw=randread\ntime_based\nruntime=2\n"
+         "flow_sleep=200\n[a]\nflow=3\n[b]\nflow=2\nnumjobs=2\n[c]\nflow=1\nthinktime=500\n",
+         {"a": 3.0, "b": 4.0}),
+        # Two flow_ids: the slow job holds back only its own flow.
+        ("[global]\nfilename=%s/i.dat\nsize=4m\nbs=4k\nrw=randread\ntime_based\nruntime=2\n"
+         "[slow]\nflow=1\nflow_id=1\nthinktime=1ms\n[fast]\nflow=1\nflow_id=2\n"
+         "[held]\nflow=1\nflow_id=1\n", {"held": 1.0, "fast": None}),
+    ]
+    for job, want in cases:
+        job = job % tmp
+        base = [n for n in ("job2", "forward", "c", "slow") if "[%s]" % n in job][0]
+        got = [per_job(BIN, job, tmp)] + ([per_job(FIO, job, tmp)] if FIO else [])
+        for tool, n in zip(("iogauge", "fio"), got):
+            if not n:
+                continue
+            for name, ratio in want.items():
+                r = n[name] / max(n[base], 1)
+                if ratio is None:
+                    check(r > 5, "%s: %s ran %.2f times %s: it is in no flow of %s's" % (
+                        tool, name, r, base, base))
+                else:
+                    check(abs(r - ratio) < ratio * 0.15,
+                          "%s: %s/%s = %.2f, want %.1f (%s)" % (tool, name, base, r, ratio, n))
+            print("flow %s: %s" % (tool, n))
+        if len(got) == 2 and got[0] and got[1]:
+            for name, ratio in want.items():
+                if ratio is None:
+                    continue
+                a, b = (g[name] / max(g[base], 1) for g in got)
+                check(abs(a - b) < ratio * 0.15,
+                      "%s/%s: iogauge %.2f, fio %.2f" % (name, base, a, b))
+    refused(tmp, "flow=1001\n", "flow")
+    refused(tmp, "flow=-1\n", "flow")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-pacing-")
     try:
         number_ios(tmp)
         rate_min(tmp)
         prio(tmp)
+        flow(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("pacing")
