@@ -94,11 +94,20 @@ static int apply_value(struct job *job, const struct setting *sv, char **cause)
 		for (i = 0; i < opt_rows(); i++) {
 			const struct opt_def *r = opt_at(i);
 
+			/* Engines' options of one name (hipri, nowait) all take
+			 * the value, as fio's of the engine the job names. */
+			if (o->engine && r->engine && r->engine != o->engine &&
+			    !strcmp(r->name, o->name) &&
+			    !opt_apply(r, job, sv->value, sv->bare, &inner)) {
+				job_set_origin(job, i, &sv->origin, NULL);
+				continue;
+			}
 			if (r->off != o->off || r->engine != o->engine)
 				continue;
 			job_set_origin(job, i, &sv->origin, r == o ? NULL : o->name);
 		}
-		return 0;
+		if (!inner)
+			return 0;
 	}
 	origin_format(&sv->origin, o->name, &sb);
 	/* file:line: bs: ... but --bs=4q: ... as the flag was typed. */
@@ -524,6 +533,39 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 	return check_verify_chunks(job, kind, cause);
 }
 
+/* The pacing options' rules, as fio's: a minimum rate and a minimum IOPS
+ * are one or the other, and a cap below its own minimum cannot be met.
+ * Notes whether the job sets an I/O priority. */
+static int check_pacing(struct job *job, char **cause)
+{
+	static const char *const dname[DDIR_COUNT] = { "read", "write", "trim" };
+	bool min_bw = false, min_iops = false;
+	unsigned d;
+
+	for (d = 0; d < DDIR_COUNT; d++) {
+		min_bw |= job->rate_min[d] != 0;
+		min_iops |= job->rate_iops_min[d] != 0;
+		if (job->rate[d] && job->rate[d] < job->rate_min[d])
+			return job_fail_at(
+				job, later(job, "rate", "rate_min"), cause,
+				"rate_min=%llu is above rate=%llu for %ss: it cannot be met",
+				(unsigned long long)job->rate_min[d],
+				(unsigned long long)job->rate[d], dname[d]);
+		if (job->rate_iops[d] && job->rate_iops[d] < job->rate_iops_min[d])
+			return job_fail_at(
+				job, later(job, "rate_iops", "rate_iops_min"), cause,
+				"rate_iops_min=%llu is above rate_iops=%llu for %ss: it cannot be met",
+				(unsigned long long)job->rate_iops_min[d],
+				(unsigned long long)job->rate_iops[d], dname[d]);
+	}
+	if (min_bw && min_iops)
+		return job_fail_at(job, later(job, "rate_min", "rate_iops_min"), cause,
+				   "rate_min and rate_iops_min are one or the other (as in fio)");
+	/* As fio: the clone's I/O priority is set only when one is given. */
+	job->ioprio_set = is_set(job, "prio") || is_set(job, "prioclass");
+	return 0;
+}
+
 /* As fio's gtod_reduce callback: it disables every latency and the
  * percentiles, but a part set after it keeps its own value, since fio
  * applies options in order. */
@@ -574,37 +616,15 @@ static void error_types(struct job *job)
 			job->continue_types |= 1u << t;
 }
 
-/* The pacing options' rules, as fio's: a minimum rate and a minimum IOPS
- * are one or the other, and a cap below its own minimum cannot be met.
- * Notes whether the job sets an I/O priority. */
-static int check_pacing(struct job *job, char **cause)
+/* Whether engine @ops has an option called @name. */
+static bool engine_has_option(const struct engine_ops *ops, const char *name)
 {
-	static const char *const dname[DDIR_COUNT] = { "read", "write", "trim" };
-	bool min_bw = false, min_iops = false;
-	unsigned d;
+	unsigned i;
 
-	for (d = 0; d < DDIR_COUNT; d++) {
-		min_bw |= job->rate_min[d] != 0;
-		min_iops |= job->rate_iops_min[d] != 0;
-		if (job->rate[d] && job->rate[d] < job->rate_min[d])
-			return job_fail_at(
-				job, later(job, "rate", "rate_min"), cause,
-				"rate_min=%llu is above rate=%llu for %ss: it cannot be met",
-				(unsigned long long)job->rate_min[d],
-				(unsigned long long)job->rate[d], dname[d]);
-		if (job->rate_iops[d] && job->rate_iops[d] < job->rate_iops_min[d])
-			return job_fail_at(
-				job, later(job, "rate_iops", "rate_iops_min"), cause,
-				"rate_iops_min=%llu is above rate_iops=%llu for %ss: it cannot be met",
-				(unsigned long long)job->rate_iops_min[d],
-				(unsigned long long)job->rate_iops[d], dname[d]);
-	}
-	if (min_bw && min_iops)
-		return job_fail_at(job, later(job, "rate_min", "rate_iops_min"), cause,
-				   "rate_min and rate_iops_min are one or the other (as in fio)");
-	/* As fio: the clone's I/O priority is set only when one is given. */
-	job->ioprio_set = is_set(job, "prio") || is_set(job, "prioclass");
-	return 0;
+	for (i = 0; ops->options && ops->options[i].name; i++)
+		if (!strcmp(ops->options[i].name, name))
+			return true;
+	return false;
 }
 
 static int check_job(struct job *job, char **cause)
@@ -667,7 +687,8 @@ static int check_job(struct job *job, char **cause)
 		const struct opt_def *o = opt_at(i);
 		const char *owner = o->engine->name;
 
-		if (o->engine != ops && !job_option_is_default(job, o))
+		if (o->engine != ops && !engine_has_option(ops, o->name) &&
+		    !job_option_is_default(job, o))
 			return job_fail_at(job, o->name, cause,
 					   "%s is %s %s option; ioengine=%s does not use it",
 					   o->name, strchr("aeiou", owner[0]) ? "an" : "a", owner,
