@@ -46,6 +46,8 @@ struct io_req {
 	unsigned idx;	     /* stable slot 0..depth-1: buffer and engine-private arrays */
 	unsigned file;	     /* index into the worker's files */
 	bool queued;	     /* went through ->commit(): it has a submission latency */
+	uint16_t ioprio;     /* the priority it is sent with (ioprio value): the job's
+				(prio, prioclass; 0: none) unless cmdprio* picks it */
 	bool discard;	     /* a trim on a block device: BLKDISCARD, not a punched hole */
 	/* sub_blocks with sub_block_io=scatter: the I/O is one vectored read
 	 * or write of these nr_iov pieces (len bytes in all), and buf is not

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "engines/cmdprio.h"
 #include "engines/engine.h"
 #include "files/files.h"
 #include "jobfile/options.h"
@@ -29,15 +30,27 @@ struct uring_opts {
 	bool fixedbufs;	    /* the buffers registered: READ_FIXED, WRITE_FIXED */
 	bool registerfiles; /* the files registered: IOSQE_FIXED_FILE */
 	bool sqthread_poll; /* IORING_SETUP_SQPOLL */
+	struct cmdprio_opts cmdprio;
 };
 
 #define UF(field) .engine = &io_uring_engine_ops, .off = offsetof(struct uring_opts, field)
 
-enum { UO_FIXEDBUFS, UO_HIPRI, UO_REGISTERFILES, UO_SQTHREAD_POLL, UO_NR };
+enum {
+	UO_CMDPRIO,
+	UO_CMDPRIO_BSSPLIT,
+	UO_CMDPRIO_CLASS,
+	UO_CMDPRIO_PERCENTAGE,
+	UO_FIXEDBUFS,
+	UO_HIPRI,
+	UO_REGISTERFILES,
+	UO_SQTHREAD_POLL,
+	UO_NR
+};
 
 /* One option per row, as opt_table's (clang-format would break them up). */
 /* clang-format off */
 static const struct opt_def uring_options[UO_NR + 1] = {
+	CMDPRIO_ROWS(io_uring_engine_ops, struct uring_opts, cmdprio, "io_uring"),
 	[UO_FIXEDBUFS] = { .name = "fixedbufs", .kind = &opt_kind_bool, UF(fixedbufs), .def = "0",
 	  .flags = OPTF_BARE,
 	  .help = "io_uring: register the I/O buffers (READ_FIXED, WRITE_FIXED); fail if they cannot be" },
@@ -71,6 +84,8 @@ static int uring_check(const struct job *job, const void *o, const struct opt_de
 		*blame = &uring_options[UO_HIPRI];
 		return set_cause(cause, "hipri (polled completions) needs direct=1");
 	}
+	if (cmdprio_check(&opts->cmdprio, &uring_options[UO_CMDPRIO_BSSPLIT], blame, cause))
+		return -EINVAL;
 	if (opts->fixedbufs && job->sub_blocks > 1) {
 		*blame = &opt_table[OPT_SUB_BLOCKS];
 		return set_cause(
@@ -85,6 +100,7 @@ struct uring_priv {
 	unsigned nr_pending, inflight;
 	bool fixedbufs, fixedfiles;
 	bool sqpoll; /* IORING_SETUP_SQPOLL: a kernel thread submits */
+	struct cmdprio cp;
 };
 
 /* Why io_uring_queue_init failed, in the user's terms. */
@@ -191,6 +207,7 @@ static int uring_init(struct engine *e, const struct engine_setup *s, char **cau
 	}
 	e->priv = p;
 	e->kernel_submits = p->sqpoll;
+	cmdprio_init(&p->cp, &opts->cmdprio, s->job);
 	/* As fio, the buffers are registered only when fixedbufs asks: it
 	 * spares the kernel pinning each I/O's pages (about 7% less CPU per
 	 * 4 KiB direct read at depth 32; docs/PERFORMANCE.md), which fio's
@@ -264,6 +281,10 @@ static enum engine_q uring_queue(struct engine *e, struct io_req *req)
 			io_uring_prep_rw(rd ? IORING_OP_READ : IORING_OP_WRITE, sqe, req->fd,
 					 req->buf, (unsigned)req->len, req->off);
 		}
+		/* As fio: the job's priority, or the one cmdprio* picks. */
+		if (p->cp.on)
+			cmdprio_pick(&p->cp, req);
+		sqe->ioprio = req->ioprio;
 	} else {
 		io_uring_prep_fsync(sqe, req->fd,
 				    req->op == IO_OP_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);

@@ -17,19 +17,27 @@
 #include <string.h>
 #include <time.h>
 
+#include "engines/cmdprio.h"
 #include "engines/engine.h"
 #include "jobfile/options.h"
 #include "util/util.h"
+
+/* linux/aio_abi.h's, which cannot be included beside libaio.h. */
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1)
+#endif
 
 extern const struct engine_ops libaio_engine_ops;
 
 /* libaio's own job options. */
 struct aio_opts {
 	bool userspace_reap; /* a reap that need not wait reads the ring */
+	struct cmdprio_opts cmdprio;
 };
 
 /* clang-format off */
 static const struct opt_def aio_options[] = {
+	CMDPRIO_ROWS(libaio_engine_ops, struct aio_opts, cmdprio, "libaio"),
 	{ .name = "userspace_reap", .kind = &opt_kind_bool, .engine = &libaio_engine_ops,
 	  .off = offsetof(struct aio_opts, userspace_reap), .def = "0", .flags = OPTF_BARE,
 	  .help = "libaio: a reap that need not wait reads the AIO ring from user space" },
@@ -56,6 +64,7 @@ struct aio_priv {
 	 * NULL otherwise (io_getevents only). */
 	struct aio_ring_abi *ring;
 	unsigned nr_pending, nr_failed, inflight;
+	struct cmdprio cp;
 };
 
 /* Up to max completions from the ring without a system call. */
@@ -71,6 +80,16 @@ static unsigned ring_reap(struct aio_ring_abi *ring, struct io_event *ev, unsign
 	}
 	__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
 	return n;
+}
+
+/* What fio refuses of the options, refused when the job is read. */
+static int aio_check(const struct job *job, const void *o, const struct opt_def **blame,
+		     char **cause)
+{
+	const struct aio_opts *opts = o;
+
+	(void)job;
+	return cmdprio_check(&opts->cmdprio, &aio_options[1], blame, cause);
 }
 
 static int aio_init(struct engine *e, const struct engine_setup *s, char **cause)
@@ -91,6 +110,7 @@ static int aio_init(struct engine *e, const struct engine_setup *s, char **cause
 				   strerror(-r));
 		return r;
 	}
+	cmdprio_init(&p->cp, &opts->cmdprio, s->job);
 	p->iocbs = xcalloc(e->depth, sizeof(*p->iocbs));
 	p->pending = xcalloc(e->depth, sizeof(*p->pending));
 	p->events = xcalloc(e->depth, sizeof(*p->events));
@@ -132,6 +152,11 @@ static enum engine_q aio_queue(struct engine *e, struct io_req *req)
 		io_prep_pread(cb, req->fd, req->buf, req->len, (long long)req->off);
 	else
 		io_prep_pwrite(cb, req->fd, req->buf, req->len, (long long)req->off);
+	/* As fio: only an I/O cmdprio* picks carries a priority of its own. */
+	if (p->cp.on && cmdprio_pick(&p->cp, req)) {
+		cb->aio_reqprio = (short)req->ioprio;
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+	}
 	cb->data = req;
 	p->pending[p->nr_pending++] = cb;
 	return ENGINE_Q_QUEUED;
@@ -236,6 +261,7 @@ const struct engine_ops libaio_engine_ops = {
 		"reap that need not wait reads the AIO ring from user space.",
 	.options = aio_options,
 	.opts_size = sizeof(struct aio_opts),
+	.check = aio_check,
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,

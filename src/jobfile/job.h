@@ -280,6 +280,7 @@ struct job {
 	unsigned log_hist_msec;	      /* ms; 0: no histogram log lines */
 	unsigned log_hist_coarseness; /* histogram log bins merged 2^N at a time */
 	bool log_offset;	      /* an offset column in per-I/O logs */
+	bool log_prio; /* the last column: the I/O's ioprio value, not whether it is realtime */
 	uint64_t cpus_allowed[JOB_MAX_CPUS / 64];
 	bool cpus_allowed_set;
 	enum cpus_policy cpus_allowed_policy;

@@ -264,6 +264,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	[OPT_LOG_HIST_MSEC] = { .name = "log_hist_msec", .kind = &opt_kind_uint, F(log_hist_msec), .def = "0",
 	  .help = "write a histogram log line every this many ms (0: none)" },
 	[OPT_LOG_OFFSET] = { .name = "log_offset", .kind = &opt_kind_bool, F(log_offset), .def = "0", .help = "add each I/O's offset to the per-I/O logs" },
+	[OPT_LOG_PRIO] = { .name = "log_prio", .kind = &opt_kind_bool, F(log_prio), .def = "0",
+	  .help = "the per-I/O logs' last column: each I/O's priority (else 1 for realtime, 0 not)" },
 	[OPT_LOOPS] = { .name = "loops", .kind = &opt_kind_uint, F(loops), .min = 1, .def = "1",
 	  .help = "run the workload this many times" },
 	[OPT_NAME] = { .name = "name", .kind = &opt_kind_str, F(name),

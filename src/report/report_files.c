@@ -34,8 +34,10 @@ static int finish(FILE *f, const char *path, char **cause)
 	return 0;
 }
 
-/* One log: "time, value, ddir, bs[, offset], prio", as fio 3.33 writes it. */
-static int write_log(const struct iolog *l, const char *path, bool offset, char **cause)
+/* One log: "time, value, ddir, bs[, offset], prio", as fio 3.33 writes it:
+ * with log_prio (@prio) the I/O's priority value in hex, else 1 for a
+ * realtime-class I/O and 0 for the others. */
+static int write_log(const struct iolog *l, const char *path, bool offset, bool prio, char **cause)
 {
 	const struct iolog_chunk *c;
 	FILE *f = create(path, cause);
@@ -46,14 +48,20 @@ static int write_log(const struct iolog *l, const char *path, bool offset, char 
 	for (c = l->head; c; c = c->next)
 		for (i = 0; i < c->n; i++) {
 			const struct iolog_entry *e = &c->e[i];
+			unsigned p = prio ? e->prio : (e->prio >> 13) == 1;
 
 			if (offset)
-				fprintf(f, "%llu, %llu, %u, %u, %llu, 0\n",
+				fprintf(f,
+					prio ? "%llu, %llu, %u, %u, %llu, 0x%04x\n"
+					     : "%llu, %llu, %u, %u, %llu, %u\n",
 					(unsigned long long)e->t, (unsigned long long)e->val,
-					e->dir, e->bs, (unsigned long long)e->off);
+					e->dir, e->bs, (unsigned long long)e->off, p);
 			else
-				fprintf(f, "%llu, %llu, %u, %u, 0\n", (unsigned long long)e->t,
-					(unsigned long long)e->val, e->dir, e->bs);
+				fprintf(f,
+					prio ? "%llu, %llu, %u, %u, 0x%04x\n"
+					     : "%llu, %llu, %u, %u, %u\n",
+					(unsigned long long)e->t, (unsigned long long)e->val,
+					e->dir, e->bs, p);
 		}
 	return finish(f, path, cause);
 }
@@ -113,7 +121,7 @@ static int clone_logs(const struct run_result *r, unsigned n, char **cause)
 		if (!(path = log_path(job, k, n)))
 			continue;
 		ret = write_log(&r->logs->log[k], path, job->log_offset && !job->log_avg_msec,
-				cause);
+				job->log_prio, cause);
 		free(path);
 	}
 	if (!ret && (path = log_path(job, IOLOG_NR, n))) {

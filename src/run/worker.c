@@ -377,7 +377,10 @@ struct loop {
 	bool min_rate;
 	uint64_t min_t[DDIR_COUNT], min_bytes[DDIR_COUNT], min_ios[DDIR_COUNT];
 	uint64_t min_seen[DDIR_COUNT];
-	bool flow_wait; /* the flow held the next I/O back */
+	/* The flow held the next I/O back. */
+	bool flow_wait;
+	/* Each I/O's priority unless cmdprio* picks one: prio, prioclass's. */
+	uint16_t ioprio;
 	bool verifying; /* a read-back pass: worker_verify_next gives the I/Os */
 	bool backlog;	/* verify_backlog writes issued: a read-back pass is owed */
 	bool dry;	/* verify_only: the workload's I/Os are not issued, as fio's dry run */
@@ -569,7 +572,7 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 		 * stats_record costs the hot path registers. */
 		if (w->iv.log_each && rw)
 			interval_log_io(&w->iv, op_dir(req->op), req->len, req->off, req->t_start,
-					req->t_issue, now, slat);
+					req->t_issue, now, slat, req->ioprio);
 	}
 	if (now >= w->iv.tick_next)
 		tick(w, lp, now);
@@ -650,6 +653,7 @@ static void fill(struct worker *w, struct loop *lp)
 			req = w->free_reqs[--w->nr_free];
 			req->t_start = 0;
 			req->t_intended = 0;
+			req->ioprio = lp->ioprio;
 		} else if (!req && w->v.trim_left) {
 			/* trim_percentage: blocks written are trimmed again, once
 			 * their writes have completed (none may land after). */
@@ -659,6 +663,7 @@ static void fill(struct worker *w, struct loop *lp)
 			req = w->free_reqs[--w->nr_free];
 			req->t_start = 0;
 			req->t_intended = 0;
+			req->ioprio = lp->ioprio;
 		} else if (!req) {
 			if (!w->nr_free || lp->issued >= lp->limit)
 				break;
@@ -678,6 +683,7 @@ static void fill(struct worker *w, struct loop *lp)
 					sub_copy(w, req, true);
 			}
 			lp->issued += req->len;
+			req->ioprio = lp->ioprio;
 			/* number_ios reached: the job has issued all it may. */
 			if (lp->ios_left != UINT64_MAX && !--lp->ios_left)
 				lp->limit = lp->issued;
@@ -980,6 +986,8 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	lp->time_done = lp->want_lat || lp->want_clat || bw_each;
 	for (i = 0; i < DDIR_COUNT; i++)
 		lp->min_rate |= job->rate_min[i] || job->rate_iops_min[i];
+	/* As fio's td->ioprio: 0 (none) unless prio or prioclass is given. */
+	lp->ioprio = job->ioprio_set ? (uint16_t)worker_ioprio_value(job->prioclass, job->prio) : 0;
 	for (i = 0; i < DDIR_COUNT; i++) {
 		if (job_rate_in_iops(job, i))
 			lp->rate.ns_per_io[i] = 1e9 / (double)job->rate_iops[i];

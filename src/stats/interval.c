@@ -36,7 +36,7 @@ void interval_free(struct interval *iv)
 }
 
 void interval_log_io(struct interval *iv, unsigned d, uint64_t len, uint64_t off, uint64_t t_start,
-		     uint64_t t_issue, uint64_t now, uint64_t slat)
+		     uint64_t t_issue, uint64_t now, uint64_t slat, uint16_t prio)
 {
 	const struct job *job = iv->job;
 	struct iolog *lg = iv->logs->log;
@@ -44,16 +44,17 @@ void interval_log_io(struct interval *iv, unsigned d, uint64_t len, uint64_t off
 	uint32_t bs = (uint32_t)len;
 
 	if (job->write_bw_log && !job->disable_bw)
-		iolog_add(&lg[IOLOG_BW], t, clat ? len * 1000000ull / clat : 0, d, bs, off);
+		iolog_add_io(&lg[IOLOG_BW], t, clat ? len * 1000000ull / clat : 0, d, bs, off,
+			     prio);
 	if (job->write_iops_log)
-		iolog_add(&lg[IOLOG_IOPS], t, 1, d, bs, off);
+		iolog_add_io(&lg[IOLOG_IOPS], t, 1, d, bs, off, prio);
 	if (job->write_lat_log) {
 		if (!job->disable_lat)
-			iolog_add(&lg[IOLOG_LAT], t, now - t_start, d, bs, off);
+			iolog_add_io(&lg[IOLOG_LAT], t, now - t_start, d, bs, off, prio);
 		if (!job->disable_clat)
-			iolog_add(&lg[IOLOG_CLAT], t, clat, d, bs, off);
+			iolog_add_io(&lg[IOLOG_CLAT], t, clat, d, bs, off, prio);
 		if (slat != UINT64_MAX)
-			iolog_add(&lg[IOLOG_SLAT], t, slat, d, bs, off);
+			iolog_add_io(&lg[IOLOG_SLAT], t, slat, d, bs, off, prio);
 	}
 }
 

@@ -49,10 +49,11 @@ void interval_start(struct interval *iv, const struct run_stats *st, uint64_t no
 		    uint64_t ramp_end);
 /* An entry per I/O, as fio with log_avg_msec=0 (only with log_each):
  * direction @d, @len bytes at @off, its start, issue and completion
- * times (ns) and its slat (UINT64_MAX: none).  Bandwidth is the I/O's
- * bytes over its completion latency, in bytes per ms as fio writes it. */
+ * times (ns), its slat (UINT64_MAX: none) and the priority it was sent
+ * with.  Bandwidth is the I/O's bytes over its completion latency, in
+ * bytes per ms as fio writes it. */
 void interval_log_io(struct interval *iv, unsigned d, uint64_t len, uint64_t off, uint64_t t_start,
-		     uint64_t t_issue, uint64_t now, uint64_t slat);
+		     uint64_t t_issue, uint64_t now, uint64_t slat, uint16_t prio);
 /* Closes the windows due by @now (tick_next tells when one is). */
 void interval_tick(struct interval *iv, struct run_stats *st, uint64_t now);
 /* The partial windows of the logs are written at the end, as fio's final

@@ -24,7 +24,9 @@ struct iolog_entry {
 	uint64_t val; /* ns, KiB/s or IOPS, as the log's kind */
 	uint64_t off; /* bytes; 0 for averaged entries */
 	uint32_t bs;  /* bytes; 0 for averaged entries */
-	uint32_t dir; /* 0 read, 1 write, as fio */
+	uint16_t dir; /* 0 read, 1 write, as fio */
+	/* The I/O's ioprio value; 0 for averaged entries. */
+	uint16_t prio;
 };
 
 struct iolog_chunk {
@@ -73,10 +75,19 @@ static inline void iolog_add(struct iolog *l, uint64_t t_ms, uint64_t val, unsig
 	e = &l->tail->e[l->tail->n++];
 	e->t = t_ms;
 	e->val = val;
-	e->dir = dir;
+	e->dir = (uint16_t)dir;
 	e->bs = bs;
 	e->off = off;
+	e->prio = 0;
 	l->n++;
+}
+
+/* The same, for one I/O sent with priority @prio (an ioprio value). */
+static inline void iolog_add_io(struct iolog *l, uint64_t t_ms, uint64_t val, unsigned dir,
+				uint32_t bs, uint64_t off, uint16_t prio)
+{
+	iolog_add(l, t_ms, val, dir, bs, off);
+	l->tail->e[l->tail->n - 1].prio = prio;
 }
 
 /* Appends a histogram line: the counts of @now minus those of @before

@@ -5,7 +5,10 @@
 # thinktime fails when fio's fails, with EIO and exit 1); prio, prioclass,
 # nice (the running clones' I/O priority and nice value, read back); flow,
 # flow_id, flow_sleep (the I/O ratio of jobs sharing a flow: fio's
-# flow.fio and butterfly.fio scaled down).
+# flow.fio and butterfly.fio scaled down); cmdprio, cmdprio_class,
+# cmdprio_percentage, cmdprio_bssplit, log_prio (each I/O's priority from
+# the latency logs, and libaio's iocbs under strace; fio's cmdprio-*.fio
+# examples on a file).
 # One line per failure, then "pacing: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN.
@@ -256,6 +259,110 @@ def flow(tmp):
     refused(tmp, "flow=-1\n", "flow")
 
 
+def lat_log_prios(tool, job, tmp):
+    """{(ddir, bs, last column): count} of the lat log @tool's run of @job
+    writes (write_lat_log=prio in @job), or None."""
+    for f in os.listdir(tmp):
+        if f.startswith("prio_"):
+            os.unlink(os.path.join(tmp, f))
+    rc, out, err = run(tool, job, tmp)
+    if not check(rc == 0, "%s: exit %d %s" % (os.path.basename(tool), rc, err[-300:])):
+        return None
+    counts = {}
+    with open(os.path.join(tmp, "prio_lat.1.log")) as f:
+        for line in f:
+            c = [x.strip() for x in line.split(",")]
+            key = (int(c[2]), int(c[3]), c[-1])
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def share(counts, pred):
+    n = sum(v for k, v in counts.items() if pred(k))
+    return n, sum(counts.values())
+
+
+def cmdprio(tmp):
+    base = ("[global]\nfilename=%s/cp.dat\ndirect=1\nwrite_lat_log=prio\nsize=16m\n"
+            "norandommap\n" % tmp)
+    # fio's cmdprio-percentage.fio on a file, each engine, log_prio on and off.
+    for eng in ("libaio", "io_uring"):
+        for log_prio in (1, 0):
+            job = base + ("log_prio=%d\n[randread]\nrw=randread\nbs=4k\nioengine=%s\n"
+                          "iodepth=8\nprioclass=3\ncmdprio_percentage=20\ncmdprio_class=1\n"
+                          % (log_prio, eng))
+            rt = "0x2000" if log_prio else "1"
+            other = "0x6000" if log_prio else "0"
+            got = []
+            for tool in [BIN] + ([FIO] if FIO else []):
+                c = lat_log_prios(tool, job, tmp)
+                if not c:
+                    continue
+                n, total = share(c, lambda k: k[2] == rt)
+                m, _ = share(c, lambda k: k[2] == other)
+                check(total == 4096 and n + m == total and abs(n / total - 0.2) < 0.04,
+                      "%s %s log_prio=%d: %d of %d I/Os %s, %d %s" % (
+                          os.path.basename(tool), eng, log_prio, n, total, rt, m, other))
+                print("cmdprio_percentage %s %s log_prio=%d: %d of %d %s, %d %s" % (
+                    os.path.basename(tool), eng, log_prio, n, total, rt, m, other))
+                got.append(n / max(total, 1))
+            if len(got) == 2:
+                check(abs(got[0] - got[1]) < 0.05, "%s: iogauge %.3f, fio %.3f RT" % (
+                    eng, got[0], got[1]))
+    # The iocbs themselves: libaio's aio_reqprio with IOCB_FLAG_IOPRIO.
+    if shutil.which("strace"):
+        job = base.replace("size=16m", "size=1m") + (
+            "[r]\nrw=randread\nbs=4k\nioengine=libaio\niodepth=4\n"
+            "cmdprio_percentage=30\ncmdprio_class=2\ncmdprio=3\n")
+        for tool in [BIN] + ([FIO] if FIO else []):
+            trace = os.path.join(tmp, "strace.txt")
+            rc, out, err = run("strace", job, tmp, ["-f", "-qq", "-e", "trace=io_submit", "-o",
+                                                      trace, tool])
+            with open(trace) as f:
+                t = f.read()
+            iocbs = t.count("aio_lio_opcode=IOCB_CMD_PREAD")
+            prio = t.count("aio_reqprio=IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 3)")
+            flag = t.count("IOCB_FLAG_IOPRIO")
+            check(rc == 0 and iocbs == 256 and prio == flag and abs(prio / 256 - 0.3) < 0.1,
+                  "%s: %d iocbs, %d with BE/3 and %d flagged" % (tool, iocbs, prio, flag))
+            print("cmdprio strace %s: %d of %d iocbs BE/3" % (os.path.basename(tool), prio,
+                                                              iocbs))
+    # fio's cmdprio-bssplit.fio's advanced forms, 4k and 8k for counts.
+    job = base + ("log_prio=1\n[adv]\nrw=randrw\nioengine=io_uring\niodepth=16\n"
+                  "bssplit=4k/40:8k/60,8k/100\nprioclass=2\nprio=7\n"
+                  "cmdprio_bssplit=4k/25/1/1:4k/75/3/2:8k/0,8k/0\n")
+    for tool in [BIN] + ([FIO] if FIO else []):
+        c = lat_log_prios(tool, job, tmp)
+        if not c:
+            continue
+        small = {k[2]: v for k, v in c.items() if k[0] == 0 and k[1] == 4096}
+        rest = {k[2] for k in c if not (k[0] == 0 and k[1] == 4096)}
+        n = sum(small.values())
+        check(n > 200 and set(small) <= {"0x2001", "0x6002"} and
+              abs(small.get("0x2001", 0) / n - 0.25) < 0.06 and rest == {"0x4007"},
+              "%s: 4k reads %s, the others %s" % (tool, small, rest))
+        print("cmdprio_bssplit %s: 4k reads %s, the others %s" % (os.path.basename(tool),
+                                                                 small, rest))
+    # One block size's list for every direction, class and level from
+    # cmdprio_class and cmdprio; a size it does not name keeps the job's.
+    job = base + ("log_prio=1\n[one]\nrw=randrw\nioengine=libaio\niodepth=8\n"
+                  "bssplit=4k/50:8k/50\ncmdprio_bssplit=8k/100\ncmdprio_class=3\ncmdprio=4\n")
+    for tool in [BIN] + ([FIO] if FIO else []):
+        c = lat_log_prios(tool, job, tmp)
+        if c:
+            want = {(d, bs, "0x6004" if bs == 8192 else "0x0000") for d, bs, _ in c}
+            check(set(c) == want, "%s: %s" % (tool, c))
+    refused(tmp, "ioengine=libaio\ncmdprio_percentage=10\ncmdprio_bssplit=4k/10\n",
+            "cmdprio_percentage and cmdprio_bssplit are one or the other")
+    refused(tmp, "ioengine=io_uring\ncmdprio_class=4\n", "cmdprio_class")
+    refused(tmp, "ioengine=io_uring\ncmdprio_class=0\n", "cmdprio_class")
+    refused(tmp, "ioengine=libaio\ncmdprio=8\n", "cmdprio")
+    refused(tmp, "ioengine=libaio\ncmdprio_bssplit=4k/60:4k/50\n", "add up to 110%")
+    refused(tmp, "ioengine=libaio\ncmdprio_bssplit=4k/10/4/1\n", "class 4")
+    refused(tmp, "ioengine=libaio\ncmdprio_bssplit=4k/10/1\n", "bs/percentage")
+    refused(tmp, "ioengine=psync\ncmdprio_percentage=10\n", "ioengine=psync does not use it")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-pacing-")
     try:
@@ -263,6 +370,7 @@ def main():
         rate_min(tmp)
         prio(tmp)
         flow(tmp)
+        cmdprio(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("pacing")
