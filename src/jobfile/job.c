@@ -561,6 +561,8 @@ static int check_pacing(struct job *job, char **cause)
 	if (min_bw && min_iops)
 		return job_fail_at(job, later(job, "rate_min", "rate_iops_min"), cause,
 				   "rate_min and rate_iops_min are one or the other (as in fio)");
+	/* As fio: with thinktime_iotime, thinktime_blocks counts only when given. */
+	job->thinktime_iotime_only = job->thinktime_iotime && !is_set(job, "thinktime_blocks");
 	/* As fio: the clone's I/O priority is set only when one is given. */
 	job->ioprio_set = is_set(job, "prio") || is_set(job, "prioclass");
 	return 0;

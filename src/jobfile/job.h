@@ -34,6 +34,8 @@ enum rw_mode {
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 
 enum rate_process { RATE_LINEAR, RATE_POISSON };
+/* What thinktime_blocks counts: I/Os completed (fio's default) or issued. */
+enum think_type { THINK_COMPLETE, THINK_ISSUE };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
 enum fadvise_hint { FADV_HINT_NONE, FADV_HINT_WORKLOAD, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM };
 /* What exitall ends when a clone ends: its reporting group, the clones
@@ -184,6 +186,7 @@ struct job {
 	unsigned iodepth_batch_submit;
 	unsigned iodepth_batch_complete_min;
 	unsigned iodepth_batch_complete_max; /* 0: same as iodepth */
+	unsigned iodepth_low; /* a full queue drains to this before it is filled; 0: iodepth */
 	bool direct;
 	enum sync_mode sync;
 	unsigned fsync; /* every N writes; 0: never */
@@ -206,6 +209,10 @@ struct job {
 	uint64_t thinktime;	   /* ns */
 	unsigned thinktime_blocks; /* I/Os between thinks */
 	uint64_t thinktime_spin;   /* ns of the think spent spinning */
+	enum think_type thinktime_blocks_type;
+	uint64_t thinktime_iotime;  /* ns of I/O between thinks; 0: off */
+	bool thinktime_iotime_only; /* ... and thinktime_blocks not given: time alone */
+	bool rate_ignore_thinktime;
 	uint64_t rate[DDIR_COUNT]; /* bytes/s; 0: no cap */
 	uint64_t rate_iops[DDIR_COUNT];
 	enum rate_process rate_process;

@@ -128,6 +128,12 @@ static const struct opt_enum clocksource_enums[] = {
 	{ NULL, 0 },
 };
 
+static const struct opt_enum think_type_enums[] = {
+	{ "complete", THINK_COMPLETE },
+	{ "issue", THINK_ISSUE },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum kb_base_enums[] = {
 	{ "1024", 1024 },
 	{ "1000", 1000 },
@@ -248,6 +254,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	[OPT_IODEPTH_BATCH_SUBMIT] = { .name = "iodepth_batch_submit", .alias = "iodepth_batch", .kind = &opt_kind_uint,
 	  F(iodepth_batch_submit), .max = 65536, .def = "1",
 	  .help = "I/Os submitted at once (0: iodepth)" },
+	[OPT_IODEPTH_LOW] = { .name = "iodepth_low", .kind = &opt_kind_uint, F(iodepth_low), .max = 65536, .def = "0",
+	  .help = "once the queue is full, let it drain to this many before filling it (0: iodepth)" },
 	[OPT_IOENGINE] = { .name = "ioengine", .kind = &opt_kind_engine, F(ioengine), .def = "psync",
 	  .help = "how I/O is issued (--list-engines)" },
 	[OPT_IOMEM] = { .name = "iomem", .alias = "mem", .kind = &opt_kind_enum, F(iomem), .enums = iomem_enums,
@@ -307,6 +315,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "bandwidth cap in bytes/s per direction (0: none)" },
 	[OPT_RATE_CYCLE] = { .name = "rate_cycle", .alias = "ratecycle", .kind = &opt_kind_uint, F(rate_cycle),
 	  .def = "1000", .help = "ms over which rate_min and rate_iops_min are measured" },
+	[OPT_RATE_IGNORE_THINKTIME] = { .name = "rate_ignore_thinktime", .kind = &opt_kind_bool, F(rate_ignore_thinktime),
+	  .def = "0", .help = "a think moves the rate's schedule on: no catching up after it" },
 	[OPT_RATE_IOPS] = { .name = "rate_iops", .kind = &opt_kind_u64_ddir, F(rate_iops), .def = "0",
 	  .help = "IOPS cap per direction (0: none)" },
 	[OPT_RATE_IOPS_MIN] = { .name = "rate_iops_min", .kind = &opt_kind_u64_ddir, F(rate_iops_min), .def = "0",
@@ -347,6 +357,11 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .def = "0", .help = "pause after every thinktime_blocks I/Os (bare numbers in us)" },
 	[OPT_THINKTIME_BLOCKS] = { .name = "thinktime_blocks", .kind = &opt_kind_uint, F(thinktime_blocks), .min = 1,
 	  .def = "1", .help = "I/Os issued between thinks" },
+	[OPT_THINKTIME_BLOCKS_TYPE] = { .name = "thinktime_blocks_type", .kind = &opt_kind_enum, F(thinktime_blocks_type),
+	  .enums = think_type_enums, .def = "complete",
+	  .help = "what thinktime_blocks counts: complete (I/Os completed, fio's default) or issue" },
+	[OPT_THINKTIME_IOTIME] = { .name = "thinktime_iotime", .kind = &opt_kind_time, F(thinktime_iotime), .unit = NSEC_PER_SEC,
+	  .def = "0", .help = "also think after this long of I/O (bare numbers in s; 0: off)" },
 	[OPT_THINKTIME_SPIN] = { .name = "thinktime_spin", .kind = &opt_kind_time, F(thinktime_spin),
 	  .unit = NSEC_PER_USEC, .def = "0", .help = "part of thinktime spent spinning, not sleeping" },
 	[OPT_THREAD] = { .name = "thread", .kind = &opt_kind_bool, F(thread), .def = "0", .flags = OPTF_BARE,

@@ -368,9 +368,14 @@ struct loop {
 	enum io_op sync_op;
 	uint64_t now;		   /* ns: the latest completion time, for the deadline */
 	struct workload_rate rate; /* rate, rate_iops: each direction's schedule */
-	/* thinktime: I/Os issued since the last think, and a think owed. */
-	unsigned since_think;
+	/* thinktime: reads and writes issued and completed, the count
+	 * thinktime_blocks_type names at the last think, when that think
+	 * began (thinktime_iotime), the direction of the last I/O issued (the
+	 * one a rate_ignore_thinktime think is of), and a think owed. */
+	uint64_t nr_issued, nr_done, think_last, think_t;
+	unsigned last_dir;
 	bool think;
+	unsigned low; /* iodepth_low: a full queue drains to it */
 	/* rate_min, rate_iops_min: each direction's bytes, I/Os and time at
 	 * its last check (as fio's last_rate_check_*), and its I/Os when last
 	 * looked at (only a direction that completed I/O since is checked). */
@@ -557,6 +562,7 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 		sub_copy(w, req, false);
 	if (req->op == IO_OP_READ && (lp->verifying || w->v.check_reads))
 		worker_verify_read(w, req);
+	lp->nr_done += rw;
 	if (now >= lp->ramp_end) {
 		uint64_t slat =
 			req->queued && lp->want_slat ? req->t_issue - req->t_start : UINT64_MAX;
@@ -635,6 +641,31 @@ static void note_depth(struct worker *w, const struct loop *lp, const struct io_
 		w->stats.depth_max = n;
 }
 
+/* thinktime, as fio's handle_thinktime: whether a think is due, after
+ * thinktime_blocks I/Os issued or completed (thinktime_blocks_type)
+ * since the last, or thinktime_iotime since the last began.  When it is,
+ * the count and the time are taken as the last think's. */
+static bool think_due(const struct worker *w, struct loop *lp)
+{
+	const struct job *job = w->job;
+	uint64_t b = job->thinktime_blocks_type == THINK_ISSUE ? lp->nr_issued : lp->nr_done;
+	uint64_t now = 0;
+	bool due = false;
+
+	if (job->thinktime_iotime) {
+		now = run_now();
+		due = now - lp->think_t >= job->thinktime_iotime + job->thinktime;
+		if (!due && job->thinktime_iotime_only)
+			return false;
+	}
+	if (!due && b < lp->think_last + job->thinktime_blocks)
+		return false;
+	lp->think_last = b;
+	if (job->thinktime_iotime)
+		lp->think_t = now;
+	return true;
+}
+
 /* Hands I/Os to the engine until it is full, the job has issued all it
  * may, or (sync engines) depth I/Os have run, so the stop flag and the
  * deadline are looked at between them. */
@@ -683,6 +714,8 @@ static void fill(struct worker *w, struct loop *lp)
 					sub_copy(w, req, true);
 			}
 			lp->issued += req->len;
+			lp->nr_issued++;
+			lp->last_dir = op_dir(req->op);
 			req->ioprio = lp->ioprio;
 			/* number_ios reached: the job has issued all it may. */
 			if (lp->ios_left != UINT64_MAX && !--lp->ios_left)
@@ -736,9 +769,7 @@ static void fill(struct worker *w, struct loop *lp)
 		}
 		if (lp->backlog)
 			break;
-		if (w->job->thinktime && !lp->verifying &&
-		    ++lp->since_think >= w->job->thinktime_blocks) {
-			lp->since_think = 0;
+		if (w->job->thinktime && !lp->verifying && think_due(w, lp)) {
 			lp->think = true;
 			break;
 		}
@@ -806,6 +837,25 @@ static void wait_until(struct worker *w, struct loop *lp, uint64_t until)
 	lp->now = now;
 }
 
+/* rate_ignore_thinktime, as fio's: the I/Os the rate would have issued
+ * in a think of @ns are not owed after it (the direction's schedule
+ * moves on by the think, less one I/O's time so the next goes at once):
+ * the think lowers the rate instead of being caught up in a burst. */
+static void rate_skip(const struct worker *w, struct loop *lp, uint64_t ns)
+{
+	unsigned d = lp->last_dir;
+	uint64_t lo, hi, gap;
+
+	if (d >= DDIR_COUNT)
+		return;
+	job_bs_bounds(w->job, (enum ddir)d, &lo, &hi);
+	gap = (uint64_t)(lp->rate.ns_per_io[d] ? lp->rate.ns_per_io[d]
+					       : lp->rate.ns_per_byte[d] * (double)lo);
+	if (!gap)
+		return; /* this direction has no cap */
+	lp->rate.due[d] += gap <= ns ? ns - gap : ns;
+}
+
 /* thinktime: what is in flight completes (as fio's io_u_quiesce), then
  * thinktime_spin of spinning and the rest asleep; not part of any I/O's
  * latency. */
@@ -824,6 +874,8 @@ static void think(struct worker *w, struct loop *lp)
 	while (run_now() < spin_end && !worker_stopped(w))
 		;
 	wait_until(w, lp, end);
+	if (job->rate_ignore_thinktime)
+		rate_skip(w, lp, lp->now - t0);
 }
 
 /* rate_min, rate_iops_min, as fio's check_min_rate: after 2 s of settling,
@@ -962,6 +1014,9 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	lp->t_measure = lp->ramp_end;
 	lp->now = now;
 	lp->batch = job->iodepth_batch_submit ? job->iodepth_batch_submit : w->eng.depth;
+	lp->low = job->iodepth_low && job->iodepth_low < w->eng.depth ? job->iodepth_low
+								      : w->eng.depth;
+	lp->think_t = now;
 	lp->reap_max = job->iodepth_batch_complete_max > job->iodepth_batch_complete_min
 			       ? job->iodepth_batch_complete_max
 			       : job->iodepth_batch_complete_min;
@@ -1093,9 +1148,21 @@ void worker_run(struct worker *w)
 			continue;
 		}
 		if (lp.inflight && !w->error) {
+			bool full = lp.inflight >= w->eng.depth;
+
 			min = job->iodepth_batch_complete_min;
 			/* 0 (iodepth_batch_complete_min=0) polls without waiting. */
 			reap(w, &lp, (unsigned)(min < lp.inflight ? min : lp.inflight));
+			/* iodepth_low, as fio's wait_for_completions: a full queue
+			 * drains to it, a completion at a time, before it is filled. */
+			while (full && lp.inflight > lp.low && !w->error && reap(w, &lp, 1) > 0)
+				;
+			/* thinktime_blocks of completions may have come in. */
+			if (job->thinktime && job->thinktime_blocks_type == THINK_COMPLETE &&
+			    !w->error && think_due(w, &lp)) {
+				think(w, &lp);
+				continue;
+			}
 		}
 	}
 	quiesce(w, &lp); /* after Ctrl-C and errors too */

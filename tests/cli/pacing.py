@@ -8,7 +8,9 @@
 # flow.fio and butterfly.fio scaled down); cmdprio, cmdprio_class,
 # cmdprio_percentage, cmdprio_bssplit, log_prio (each I/O's priority from
 # the latency logs, and libaio's iocbs under strace; fio's cmdprio-*.fio
-# examples on a file).
+# examples on a file); iodepth_low (the IO depths at submission),
+# thinktime_blocks_type (the same, and thinks counted), thinktime_iotime
+# (the gaps in the latency log), rate_ignore_thinktime (I/O counts).
 # One line per failure, then "pacing: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN.
@@ -363,6 +365,91 @@ def cmdprio(tmp):
     refused(tmp, "ioengine=psync\ncmdprio_percentage=10\n", "ioengine=psync does not use it")
 
 
+def think(tmp):
+    tool_list = [BIN] + ([FIO] if FIO else [])
+    name = lambda t: os.path.basename(t)
+    base = "[t]\nfilename=%s/t.dat\nsize=1m\nbs=4k\nrw=randread\ndirect=1\n" % tmp
+    # iodepth_low: a full queue of 16 drains to 4 before it is filled.
+    for low, want16 in ((0, 99.0), (4, 8.4)):
+        job = base.replace("size=1m", "size=16m") + (
+            "ioengine=libaio\niodepth=16\niodepth_low=%d\n" % low)
+        got = []
+        for tool in tool_list:
+            j = jobs_json(tool, job, tmp)
+            if j:
+                lv = j[0]["iodepth_level"]
+                check(abs(lv["16"] - want16) < 1.5, "%s iodepth_low=%d: depths %s" % (
+                    name(tool), low, lv))
+                print("iodepth_low=%d %s: %s" % (low, name(tool), lv))
+                got.append(lv)
+        if len(got) == 2:
+            check(all(abs(got[0][k] - got[1][k]) < 1.0 for k in got[1]),
+                  "iodepth_low=%d: iogauge %s, fio %s" % (low, got[0], got[1]))
+    # thinktime_blocks_type: what is counted shows in the depths of a queue
+    # of 8 thinking every 4 I/Os (fio's figures, exactly), and the thinks of
+    # 5 ms in the job's time: 64 when issued I/Os count, fewer when
+    # completed ones do (those a think waits for count towards the next).
+    for ty, want, ms in (("complete", {"1": 18.36, "2": 18.36, "4": 35.94, "8": 27.34}, 200),
+                         ("issue", {"1": 25.0, "2": 50.0, "4": 25.0, "8": 0.0}, 320),
+                         ("", {"1": 18.36, "2": 18.36, "4": 35.94, "8": 27.34}, 200)):
+        job = base + ("ioengine=libaio\niodepth=8\nthinktime=5ms\nthinktime_blocks=4\n%s" %
+                      ("thinktime_blocks_type=%s\n" % ty if ty else ""))
+        for tool in tool_list:
+            j = jobs_json(tool, job, tmp)
+            if j:
+                lv = j[0]["iodepth_level"]
+                check(all(abs(lv[k] - v) < 0.5 for k, v in want.items()) and
+                      j[0]["job_runtime"] >= ms,
+                      "%s thinktime_blocks_type=%s: depths %s, %d ms" % (
+                          name(tool), ty or "(default)", lv, j[0]["job_runtime"]))
+                print("thinktime_blocks_type=%s %s: %s, %d ms" % (ty, name(tool), lv,
+                                                                  j[0]["job_runtime"]))
+    # thinktime_iotime: thinks by the clock (1 s of I/O, 0.5 s of think),
+    # and with thinktime_blocks as well, whichever comes first.
+    for extra, starts in (("", [1500, 3000]),
+                          ("thinktime_blocks=1000\n", [500, 1000, 1500, 2000, 2500, 3000])):
+        job = ("[i]\nfilename=%s/t.dat\nsize=1m\nbs=4k\nrw=randread\nthinktime=500ms\n"
+               "thinktime_iotime=1\ntime_based\nruntime=4\nnorandommap\nwrite_lat_log=it\n"
+               "rate_iops=2000\n%s" % (tmp, extra))
+        for tool in tool_list:
+            for f in os.listdir(tmp):
+                if f.startswith("it_"):
+                    os.unlink(os.path.join(tmp, f))
+            rc, out, err = run(tool, job, tmp)
+            if not check(rc == 0, "%s thinktime_iotime: exit %d %s" % (name(tool), rc, err)):
+                continue
+            with open(os.path.join(tmp, "it_lat.1.log")) as f:
+                ts = [int(line.split(",")[0]) for line in f]
+            gaps = [(a, b - a) for a, b in zip(ts, ts[1:]) if b - a > 300]
+            check(len(gaps) == len(starts) and
+                  all(abs(g[0] - s) < 60 and 450 < g[1] < 600 for g, s in zip(gaps, starts)),
+                  "%s thinktime_iotime %r: thinks at %s, want at %s" % (name(tool), extra, gaps,
+                                                                       starts))
+            print("thinktime_iotime %r %s: %d I/Os, thinks (start, ms) %s" % (
+                extra, name(tool), len(ts), gaps))
+    # rate_ignore_thinktime: 50 I/Os at 200 IOPS, then 250 ms of think: the
+    # schedule catches up after it (about 550 I/Os in 3 s), or not (about 300).
+    for ig, want in ((0, 550), (1, 306)):
+        job = ("[r]\nfilename=%s/t.dat\nsize=1m\nbs=4k\nrw=randread\nrate_iops=200\n"
+               "thinktime=250ms\nthinktime_blocks=50\ntime_based\nruntime=3\nnorandommap\n"
+               "rate_ignore_thinktime=%d\n" % (tmp, ig))
+        got = []
+        for tool in tool_list:
+            j = jobs_json(tool, job, tmp)
+            if j:
+                n = j[0]["read"]["total_ios"]
+                check(abs(n - want) < want * 0.08, "%s rate_ignore_thinktime=%d: %d I/Os" % (
+                    name(tool), ig, n))
+                print("rate_ignore_thinktime=%d %s: %d I/Os" % (ig, name(tool), n))
+                got.append(n)
+        if len(got) == 2:
+            check(abs(got[0] - got[1]) < want * 0.08, "rate_ignore_thinktime=%d: iogauge %d, "
+                  "fio %d" % (ig, got[0], got[1]))
+    refused(tmp, "thinktime_blocks_type=issued\n", "thinktime_blocks_type")
+    refused(tmp, "iodepth_low=-1\n", "iodepth_low")
+    refused(tmp, "thinktime_iotime=1x\n", "thinktime_iotime")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-pacing-")
     try:
@@ -371,6 +458,7 @@ def main():
         prio(tmp)
         flow(tmp)
         cmdprio(tmp)
+        think(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("pacing")
