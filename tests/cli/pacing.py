@@ -78,6 +78,24 @@ def number_ios(tmp):
                   "%r: iogauge %s, fio %s" % (opts, ios(got[0][0]), ios(got[1][0])))
         print("number_ios %r: iogauge %s fio %s" % (opts.replace("\n", " "), ios(got[0][0]),
                                                    ios(got[1][0]) if got[1] else "-"))
+    # fio's exitwhat.fio on a 64 MiB file: slow1 and slow2 end after their
+    # number_ios (exit_what ends the others), runsnever never runs.
+    src = "/usr/share/doc/fio/examples/exitwhat.fio"
+    if os.path.exists(src):
+        with open(src) as f:
+            job = f.read().replace("filename=/tmp/test", "filename=%s/ew.dat" % tmp).replace(
+                "filesize=1G", "filesize=64m")
+        got = []
+        for tool in [BIN] + ([FIO] if FIO else []):
+            j = jobs_json(tool, job, tmp)
+            if j:
+                n = {x["jobname"]: sum(ios(x)) for x in j}
+                check(n.get("slow1") == 1000 and n.get("slow2", 0) >= 1000 and
+                      "runsnever" not in n, "exitwhat.fio %s: %s" % (os.path.basename(tool), n))
+                print("exitwhat.fio %s: %s" % (os.path.basename(tool), n))
+                got.append((n.get("slow1"), n.get("slow2")))
+        if len(got) == 2:
+            check(got[0] == got[1], "exitwhat.fio: iogauge %s, fio %s" % tuple(got))
 
 
 def refused(tmp, opts, msg):
