@@ -149,6 +149,7 @@ static void clone_body(struct slot *s, struct worker *w)
 	atomic_store_explicit(&w->prog->state, 1, memory_order_relaxed);
 	if (!worker_stopped(w))
 		worker_run(w);
+	worker_flow_leave(w); /* when it did not run */
 	atomic_store_explicit(&w->prog->state, 2, memory_order_relaxed);
 	ctl_lock(c);
 	/* As fio: with exitall (any job's) a clone's end ends others. */
@@ -186,6 +187,8 @@ static int clone_ready(struct slot *s, struct worker *w)
 			w->error_no = -ret;
 		}
 	}
+	if (ret)
+		worker_flow_leave(w);
 	ctl_lock(c);
 	s->ready = true;
 	c->nready++;

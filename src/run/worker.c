@@ -406,6 +406,13 @@ static unsigned op_dir(enum io_op op)
 	}
 }
 
+void worker_flow_leave(struct worker *w)
+{
+	if (w->flow)
+		flow_leave(w->flow, w->flow_mine, w->job->flow);
+	w->flow = NULL;
+}
+
 int worker_pin(struct worker *w)
 {
 	const struct job *job = w->job;
@@ -1175,8 +1182,7 @@ void worker_run(struct worker *w)
 			verify_pass(w, &lp, w->v.ring ? VERIFY_PASS_RING : VERIFY_PASS_MAP);
 	}
 	worker_verify_finish(w);
-	if (w->flow)
-		flow_leave(w->flow, w->flow_mine, job->flow);
+	worker_flow_leave(w);
 	now = run_now();
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
 	w->stats.runtime_sum = w->stats.elapsed / 1000000;

@@ -158,6 +158,10 @@ int worker_pin(struct worker *w);
 int worker_prio(struct worker *w);
 /* The ioprio value of class @prioclass (0: best-effort) and level @prio. */
 unsigned worker_ioprio_value(unsigned prioclass, unsigned prio);
+/* flow=: the clone's I/Os and weight leave its flow, once (at the end of
+ * worker_run, or when the clone ends without running), so that the
+ * others of the flow are not held back for it. */
+void worker_flow_leave(struct worker *w);
 /* Runs the job's I/O; an I/O error stops it and is left in w->error. */
 void worker_run(struct worker *w);
 /* verify= (worker_verify.c).  Set-up (@thread: the clone's place among
