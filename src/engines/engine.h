@@ -49,6 +49,11 @@ struct io_req {
 	uint16_t ioprio;     /* the priority it is sent with (ioprio value): the job's
 				(prio, prioclass; 0: none) unless cmdprio* picks it */
 	bool discard;	     /* a trim on a block device: BLKDISCARD, not a punched hole */
+	/* Set by an engine that counts I/Os without moving bytes and times a
+	 * file operation instead (fio's FIO_NOSTATS): no latency of the I/O is
+	 * recorded, only op_ns (ns; UINT64_MAX: none), the operation's, as clat. */
+	bool fake;
+	uint64_t op_ns;
 	/* sub_blocks with sub_block_io=scatter: the I/O is one vectored read
 	 * or write of these nr_iov pieces (len bytes in all), and buf is not
 	 * used.  NULL and 0 otherwise.  Set once per slot at set-up. */
@@ -74,6 +79,9 @@ enum engine_q {
 /* A name in the table for an engine this build lacks (no library): a job
  * may name it, and is refused when it runs.  Nothing else is set. */
 #define ENGINE_F_ABSENT (1u << 6)
+/* Changes its files whatever the direction (falloc's reads allocate,
+ * filedelete's unlink): opened for writing, refused under --readonly. */
+#define ENGINE_F_MODIFIES (1u << 7)
 
 struct run_files;
 struct opt_def;

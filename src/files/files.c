@@ -330,8 +330,15 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 {
 	const struct job *job = jp->job;
 	unsigned i, n = jp->nfiles;
-	int flags = O_CLOEXEC | (job_modifies(job) ? O_RDWR : O_RDONLY);
+	bool modifies = job_modifies(job) || (engine_flags & ENGINE_F_MODIFIES);
+	int flags = O_CLOEXEC | (modifies ? O_RDWR : O_RDONLY);
 	int ret = 0;
+
+	if (job->read_only && modifies)
+		return set_cause(cause,
+				 "[%s] ioengine=%s changes its files even when it reads, and "
+				 "--readonly refuses every job that changes them",
+				 job->name, job->ioengine->name);
 
 	if (job->direct)
 		flags |= O_DIRECT;
@@ -404,7 +411,7 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 
 			f->blkdev = fstat(f->fd, &st) == 0 && S_ISBLK(st.st_mode);
 			/* A device with something on it is not written unasked. */
-			if (f->blkdev && job_modifies(job) && !job->allow_mounted_write)
+			if (f->blkdev && modifies && !job->allow_mounted_write)
 				ret = devsafe_check(f->path, st.st_rdev, cause);
 		}
 		if (ret)

@@ -158,7 +158,6 @@ static const struct {
 	{ "ss", FIO_OPT_UNSUPPORTED, NULL },
 	{ "ss_dur", FIO_OPT_UNSUPPORTED, NULL },
 	{ "ss_ramp", FIO_OPT_UNSUPPORTED, NULL },
-	{ "stat_type", FIO_OPT_UNSUPPORTED, "an option of fio's filestat engine" },
 	{ "stats", FIO_OPT_UNSUPPORTED, NULL },
 	{ "std_redirect", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
 	{ "steadystate", FIO_OPT_UNSUPPORTED, NULL },
@@ -220,13 +219,12 @@ enum fio_opt_status fio_option_status(const char *name, const char **why)
 }
 
 static const char *const fio_engines[] = {
-	"cpuio",     "vsync",	     "pvsync",	 "pvsync2",    "net",	      "netsplice",
-	"ftruncate", "filecreate",   "filestat", "filedelete", "exec",	      "posixaio",
-	"falloc",    "e4defrag",     "splice",	 "gfapi",      "gfapi_async", "mtd",
-	"sg",	     "io_uring_cmd", "nbd",	 "rdma",       "rados",	      "rbd",
-	"pmemblk",   "dev-dax",	     "libpmem",	 "windowsaio", "solarisaio",  "guasi",
-	"binject",   "xnvme",	     "libblkio", "http",       "nfs",	      "libiscsi",
-	"libzbc",    "libcufile",    "dfs",	 "gpudirect",
+	"cpuio",    "vsync",	"pvsync",	"pvsync2",  "net",	  "netsplice",
+	"exec",	    "posixaio", "e4defrag",	"splice",   "gfapi",	  "gfapi_async",
+	"mtd",	    "sg",	"io_uring_cmd", "nbd",	    "rdma",	  "rados",
+	"rbd",	    "pmemblk",	"dev-dax",	"libpmem",  "windowsaio", "solarisaio",
+	"guasi",    "binject",	"xnvme",	"libblkio", "http",	  "nfs",
+	"libiscsi", "libzbc",	"libcufile",	"dfs",	    "gpudirect",
 };
 
 const char *fio_value_unsupported(const char *name, const char *val)

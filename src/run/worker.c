@@ -574,9 +574,16 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 		uint64_t slat =
 			req->queued && lp->want_slat ? req->t_issue - req->t_start : UINT64_MAX;
 
-		stats_record(&w->stats.dir[sd], slat,
-			     lp->want_clat ? now - req->t_issue : UINT64_MAX,
-			     lp->want_lat ? now - req->t_start : UINT64_MAX, rw ? req->len : 0);
+		/* A file operation's engine (see io_req): its time is
+		 * recorded unless disable_lat, as fio's. */
+		if (req->fake)
+			stats_record(&w->stats.dir[sd], UINT64_MAX,
+				     lp->want_lat ? req->op_ns : UINT64_MAX, UINT64_MAX, req->len);
+		else
+			stats_record(&w->stats.dir[sd], slat,
+				     lp->want_clat ? now - req->t_issue : UINT64_MAX,
+				     lp->want_lat ? now - req->t_start : UINT64_MAX,
+				     rw ? req->len : 0);
 		if (req->t_intended) {
 			hist_record(&w->stats.dir[sd].resp, now - req->t_intended);
 			hist_record(&w->stats.dir[sd].lag, req->t_start - req->t_intended);

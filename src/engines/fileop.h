@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the file-operation engines (filecreate, filestat, filedelete)
+ * share, as fio's: no bytes move; the first I/O of each pass over a file
+ * performs the engine's operation on the file's path, timed, its time
+ * recorded as that I/O's clat, and every I/O counts as a read or write of
+ * its length with no latency of its own.
+ */
+#ifndef IOGAUGE_FILEOP_H
+#define IOGAUGE_FILEOP_H
+
+#include "engines/engine.h"
+
+/* The operation on @path: 0 or -errno.  @opts: the engine's options. */
+typedef int (*fileop_fn)(const char *path, const void *opts);
+
+/* Set-up and release of the per-file pass counts and the engine's op;
+ * with @unlink, the release removes the files (which the engine made). */
+int fileop_init(struct engine *e, const struct engine_setup *s, fileop_fn op, bool unlink);
+void fileop_cleanup(struct engine *e);
+enum engine_q fileop_queue(struct engine *e, struct io_req *req);
+/* What the three refuse of a job: trims and mixed directions (fio times
+ * the operation as the job's one direction). */
+int fileop_check(const struct job *job, const void *opts, const struct opt_def **blame,
+		 char **cause);
+
+#endif
