@@ -135,6 +135,24 @@ struct rand_dist {
 	struct rand_zone (*zones)[JOB_MAX_ZONES];
 };
 
+/* file_service_type: how the next file is chosen (fio's get_next_file). */
+enum file_service_kind {
+	FSRV_ROUNDROBIN, /* in turn, nr I/Os each */
+	FSRV_SEQUENTIAL, /* one file until its pass is done, then the next */
+	FSRV_RANDOM,	 /* uniformly, nr I/Os each */
+	FSRV_ZIPF,	 /* skewed: each I/O, a file drawn as these distributions */
+	FSRV_PARETO,
+	FSRV_NORMAL,
+};
+
+struct file_service {
+	enum file_service_kind kind;
+	unsigned nr;  /* roundrobin, sequential, random: I/Os before the next pick (:N) */
+	double param; /* zipf theta, pareto h, normal deviation (%) */
+	double center;
+	bool has_center;
+};
+
 struct bssplit_entry {
 	uint64_t bs; /* bytes */
 	double pct;  /* share of I/Os in this direction */
@@ -161,6 +179,8 @@ struct job {
 	struct str_list directory;
 	char *filename_format;
 	unsigned nrfiles;
+	unsigned openfiles; /* most files open at once; 0: nrfiles */
+	struct file_service file_service;
 	struct size_or_pct size;
 	uint64_t filesize_min, filesize_max; /* 0: not set */
 	struct size_or_pct io_size;

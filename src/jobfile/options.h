@@ -69,6 +69,7 @@ enum opt_id {
 	OPT_FADVISE_HINT,
 	OPT_FALLOCATE,
 	OPT_FDATASYNC,
+	OPT_FILE_SERVICE_TYPE,
 	OPT_FILENAME,
 	OPT_FILENAME_FORMAT,
 	OPT_FILESIZE,
@@ -107,6 +108,7 @@ enum opt_id {
 	OPT_NUMJOBS,
 	OPT_OFFSET,
 	OPT_OFFSET_INCREMENT,
+	OPT_OPENFILES,
 	OPT_PERCENTILE_LIST,
 	OPT_PRE_READ,
 	OPT_PRIO,
@@ -249,6 +251,7 @@ extern const struct opt_kind opt_kind_str, opt_kind_str_list, opt_kind_bool, opt
 extern const struct opt_kind opt_kind_errors, opt_kind_cpu_list;
 /* A signed int: the row's min and max are int64_t values (nice=-20..19). */
 extern const struct opt_kind opt_kind_int;
+extern const struct opt_kind opt_kind_file_service;
 
 /*
  * Options fio knows that iogauge does not implement.  FIO_OPT_UNSUPPORTED

@@ -1053,6 +1053,100 @@ const struct opt_kind opt_kind_rand_dist = { .syntax = "distribution",
 					     .own = rand_dist_own,
 					     .release = rand_dist_release };
 
+/* ---- file_service_type=KIND[:N] or DIST[:PARAM[:CENTER]] ---- */
+
+static const struct {
+	const char *name;
+	enum file_service_kind kind;
+	double def; /* the distribution's parameter when none is given (fio's) */
+} fsrv_names[] = {
+	{ "roundrobin", FSRV_ROUNDROBIN, 0 }, { "sequential", FSRV_SEQUENTIAL, 0 },
+	{ "random", FSRV_RANDOM, 0 },	      { "zipf", FSRV_ZIPF, 1.1 },
+	{ "pareto", FSRV_PARETO, 0.2 },	      { "normal", FSRV_NORMAL, 0 },
+	{ "gauss", FSRV_NORMAL, 0 },
+};
+
+static int file_service_parse(const struct opt_def *o, struct job *job, const char *val,
+			      char **cause)
+{
+	struct file_service *fs = FIELD(o, job, struct file_service);
+	const char *colon = strchr(val, ':');
+	size_t len = colon ? (size_t)(colon - val) : strlen(val);
+	char **params = NULL;
+	unsigned i, n = 0;
+	uint64_t nr;
+	int ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(fsrv_names); i++)
+		if (strlen(fsrv_names[i].name) == len && !strncmp(fsrv_names[i].name, val, len))
+			break;
+	if (i == ARRAY_SIZE(fsrv_names))
+		return set_cause(cause,
+				 "'%s' is not a valid file_service_type (valid: roundrobin[:N] "
+				 "sequential[:N] random[:N] zipf[:THETA] pareto[:H] normal[:DEV] "
+				 "gauss[:DEV])",
+				 val);
+	memset(fs, 0, sizeof(*fs));
+	fs->kind = fsrv_names[i].kind;
+	fs->nr = 1;
+	fs->param = fsrv_names[i].def;
+	if (!colon)
+		return 0;
+	if (fs->kind <= FSRV_RANDOM) {
+		ret = units_parse_uint(colon + 1, &nr, cause);
+		if (!ret && (nr < 1 || nr > UINT32_MAX))
+			ret = set_cause(cause, "'%s': the I/Os per file must be 1 to %u", val,
+					UINT32_MAX);
+		fs->nr = (unsigned)nr;
+		return ret;
+	}
+	params = split(colon + 1, ':', &n);
+	if (n > 2) {
+		ret = set_cause(cause, "'%s': %s takes a value and an optional center", val,
+				fsrv_names[i].name);
+		goto out;
+	}
+	ret = units_parse_double(params[0], &fs->param, cause);
+	if (!ret && n == 2) {
+		ret = units_parse_double(params[1], &fs->center, cause);
+		fs->has_center = true;
+	}
+	if (ret)
+		goto out;
+	if (fs->center < 0 || fs->center > 1)
+		ret = set_cause(cause, "'%s': the center must be 0.0 to 1.0", val);
+	else if (fs->kind == FSRV_ZIPF && (fs->param <= 0 || fs->param == 1.0))
+		ret = set_cause(cause, "'%s': zipf theta must be above 0 and not 1.0", val);
+	else if (fs->kind == FSRV_PARETO && (fs->param <= 0 || fs->param >= 1))
+		ret = set_cause(cause, "'%s': pareto h must be between 0 and 1", val);
+	else if (fs->kind == FSRV_NORMAL && (fs->param < 0 || fs->param >= 100))
+		ret = set_cause(cause, "'%s': the normal deviation must be 0 to below 100 (%%)",
+				val);
+out:
+	free_split(params);
+	return ret;
+}
+
+static void file_service_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
+{
+	const struct file_service *fs = CFIELD(o, job, struct file_service);
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(fsrv_names) && fsrv_names[i].kind != fs->kind; i++)
+		;
+	strbuf_adds(sb, i < ARRAY_SIZE(fsrv_names) ? fsrv_names[i].name : "?");
+	if (fs->kind <= FSRV_RANDOM && fs->nr != 1)
+		strbuf_addf(sb, ":%u", fs->nr);
+	else if (fs->kind > FSRV_RANDOM)
+		strbuf_addf(sb, ":%.10g", fs->param);
+	if (fs->has_center)
+		strbuf_addf(sb, ":%.10g", fs->center);
+}
+
+const struct opt_kind opt_kind_file_service = { .syntax = "kind[:N]",
+						.parse = file_service_parse,
+						.format = file_service_format };
+
 /* ---- percentile_list=p:p:... ---- */
 
 static int percentiles_parse(const struct opt_def *o, struct job *job, const char *val,

@@ -108,7 +108,7 @@ void randdist_init(struct randdist *r, const struct rand_dist *rd, uint64_t nblo
 /* A rank (0 = hottest) placed in the region, scattered by the hash. */
 static uint64_t place(const struct randdist *r, uint64_t rank)
 {
-	return (hash64(rank) + r->rand_off) % r->n;
+	return ((r->nohash ? rank : hash64(rank)) + r->rand_off) % r->n;
 }
 
 uint64_t randdist_next(struct randdist *r, unsigned d)
@@ -153,7 +153,7 @@ uint64_t randdist_next(struct randdist *r, unsigned d)
 				dev /= 2;
 			sum += (uint64_t)dev;
 		}
-		return hash64(sum) % r->n; /* fio: no offset here */
+		return (r->nohash ? sum : hash64(sum)) % r->n; /* fio: no offset here */
 	}
 	case RDIST_ZONED:
 	case RDIST_ZONED_ABS:

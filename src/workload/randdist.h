@@ -27,6 +27,7 @@ struct randdist {
 	double pareto_pow;
 	uint64_t spread;   /* normal: blocks of the uniform spread */
 	uint64_t rand_off; /* where the hash's output starts */
+	bool nohash;	   /* set after init: ranks in order, not scattered (fio's disable_hash) */
 	/* zoned: per direction, the cumulative access share and each zone's
 	 * first block and count. */
 	unsigned nz[2];

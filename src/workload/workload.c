@@ -75,6 +75,32 @@ int workload_init(struct workload *wl, const struct job *job, struct run_files *
 					 f->path, job->stride, job->stride,
 					 (unsigned long long)wl->unit, (unsigned long long)f->len);
 	}
+	if (job->openfiles < fs->n && job->openfiles)
+		wl->open_max = job->openfiles;
+	else
+		wl->open_max = fs->n;
+	if (wl->open_max < fs->n || job->file_service.kind != FSRV_ROUNDROBIN ||
+	    job->file_service.nr != 1) {
+		wl->fstate = xcalloc(fs->n, sizeof(*wl->fstate));
+		wl->svc_file = fs->n;
+		rng_seed(&wl->fsel_rng, seed ^ 0x66696c65u); /* "file" */
+		if (job->file_service.kind > FSRV_RANDOM) {
+			/* As fio: the files' numbers times 1024, unscattered. */
+			struct rand_dist rd = {
+				.kind = job->file_service.kind == FSRV_ZIPF	? RDIST_ZIPF
+					: job->file_service.kind == FSRV_PARETO ? RDIST_PARETO
+										: RDIST_NORMAL,
+				.param = job->file_service.param,
+				.center = job->file_service.center,
+				.has_center = job->file_service.has_center,
+			};
+
+			wl->fsel_dist = xcalloc(1, sizeof(*wl->fsel_dist));
+			randdist_init(wl->fsel_dist, &rd, (uint64_t)fs->n << 10, 1,
+				      seed ^ 0x66737276u);
+			wl->fsel_dist->nohash = true;
+		}
+	}
 	/* stride: the clones split the columns, the first ones taking the
 	 * remainder, as SQLIO's threads split its strip. */
 	if (job->stride) {
@@ -97,6 +123,10 @@ void workload_free(struct workload *wl)
 	free(wl->offgen);
 	free(wl->rdist);
 	free(wl->cursor);
+	free(wl->fstate);
+	free(wl->fsel_dist);
+	wl->fstate = NULL;
+	wl->fsel_dist = NULL;
 	wl->rmap = NULL;
 	wl->rmap_used = NULL;
 	wl->offgen = NULL;

@@ -47,7 +47,20 @@ struct workload {
 	/* trimwrite, randtrimwrite: the trim just made, whose write is next. */
 	struct io_req tw;
 	bool tw_owed;
+	/* openfiles and file_service_type other than one I/O per file in
+	 * turn (see workload_pick_file); fstate NULL otherwise. */
+	uint8_t *fstate;	    /* per file: WL_FILE_OPEN, WL_FILE_DONE */
+	unsigned nr_open;	    /* files open */
+	unsigned nr_done;	    /* files whose pass is done */
+	unsigned open_max;	    /* openfiles */
+	unsigned svc_file;	    /* the file being served; nfiles: none */
+	unsigned svc_left;	    /* I/Os it has left before the next pick */
+	struct rng fsel_rng;	    /* file_service_type=random */
+	struct randdist *fsel_dist; /* zipf, pareto, normal: over nfiles << 10 */
 };
+
+#define WL_FILE_OPEN 1u
+#define WL_FILE_DONE 2u
 
 /* rate, rate_iops: each direction's schedule, kept by the I/O loop.  due
  * is when its next I/O should start; ns_per_byte (rate) or ns_per_io
@@ -218,6 +231,70 @@ static inline uint64_t workload_map_block(struct workload *wl, unsigned fi, uint
 }
 
 /*
+ * The file of the next I/O, as fio's get_next_file: the file being served
+ * while it has I/Os left of its :N (sequential: until its pass is done);
+ * else, in turn from where the last pick stopped (roundrobin, sequential)
+ * or drawn (random and the skewed ones), the first whose pass is not done
+ * and that is open or may be opened (fewer than openfiles are).  When
+ * every file's pass is done, all are closed and a new pass begins.
+ */
+static inline unsigned workload_pick_file(struct workload *wl)
+{
+	const struct job *job = wl->job;
+	enum file_service_kind k = job->file_service.kind;
+	unsigned f, i;
+
+	if (wl->nr_done >= wl->nfiles) {
+		for (i = 0; i < wl->nfiles; i++)
+			wl->fstate[i] = 0;
+		wl->nr_done = wl->nr_open = 0;
+	}
+	f = wl->svc_file;
+	if (f < wl->nfiles && (wl->fstate[f] & WL_FILE_OPEN)) {
+		if (k == FSRV_SEQUENTIAL)
+			return f;
+		if (wl->svc_left) {
+			wl->svc_left--;
+			return f;
+		}
+	}
+	for (;;) {
+		if (k == FSRV_ROUNDROBIN || k == FSRV_SEQUENTIAL) {
+			f = wl->next_file;
+			wl->next_file = (f + 1) % wl->nfiles;
+		} else if (k == FSRV_RANDOM) {
+			f = (unsigned)(rng_unit(&wl->fsel_rng) * (double)wl->nfiles);
+		} else {
+			f = (unsigned)(randdist_next(wl->fsel_dist, 0) >> 10);
+		}
+		if (f >= wl->nfiles || (wl->fstate[f] & WL_FILE_DONE))
+			continue;
+		if (wl->fstate[f] & WL_FILE_OPEN)
+			break;
+		if (wl->nr_open < wl->open_max) {
+			wl->fstate[f] |= WL_FILE_OPEN;
+			wl->nr_open++;
+			break;
+		}
+	}
+	wl->svc_file = f;
+	wl->svc_left = job->file_service.nr - 1;
+	return f;
+}
+
+/* File @fi's pass is done (its last block issued): closed, and not
+ * picked again until every file's is.  The skewed kinds never finish a
+ * file, as fio's, which starts it over instead. */
+static inline void workload_file_done(struct workload *wl, unsigned fi)
+{
+	if (wl->job->file_service.kind > FSRV_RANDOM)
+		return;
+	wl->fstate[fi] = WL_FILE_DONE;
+	wl->nr_open--;
+	wl->nr_done++;
+}
+
+/*
  * Fills @req with the next I/O: file, direction, length and offset.
  * @rate: the schedule a mixed job's direction follows (NULL or off: none).  When
  * this I/O is the job's last (rw=...:N with a gap, not time_based, has
@@ -228,10 +305,10 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 				 const struct workload_rate *rate, uint64_t *limit, uint64_t issued)
 {
 	const struct job *job = wl->job;
-	unsigned fi = wl->next_file;
-	const struct run_file *f = &wl->files[fi];
-	uint64_t end = f->start + f->len, len, off;
-	unsigned d;
+	const struct run_file *f;
+	uint64_t end, len, off;
+	bool last = false; /* this I/O ends the file's pass */
+	unsigned fi, d;
 
 	/* trimwrite: the block just trimmed is written next, as fio's
 	 * randtrimwrite (the write takes the trim's offset and length). */
@@ -245,7 +322,11 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 		req->len = wl->tw.len;
 		return;
 	}
-	wl->next_file = (fi + 1) % wl->nfiles;
+	fi = wl->fstate ? workload_pick_file(wl) : wl->next_file;
+	f = &wl->files[fi];
+	end = f->start + f->len;
+	if (!wl->fstate)
+		wl->next_file = (fi + 1) % wl->nfiles;
 	if (job->rw == RW_READWRITE || job->rw == RW_RANDRW) {
 		d = workload_mix_dir(wl);
 		/* As fio: a direction the rate switches to is the run's. */
@@ -259,13 +340,16 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 	len = workload_pick_bs(wl, d);
 	if (wl->rmap) {
 		off = f->start + workload_map_block(wl, fi, &len);
+		last = wl->rmap_used[fi] == wl->offgen[fi].nblocks;
 	} else if (job_is_random(job->rw)) {
 		off = f->start + (wl->rdist ? randdist_next(&wl->rdist[fi], d)
 					    : offgen_next(&wl->offgen[fi])) *
 					 wl->unit;
 		off -= (off - f->start) % wl->dir_align[d];
-		if (!wl->rdist && !job->norandommap && !wl->offgen[fi].pos)
-			workload_pass_done(wl, fi); /* every block of the pass visited */
+		/* Every block of the pass visited. */
+		last = !wl->rdist && !job->norandommap && !wl->offgen[fi].pos;
+		if (last)
+			workload_pass_done(wl, fi);
 	} else if (job->stride) {
 		/* A run goes down one column of the rows of stride blocks; the
 		 * next run takes the next column (SQLIO's -f with -i rows). */
@@ -298,9 +382,12 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 		if (add > 0 && off + len >= end && !job->time_based &&
 		    ++wl->seq_passes >= job->loops)
 			*limit = issued + len;
+		last = add >= 0 && off + len >= end;
 	}
 	if (off + len > end)
 		len = workload_fit_bs(job, d, end - off);
+	if (last && wl->fstate)
+		workload_file_done(wl, fi);
 	req->op = d == DDIR_READ ? IO_OP_READ : d == DDIR_WRITE ? IO_OP_WRITE : IO_OP_TRIM;
 	req->discard = d == DDIR_TRIM && f->blkdev;
 	req->fd = f->fd;
