@@ -418,9 +418,9 @@ static void test_refused_before_io(void **state)
 	char *p = path("never");
 
 	(void)state;
-	run_text(&r, NULL, "[a]\nfilename=%s\nsize=64k\ncreate_on_open=1\n", p);
+	run_text(&r, NULL, "[a]\nfilename=%s\nsize=64k\nrw=randread:2\n", p);
 	assert_int_not_equal(r.ret, 0);
-	assert_non_null(strstr(r.cause, "create_on_open is read and checked"));
+	assert_non_null(strstr(r.cause, "is read and checked"));
 	assert_int_equal(access(p, F_OK), -1);
 	ran_free(&r);
 	run_text(&r, NULL, "[a]\nfilename=%s\nsize=64k\ndirect=1\nbs=1000\n", p);

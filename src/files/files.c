@@ -379,6 +379,27 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 					f->path);
 			break;
 		}
+		if (job->create_on_open && len && !job->read_only && access(f->path, F_OK) < 0 &&
+		    errno == ENOENT) {
+			/* As fio's create_on_open: not laid out; the job's open
+			 * makes it, empty (mode 0600, as fio's), and its writes
+			 * fill it. */
+			f->size = f->start + len;
+			f->len = len;
+			f->fd = open(f->path, flags | O_CREAT | O_EXCL, 0600);
+			if (f->fd < 0) {
+				ret = -errno;
+				*cause = xasprintf("%s: create_on_open: %s", f->path,
+						   strerror(errno));
+				break;
+			}
+			f->created = true;
+			if (job->direct)
+				ret = check_direct(job, f, &fs->mem_align, cause);
+			if (ret)
+				break;
+			continue;
+		}
 		/* No size: the file is used as it is, never extended. */
 		ret = layout(f, len ? f->start + len : 0,
 			     (engine_flags & ENGINE_F_NOEXTEND) ? job->ioengine->name : NULL,

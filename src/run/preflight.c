@@ -8,24 +8,11 @@
 #include "run/preflight.h"
 #include "util/util.h"
 
-/*
- * Options this version parses and checks but does not yet act on at run
- * time.  A job that sets one is refused rather than run as if it had not.
- */
-static const enum opt_id not_run_yet[] = {
-	OPT_CREATE_ON_OPEN,
-};
-
+/* What this version parses and checks but does not yet act on at run
+ * time: a job that asks for it is refused rather than run as if it had
+ * not. */
 int preflight_runnable(const struct job *job, char **cause)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(not_run_yet); i++)
-		if (!job_option_is_default(job, &opt_table[not_run_yet[i]]))
-			return set_cause(cause,
-					 "[%s] %s is read and checked, but this version of iogauge "
-					 "does not run it yet; remove it to run the job without it",
-					 job->name, opt_table[not_run_yet[i]].name);
 	if (job->rw_rand_nr > 1)
 		return set_cause(cause,
 				 "[%s] rw=...:%u (I/Os per random offset) is read and checked, but "

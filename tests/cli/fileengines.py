@@ -164,6 +164,42 @@ def ftruncate(tmp):
         check(r == ({"write": (1 << 20, 16, 16, 16)}, (983040, 0)), "ftruncate: %r" % (r,))
 
 
+def create_on_open(tmp):
+    # Not laid out: the job's open makes the file (0600) and its writes
+    # fill it; a read job meets the end of the empty file and fails.
+    r = both(tmp, "coo", "[c]\nfilename=%(dir)s/f\ncreate_on_open=1\nrw=write\nbs=64k\nsize=1m\n",
+             lambda d: listing(d) + [blocks(os.path.join(d, "f"))[1] >= 1 << 20])
+    if r:
+        check(r == ({"write": (1 << 20, 16, 16, 16)}, [("f", 1 << 20, "0o600"), True]),
+              "create_on_open write: %r" % (r,))
+    for tool in [BIN] + ([FIO] if FIO else []):
+        d = fresh(tmp, "coor")
+        rc, js, out = run(tool, "[c]\nfilename=%s/f\ncreate_on_open=1\nrw=read\nbs=64k\n"
+                          "size=1m\n" % d, tmp)
+        check(rc != 0 and listing(d) == [("f", 0, "0o600")],
+              "create_on_open read %s: exit %d, %r" % (tool, rc, listing(d)))
+    # fio's example, with 40 files a job instead of 31250.
+    with open("/usr/share/doc/fio/examples/filecreate-ioengine.fio") as f:
+        ex = f.read().replace("nrfiles=31250", "nrfiles=40")
+    res = {}
+    for tool in [BIN] + ([FIO] if FIO else []):
+        d = fresh(tmp, "ex")
+        with open(os.path.join(d, "fc.fio"), "w") as f:
+            f.write(ex)
+        p = subprocess.run([tool, "--output-format=json", "fc.fio"], cwd=d, capture_output=True,
+                           text=True, timeout=120)
+        if not check(p.returncode == 0, "filecreate-ioengine.fio %s: exit %d %s" %
+                     (tool, p.returncode, p.stderr[-300:])):
+            return
+        jobs = json.loads(p.stdout[p.stdout.index("{"):])["jobs"]
+        res[tool] = ([counts(j) for j in jobs], len(os.listdir(d)) - 1)
+    check(res[BIN] == ([{"read": (163840, 40, 40, 0)}] * 16, 640),
+          "filecreate-ioengine.fio: %r" % (res[BIN],))
+    if FIO:
+        check(res[BIN] == res[FIO], "filecreate-ioengine.fio: iogauge %r, fio %r" %
+              (res[BIN], res[FIO]))
+
+
 def refusals(tmp):
     for job, msg in (("ioengine=ftruncate\nrw=read\n", "ioengine=ftruncate only writes"),
                      ("ioengine=filestat\nstat_type=fstat\n", "stat_type"),
@@ -189,6 +225,7 @@ def main():
         fileops(tmp)
         falloc(tmp)
         ftruncate(tmp)
+        create_on_open(tmp)
         refusals(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -208,9 +208,9 @@ PY
 rm -f "$tmp/cl.dat"
 
 # An option the run does not act on yet stops it before any I/O (exit 2).
-(cd "$tmp" && "$bin" --name=x --filename=x.dat --size=1m --create_on_open=1 >"$tmp/out" 2>"$tmp/err")
+(cd "$tmp" && "$bin" --name=x --filename=x.dat --size=1m --rw=randread:2 >"$tmp/out" 2>"$tmp/err")
 rc=$?
-[ $rc -eq 2 ] && grep -q "create_on_open is read and checked" "$tmp/err" && [ ! -e "$tmp/x.dat" ] && ok ||
+[ $rc -eq 2 ] && grep -q "is read and checked" "$tmp/err" && [ ! -e "$tmp/x.dat" ] && ok ||
 	bad "not-run-yet option: rc=$rc $(cat "$tmp/err")"
 
 # Engines: the list, one engine's help, a typo, a warning that runs anyway.
