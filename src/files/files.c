@@ -94,11 +94,13 @@ static char *format_name(const struct job *job, unsigned clone, unsigned filenum
 	return strbuf_detach(&sb);
 }
 
-/* Appends non-zero bytes to @f's @fd from @from up to @to; a stop (@fw)
- * ends it with -EINTR. */
-static int extend(const struct run_file *f, int fd, uint64_t from, uint64_t to,
+/* Appends non-zero bytes to @f's @fd from @from up to *@end; a stop (@fw)
+ * ends it with -EINTR.  With @f->fill, ENOSPC or EDQUOT ends it too, not
+ * as an error: *@end is then where it stopped (fill_device). */
+static int extend(const struct run_file *f, int fd, uint64_t from, uint64_t *end,
 		  const struct files_watch *fw, char **cause)
 {
+	uint64_t to = *end;
 	const char *path = f->path;
 	char *buf = xmalloc(LAYOUT_CHUNK);
 	struct files_pass ps;
@@ -131,6 +133,10 @@ static int extend(const struct run_file *f, int fd, uint64_t from, uint64_t to,
 		w = pwrite(fd, buf, n, (off_t)at);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && f->fill && (errno == ENOSPC || errno == EDQUOT)) {
+			*end = to = at;
+			break;
+		}
 		if (w <= 0) {
 			ret = w < 0 ? -errno : -EIO;
 			*cause = xasprintf("%s: laying out the file: offset %llu, size %zu: %s",
@@ -229,7 +235,7 @@ static int layout(struct run_file *f, uint64_t need, const char *noextend, bool 
 		ret = set_cause(cause, "%s: the device has %llu bytes, the job needs %llu", f->path,
 				(unsigned long long)have, (unsigned long long)need);
 	else if (have < need)
-		ret = extend(f, fd, have, need, fw, cause);
+		ret = extend(f, fd, have, &need, fw, cause);
 	f->size = have > need ? have : need;
 	close(fd);
 	return ret;
@@ -371,7 +377,39 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 			f->len = len;
 			continue;
 		}
-		if (!len && access(f->path, F_OK) < 0) {
+		if (job->fill_device && !len) {
+			char kind;
+			uint64_t have;
+
+			/* fill_device without a size: a file (not a device) takes
+			 * all the room there is, as fio's. */
+			if (files_probe(f->path, &kind, &have) == 0 && kind != 'b' && kind != 'o') {
+				f->fill = true;
+				len = PLAN_REGION_MAX - f->start;
+			}
+		}
+		if (f->fill && !job_does(job, DDIR_READ) && !job->read_only) {
+			/* Written until ENOSPC: nothing to lay out first. */
+			f->fd = open(f->path, flags | O_CREAT | O_EXCL, 0644);
+			f->created = f->fd >= 0;
+			if (f->fd < 0 && errno == EEXIST)
+				f->fd = open(f->path, flags);
+			if (f->fd < 0) {
+				ret = -errno;
+				*cause = xasprintf("%s: %s", f->path, strerror(errno));
+				break;
+			}
+			f->size = f->start + len;
+			f->len = len;
+			if (job->direct)
+				ret = check_direct(job, f, &fs->mem_align, cause);
+			if (ret)
+				break;
+			continue;
+		}
+		if (f->fill)
+			len = 0; /* laid out until full, then used as it is */
+		if (!len && !f->fill && access(f->path, F_OK) < 0) {
 			ret = set_cause(cause,
 					"%s: the file does not exist and the job gives no size in "
 					"bytes to lay it out (a percentage needs an existing file; "
@@ -401,7 +439,10 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 			continue;
 		}
 		/* No size: the file is used as it is, never extended. */
-		ret = layout(f, len ? f->start + len : 0,
+		ret = layout(f,
+			     len       ? f->start + len
+			     : f->fill ? PLAN_REGION_MAX
+				       : 0,
 			     (engine_flags & ENGINE_F_NOEXTEND) ? job->ioengine->name : NULL,
 			     job->read_only, fw, cause);
 		if (ret)

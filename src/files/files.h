@@ -24,6 +24,7 @@ struct run_file {
 	uint64_t len;	/* bytes: length of the I/O region */
 	bool created;	/* this run created it: unlink may remove it */
 	bool blkdev;	/* a block device: trims are discards */
+	bool fill;	/* fill_device: laid out until the filesystem is full */
 };
 
 struct run_files {

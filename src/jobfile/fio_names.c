@@ -61,8 +61,6 @@ static const struct {
 	{ "exec_prerun", FIO_OPT_UNSUPPORTED, NULL },
 	{ "exit_on_io_done", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
 	{ "file_append", FIO_OPT_UNSUPPORTED, NULL },
-	{ "fill_device", FIO_OPT_UNSUPPORTED, NULL },
-	{ "fill_fs", FIO_OPT_UNSUPPORTED, NULL },
 	{ "flow_watermark", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },
 	{ "force_async", FIO_OPT_UNSUPPORTED, "an option of fio's io_uring, io_uring_cmd engines" },
 	{ "gid", FIO_OPT_UNSUPPORTED, NULL },

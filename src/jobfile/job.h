@@ -286,6 +286,7 @@ struct job {
 	bool pre_read;
 	bool unlink;
 	bool create_on_open;
+	bool fill_device; /* write until ENOSPC or EDQUOT: the end, not an error */
 	enum fallocate_mode fallocate;
 	unsigned kb_base;
 

@@ -222,6 +222,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .def = "$jobname.$jobnum.$filenum", .help = "how file names are made when filename is unset" },
 	[OPT_FILESIZE] = { .name = "filesize", .kind = &opt_kind_range, F2(filesize_min, filesize_max), .min = 1,
 	  .help = "size of each file, or a LO-HI range picked per file" },
+	[OPT_FILL_DEVICE] = { .name = "fill_device", .alias = "fill_fs", .kind = &opt_kind_bool, F(fill_device), .def = "0",
+	  .flags = OPTF_BARE, .help = "write until the device or filesystem is full (ENOSPC ends the job)" },
 	[OPT_FLOW] = { .name = "flow", .kind = &opt_kind_uint, F(flow), .max = 1000, .def = "0",
 	  .help = "weight of the job among those sharing its flow_id (0: in no flow)" },
 	[OPT_FLOW_ID] = { .name = "flow_id", .kind = &opt_kind_uint, F(flow_id), .def = "0",

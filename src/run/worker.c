@@ -552,6 +552,21 @@ static void tick(struct worker *w, const struct loop *lp, uint64_t now)
 	interval_tick(&w->iv, &w->stats, now);
 }
 
+/* fill_device: a write that finds the device or filesystem full ends the
+ * job, not as an error; as fio's, it counts as an I/O (no bytes, no
+ * latency), and nothing more is issued.  True when @req was that. */
+static bool full(struct worker *w, struct loop *lp, struct io_req *req)
+{
+	if (!w->job->fill_device || req->op != IO_OP_WRITE ||
+	    (req->res != -ENOSPC && req->res != -EDQUOT))
+		return false;
+	w->stats.dir[STAT_WRITE].ios++;
+	worker_verify_unwritten(w, req);
+	lp->limit = lp->issued;
+	w->free_reqs[w->nr_free++] = req;
+	return true;
+}
+
 static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)
 {
 	bool rw = req->op == IO_OP_READ || req->op == IO_OP_WRITE || req->op == IO_OP_TRIM;
@@ -560,6 +575,8 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 	lp->now = now;
 
 	if (req->res < 0 || (rw && (uint64_t)req->res != req->len)) {
+		if (full(w, lp, req))
+			return;
 		fail_io(w, req);
 		worker_verify_unwritten(w, req);
 		w->free_reqs[w->nr_free++] = req;
