@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "files/devsafe.h"
@@ -147,7 +148,7 @@ static int extend(const struct run_file *f, int fd, uint64_t from, uint64_t *end
 	}
 	if (!ret)
 		pass_at(&ps, to - from);
-	if (!ret && fsync(fd) < 0) {
+	if (!ret && !f->nosync && fsync(fd) < 0) {
 		ret = -errno;
 		*cause = xasprintf("%s: fsync after layout: %s", path, strerror(errno));
 	}
@@ -239,6 +240,24 @@ static int layout(struct run_file *f, uint64_t need, const char *noextend, bool 
 	f->size = have > need ? have : need;
 	close(fd);
 	return ret;
+}
+
+/* fill_device: the bytes @path (@have now) could grow to: what its
+ * filesystem has free, counting the blocks kept for root (as fio's
+ * fill_device_size), plus a block of @bs, so that ENOSPC, not the region's
+ * end, ends the writes; PLAN_REGION_MAX when it cannot be asked. */
+static uint64_t fill_room(const char *path, uint64_t have, uint64_t bs)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : NULL;
+	struct statvfs sv;
+	uint64_t room = PLAN_REGION_MAX;
+
+	if (statvfs(dir ? dir : ".", &sv) == 0 &&
+	    (uint64_t)sv.f_bfree < (PLAN_REGION_MAX - have) / 2 / (sv.f_frsize ? sv.f_frsize : 1))
+		room = (have + (uint64_t)sv.f_bfree * sv.f_frsize) / bs * bs + 2 * bs;
+	free(dir);
+	return room < PLAN_REGION_MAX ? room : PLAN_REGION_MAX;
 }
 
 /* Checks O_DIRECT on an open file: the filesystem takes it, and every block
@@ -370,6 +389,27 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 		else
 			f->path = xstrdup(job->filename.v[i]);
 		plan_region(jp, clone, i, &f->start, &len);
+		f->nosync = !job->create_fsync;
+		if (!(engine_flags & ENGINE_F_NOFILES) &&
+		    (!job->allow_file_create || job->file_append)) {
+			char kind;
+			uint64_t have;
+
+			ret = files_probe(f->path, &kind, &have);
+			if (!ret && !kind && !job->allow_file_create)
+				ret = -ENOENT; /* exit 1, as fio's: not a bad job file */
+			if (ret) {
+				*cause = xasprintf("%s: %s%s", f->path, strerror(-ret),
+						   ret == -ENOENT ? " (allow_file_create=0 forbids "
+								    "creating it)"
+								  : "");
+				break;
+			}
+			/* As fio's file_append: the region starts at the end of a
+			 * regular file (offset is not used). */
+			if (job->file_append && kind == 'f')
+				f->start = have;
+		}
 		if (engine_flags & ENGINE_F_NOFILES) {
 			/* Nothing is laid out or opened: the region is all there is
 			 * (check_job saw that it is given in bytes). */
@@ -385,7 +425,7 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 			 * all the room there is, as fio's. */
 			if (files_probe(f->path, &kind, &have) == 0 && kind != 'b' && kind != 'o') {
 				f->fill = true;
-				len = PLAN_REGION_MAX - f->start;
+				len = fill_room(f->path, have, jp->bs_max) - f->start;
 			}
 		}
 		if (f->fill && !job_does(job, DDIR_READ) && !job->read_only) {

@@ -25,6 +25,7 @@ struct run_file {
 	bool created;	/* this run created it: unlink may remove it */
 	bool blkdev;	/* a block device: trims are discards */
 	bool fill;	/* fill_device: laid out until the filesystem is full */
+	bool nosync;	/* create_fsync=0: no fsync after the layout */
 };
 
 struct run_files {

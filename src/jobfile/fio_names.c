@@ -16,7 +16,6 @@ static const struct {
 	enum fio_opt_status status;
 	const char *why;
 } fio_opts[] = {
-	{ "allow_file_create", FIO_OPT_UNSUPPORTED, NULL },
 	{ "allrandrepeat", FIO_OPT_UNSUPPORTED, NULL },
 	{ "arguments", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
 	{ "atomic", FIO_OPT_UNSUPPORTED, NULL },
@@ -43,9 +42,6 @@ static const struct {
 	{ "cpuload", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
 	{ "cpumask", FIO_OPT_UNSUPPORTED, NULL },
 	{ "cpumode", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
-	{ "create_fsync", FIO_OPT_UNSUPPORTED, NULL },
-	{ "create_only", FIO_OPT_UNSUPPORTED, NULL },
-	{ "create_serialize", FIO_OPT_UNSUPPORTED, NULL },
 	{ "dedupe_global", FIO_OPT_UNSUPPORTED, NULL },
 	{ "dedupe_mode", FIO_OPT_UNSUPPORTED, NULL },
 	{ "dedupe_percentage", FIO_OPT_UNSUPPORTED, NULL },
@@ -60,7 +56,6 @@ static const struct {
 	{ "exec_postrun", FIO_OPT_UNSUPPORTED, NULL },
 	{ "exec_prerun", FIO_OPT_UNSUPPORTED, NULL },
 	{ "exit_on_io_done", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
-	{ "file_append", FIO_OPT_UNSUPPORTED, NULL },
 	{ "flow_watermark", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },
 	{ "force_async", FIO_OPT_UNSUPPORTED, "an option of fio's io_uring, io_uring_cmd engines" },
 	{ "gid", FIO_OPT_UNSUPPORTED, NULL },
@@ -111,7 +106,6 @@ static const struct {
 	{ "numruns", FIO_OPT_HARMLESS,
 	  "an option of fio's tiobench profile, which fio ignores unless that profile runs" },
 	{ "offset_align", FIO_OPT_UNSUPPORTED, NULL },
-	{ "opendir", FIO_OPT_UNSUPPORTED, NULL },
 	{ "overwrite", FIO_OPT_UNSUPPORTED, NULL },
 	{ "per_job_logs", FIO_OPT_HARMLESS, "a log-naming setting" },
 	{ "percentage_random", FIO_OPT_UNSUPPORTED, NULL },
@@ -174,7 +168,6 @@ static const struct {
 	{ "uncached", FIO_OPT_UNSUPPORTED,
 	  "an option of fio's io_uring, io_uring_cmd, pvsync2 engines" },
 	{ "unified_rw_reporting", FIO_OPT_UNSUPPORTED, NULL },
-	{ "unique_filename", FIO_OPT_UNSUPPORTED, NULL },
 	{ "unit_base", FIO_OPT_UNSUPPORTED, NULL },
 	{ "unlink_each_loop", FIO_OPT_UNSUPPORTED, NULL },
 	{ "uri", FIO_OPT_UNSUPPORTED, "an option of fio's nbd engine" },

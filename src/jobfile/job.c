@@ -5,11 +5,13 @@
  * more than one job.  Also the --parse-only dump.  Single-value syntax is
  * optvals.c's business, not this file's.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engines/engine.h"
 #include "jobfile/job.h"
@@ -629,6 +631,38 @@ static bool engine_has_option(const struct engine_ops *ops, const char *name)
 	return false;
 }
 
+/* opendir: every regular file below @dir, recursively, in the order the
+ * directory gives them (as fio's), added to the job's files.  0 or -errno. */
+static int add_dir_files(struct job *job, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct stat st;
+	int ret = 0;
+
+	if (!d)
+		return -errno;
+	while (!ret && (de = readdir(d))) {
+		char *path;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (lstat(path, &st) < 0) {
+			ret = errno == ENOENT ? 0 : -errno;
+			free(path);
+		} else if (S_ISREG(st.st_mode)) {
+			str_list_push(&job->filename, path);
+		} else {
+			if (S_ISDIR(st.st_mode))
+				ret = add_dir_files(job, path);
+			free(path);
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
 static int check_job(struct job *job, char **cause)
 {
 	const struct engine_ops *ops = job_engine(job);
@@ -636,6 +670,16 @@ static int check_job(struct job *job, char **cause)
 	const char *limit = NULL;
 	unsigned i;
 
+	if (job->opendir) {
+		int err = add_dir_files(job, job->opendir);
+
+		if (err)
+			return job_fail_at(job, "opendir", cause, "opendir=%s: %s", job->opendir,
+					   strerror(-err));
+		if (!job->filename.n)
+			return job_fail_at(job, "opendir", cause,
+					   "opendir=%s: no regular file below it", job->opendir);
+	}
 	apply_gtod_reduce(job);
 	error_types(job);
 	if (job->clocksource == CLOCKSOURCE_CPU && !clock_have_tsc())

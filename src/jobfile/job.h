@@ -286,7 +286,14 @@ struct job {
 	bool pre_read;
 	bool unlink;
 	bool create_on_open;
-	bool fill_device; /* write until ENOSPC or EDQUOT: the end, not an error */
+	bool allow_file_create; /* 0: a file that does not exist is an error */
+	bool create_fsync;	/* fsync a file after laying it out */
+	bool create_only;	/* lay out, then no I/O */
+	bool create_serialize;	/* 0: laid out as the job's stonewall batch starts */
+	bool file_append;	/* the region starts at the file's end */
+	bool unique_filename;	/* fio's client-name prefix: no clients here */
+	char *opendir;		/* files below it are the job's files */
+	bool fill_device;	/* write until ENOSPC or EDQUOT: the end, not an error */
 	enum fallocate_mode fallocate;
 	unsigned kb_base;
 

@@ -1146,6 +1146,8 @@ void worker_run(struct worker *w)
 					      : POSIX_FADV_SEQUENTIAL);
 	loop_init(w, &lp, now);
 	worker_verify_start(w);
+	if (job->create_only)
+		lp.limit = 0; /* the files are laid out: that was all */
 	/* Pacing sleeps: wake when asked, not up to 50 us later. */
 	if (lp.rate.on || job->thinktime)
 		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+# File options, each checked by what it does to real files, with fio 3.33
+# running the same job where it is installed: create_fsync (fsync calls
+# under strace), allow_file_create, file_append, create_only, opendir,
+# unique_filename, create_serialize (a later job set up after an earlier
+# one filled a 4 MiB tmpfs made here; root only).  One line per failure,
+# then "fileopts: N passed, M failed".
+#
+# Environment (set by CTest): IOGAUGE_BIN.
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from clitest import check, finish
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+FIO = shutil.which("fio")
+STRACE = shutil.which("strace")
+TOOLS = [BIN] + ([FIO] if FIO else [])
+
+
+def run(tool, args, cwd, prefix=()):
+    """(exit status, the JSON's jobs or None, stderr)."""
+    p = subprocess.run(list(prefix) + [tool, "--output-format=json"] + args, cwd=cwd,
+                       capture_output=True, text=True, timeout=120)
+    try:
+        jobs = json.loads(p.stdout[p.stdout.index("{\n"):])["jobs"]
+    except ValueError:
+        jobs = None
+    return p.returncode, jobs, p.stderr
+
+
+def io(job):
+    return {d: (job[d]["io_bytes"], job[d]["total_ios"]) for d in ("read", "write")
+            if job[d]["total_ios"]}
+
+
+def fresh(tmp, name):
+    d = os.path.join(tmp, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.mkdir(d)
+    return d
+
+
+def per_tool(fn):
+    """fn(tool) for iogauge and fio; checks they agree; iogauge's result."""
+    res = {t: fn(t) for t in TOOLS}
+    if FIO:
+        check(res[BIN] == res[FIO], "%s: iogauge %r, fio %r" % (fn.__name__, res[BIN], res[FIO]))
+    return res[BIN]
+
+
+def options(tmp):
+    if STRACE:
+        def create_fsync(tool):
+            d = fresh(tmp, "cf")
+            out = []
+            for c in (1, 0):
+                trace = os.path.join(tmp, "trace")
+                rc, _, err = run(tool, ["--name=c", "--filename=%s/f%d" % (d, c), "--rw=read",
+                                        "--size=1m", "--create_fsync=%d" % c], d,
+                                 ("strace", "-f", "-e", "trace=fsync", "-o", trace))
+                with open(trace) as f:
+                    out.append((rc, sum("fsync(" in line for line in f)))
+            return out
+        check(per_tool(create_fsync) == [(0, 1), (0, 0)], "create_fsync")
+
+    def allow_file_create(tool):
+        d = fresh(tmp, "afc")
+        rc, _, err = run(tool, ["--name=c", "--filename=%s/nf" % d, "--rw=read", "--size=1m",
+                                "--allow_file_create=0"], d)
+        return rc, os.listdir(d), "allow_file_create" in err
+    check(per_tool(allow_file_create) == (1, [], True), "allow_file_create=0")
+
+    def file_append(tool):
+        d = fresh(tmp, "fa")
+        head = os.urandom(65536)
+        with open(os.path.join(d, "f"), "wb") as f:
+            f.write(head)
+        rc, jobs, err = run(tool, ["--name=c", "--filename=%s/f" % d, "--rw=write",
+                                   "--size=128k", "--file_append=1"], d)
+        with open(os.path.join(d, "f"), "rb") as f:
+            data = f.read()
+        return rc, jobs and io(jobs[0]), len(data), data[:65536] == head
+    check(per_tool(file_append) == (0, {"write": (131072, 32)}, 196608, True), "file_append")
+
+    def create_only(tool):
+        d = fresh(tmp, "co")
+        rc, jobs, err = run(tool, ["--name=c", "--filename=%s/f" % d, "--rw=read", "--size=1m",
+                                   "--create_only=1"], d)
+        return rc, jobs and io(jobs[0]), os.path.getsize(os.path.join(d, "f"))
+    check(per_tool(create_only) == (0, {}, 1 << 20), "create_only")
+
+    def opendir(tool):
+        d = fresh(tmp, "od")
+        os.mkdir(os.path.join(d, "sub"))
+        for name, size in (("a", 65536), ("b", 131072), ("sub/c", 262144)):
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(b"\1" * size)
+        rc, jobs, err = run(tool, ["--name=c", "--opendir=" + d, "--rw=read"], tmp)
+        return rc, jobs and io(jobs[0])
+    check(per_tool(opendir) == (0, {"read": (458752, 112)}), "opendir")
+    d = fresh(tmp, "odbad")
+    rc, _, err = run(BIN, ["--name=c", "--opendir=%s/none" % d, "--rw=read"], tmp)
+    check(rc == 2 and "opendir" in err, "opendir missing: exit %d %s" % (rc, err[-200:]))
+    rc, _, err = run(BIN, ["--name=c", "--opendir=" + d, "--rw=read"], tmp)
+    check(rc == 2 and "no regular file" in err, "opendir empty: exit %d %s" % (rc, err[-200:]))
+
+    def unique_filename(tool):
+        out = []
+        for u in (0, 1):
+            d = fresh(tmp, "uf")
+            rc, _, err = run(tool, ["--name=c", "--directory=" + d, "--nrfiles=2", "--size=8k",
+                                    "--unique_filename=%d" % u], tmp)
+            out.append((rc, sorted(os.listdir(d))))
+        return out
+    check(per_tool(unique_filename) == [(0, ["c.0.0", "c.0.1"])] * 2, "unique_filename")
+
+
+def create_serialize(tmp):
+    # The verify phase of fio's surface-scan.fio: a job after a stonewall
+    # reads the file an earlier job filled (fill_device).  Set up as its
+    # batch starts (0), it reads all of it; set up with the others (1), it
+    # finds an empty file.
+    if os.geteuid() != 0:
+        print("fileopts: not root: create_serialize skipped")
+        return
+    mnt = fresh(tmp, "mnt")
+    if not check(subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt]).returncode
+                 == 0, "mount a 4 MiB tmpfs"):
+        return
+    try:
+        for cs in (0, 1):
+            job = os.path.join(tmp, "cs.fio")
+            with open(job, "w") as f:
+                f.write("[w]\nfilename=%s/f\nrw=write\nfill_device=1\nbs=64k\n[r]\nstonewall\n"
+                        "create_serialize=%d\nfilename=%s/f\nrw=read\nbs=64k\n" % (mnt, cs, mnt))
+
+            def serialize(tool):
+                if os.path.exists(os.path.join(mnt, "f")):
+                    os.unlink(os.path.join(mnt, "f"))
+                rc, jobs, err = run(tool, [job], tmp)
+                return rc, jobs and [io(j) for j in jobs]
+            serialize.__name__ = "create_serialize=%d" % cs
+            if cs == 0:
+                check(per_tool(serialize) == (0, [{"write": (4 << 20, 65)},
+                                                  {"read": (4 << 20, 64)}]), "create_serialize=0")
+            else:
+                # fio runs [w] and fails [r] (exit 1); iogauge refuses the
+                # run before any I/O (exit 2).
+                rc, jobs = serialize(BIN)
+                check(rc == 2 and not os.path.exists(os.path.join(mnt, "f")),
+                      "create_serialize=1: exit %d" % rc)
+    finally:
+        subprocess.run(["umount", mnt])
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iogauge-fileopts.")
+    try:
+        options(tmp)
+        create_serialize(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    finish("fileopts")
+
+
+if __name__ == "__main__":
+    main()
