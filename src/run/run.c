@@ -29,6 +29,48 @@ static unsigned find_job(const struct job *jobs, unsigned before, const char *na
 	return ~0u;
 }
 
+/*
+ * create_serialize=0: the clones of slots [from, to) not set up yet are set
+ * up now, as their stonewall batch starts (fio lays such a job's files out
+ * as it starts, after the jobs before its stonewall ran).  The status
+ * thread, which reads the slots, is stopped meanwhile.  0, or -errno with
+ * *cause set.
+ */
+static int setup_late(const struct run_plan *plan, struct ctl *c, bool *up, unsigned from,
+		      unsigned to, atomic_int *stop, const struct run_watch *watch,
+		      struct watcher *wt, bool *watching, const struct run_flows *flows,
+		      struct run *out, char **cause)
+{
+	struct slot *slots = c->slots;
+	unsigned i;
+	int ret = 0;
+
+	for (i = from; i < to && up[i]; i++)
+		;
+	if (i == to)
+		return 0;
+	if (*watching)
+		watch_stop(wt);
+	for (i = from; i < to && !ret; i++) {
+		struct run_result *r = &out->results[i];
+
+		if (up[i])
+			continue;
+		ret = worker_setup(&slots[i].w, &plan->v[r->job_index], r->clone, i + 1, stop,
+				   watch, cause);
+		if (ret)
+			break;
+		up[i] = true;
+		slots[i].w.halt = &c->halt[i];
+		slots[i].w.flow = flow_of(flows, &plan->jobs[r->job_index]);
+		r->engine = slots[i].w.eng.ops->name;
+		r->depth = slots[i].w.eng.depth;
+		clone_prepare(&slots[i], 1);
+	}
+	*watching = watch_start(wt, watch, slots, out->nr, out->t_start);
+	return ret;
+}
+
 int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_watch *watch,
 	     struct run *out, char **cause)
 {
@@ -38,9 +80,10 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	struct watcher wt;
 	bool watching = false;
 	struct timeval tv;
-	unsigned i, k, n = 0, ready = 0, batch = 0, group = 0;
+	unsigned i, k, n = 0, batch = 0, group = 0;
 	struct slot *slots;
 	struct run_flows flows;
+	bool *up; /* per slot: set up (worker_setup succeeded) */
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -59,6 +102,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		c->exitall |= jobs[i].exitall;
 	out->results = xcalloc(n, sizeof(*out->results));
 	out->nr = n;
+	up = xcalloc(n ? n : 1, sizeof(*up));
 	for (i = 0; i < nr && !ret; i++)
 		ret = preflight_runnable(&jobs[i], cause);
 	if (!ret)
@@ -76,16 +120,22 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 			slots[n].group = group;
 			slots[n].wait_job =
 				jobs[i].wait_for ? find_job(jobs, i, jobs[i].wait_for) : ~0u;
-			ret = worker_setup(&slots[n].w, &plan->v[i], k, n + 1, stop, watch, cause);
-			if (!ret) {
-				ready++;
-				slots[n].w.halt = &c->halt[n];
-				slots[n].w.flow = flow_of(&flows, &jobs[i]);
-			}
 			r->job = &jobs[i];
 			r->job_index = i;
 			r->clone = k;
 			r->group = group;
+			if (!jobs[i].create_serialize) {
+				/* Set up as its batch starts (setup_late). */
+				slots[n].w.prog = &slots[n].w.prog_own;
+				r->engine = "?";
+				continue;
+			}
+			ret = worker_setup(&slots[n].w, &plan->v[i], k, n + 1, stop, watch, cause);
+			if (!ret) {
+				up[n] = true;
+				slots[n].w.halt = &c->halt[n];
+				slots[n].w.flow = flow_of(&flows, &jobs[i]);
+			}
 			r->engine = slots[n].w.eng.ops ? slots[n].w.eng.ops->name : "?";
 			r->depth = slots[n].w.eng.depth;
 		}
@@ -94,7 +144,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		goto out;
 	clone_prepare(slots, out->nr);
 	for (i = 0; i < out->nr; i++)
-		if (!(slots[i].w.eng.ops->flags & ENGINE_F_NOFILES))
+		if (up[i] && !(slots[i].w.eng.ops->flags & ENGINE_F_NOFILES))
 			for (k = 0; k < slots[i].w.files.n; k++)
 				disks_add_path(&out->disks, slots[i].w.files.v[k].path);
 	disks_snapshot(&out->disks, false);
@@ -105,7 +155,10 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	/* stonewall: a job waits for every job before it. */
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && jobs[i].stonewall) {
-			ret = clone_start_batch(slots, batch, n, c, cause);
+			ret = setup_late(plan, c, up, batch, n, stop, watch, &wt, &watching, &flows,
+					 out, cause);
+			if (!ret)
+				ret = clone_start_batch(slots, batch, n, c, cause);
 			clone_join_all(slots, n, c, stop);
 			batch = n;
 			if (*stop)
@@ -113,6 +166,9 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		}
 		n += jobs[i].numjobs;
 	}
+	if (!ret && !*stop)
+		ret = setup_late(plan, c, up, batch, n, stop, watch, &wt, &watching, &flows, out,
+				 cause);
 	if (!ret && !*stop)
 		ret = clone_start_batch(slots, batch, n, c, cause);
 	clone_join_all(slots, out->nr, c, stop);
@@ -137,8 +193,10 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	}
 out:
 	/* A run that could not start leaves no file it created behind. */
-	for (i = 0; i < ready; i++)
-		worker_cleanup(&slots[i].w, ret || slots[i].w.job->unlink);
+	for (i = 0; i < out->nr; i++)
+		if (up[i])
+			worker_cleanup(&slots[i].w, ret || slots[i].w.job->unlink);
+	free(up);
 	if (ret)
 		run_free(out);
 	clone_ctl_free(c);
