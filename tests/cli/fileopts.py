@@ -22,9 +22,13 @@ TOOLS = [BIN] + ([FIO] if FIO else [])
 
 
 def run(tool, args, cwd, prefix=()):
-    """(exit status, the JSON's jobs or None, stderr)."""
+    """(exit status, the JSON's jobs or None, stderr).  Under strace (@prefix)
+    without LeakSanitizer, which cannot run under ptrace (ASan build)."""
+    env = dict(os.environ)
+    if prefix:
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
     p = subprocess.run(list(prefix) + [tool, "--output-format=json"] + args, cwd=cwd,
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=120, env=env)
     try:
         jobs = json.loads(p.stdout[p.stdout.index("{\n"):])["jobs"]
     except ValueError:

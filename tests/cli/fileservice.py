@@ -21,6 +21,8 @@ from clitest import check, finish
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 FIO = shutil.which("fio")
 STRACE = shutil.which("strace")
+# LeakSanitizer cannot run under ptrace: off for the traced runs (ASan build).
+TRACED_ENV = dict(os.environ, ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
 READ = re.compile(r"pread64\(\d+<[^>]*/j\.0\.(\d+)>.*, (\d+), (\d+)\) = \d+$")
 
 
@@ -36,7 +38,7 @@ def order(tool, tmp, nfiles, fsize, args):
     p = subprocess.run([STRACE, "-f", "-y", "-e", "trace=pread64", "-o", trace, tool, "--name=j",
                         "--directory=" + d, "--nrfiles=%d" % nfiles, "--filesize=%d" % fsize,
                         "--bs=4k", "--rw=read"] + args, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, env=TRACED_ENV)
     if not check(p.returncode == 0, "%s %r: exit %d %s" % (tool, args, p.returncode,
                                                           p.stderr[-300:])):
         return None
