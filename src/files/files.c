@@ -372,6 +372,7 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 	else if (job->sync == SYNC_DSYNC)
 		flags |= O_DSYNC;
 	memset(fs, 0, sizeof(*fs));
+	fs->oflags = flags;
 	fs->v = xcalloc(n, sizeof(*fs->v));
 	fs->mem_align = (size_t)sysconf(_SC_PAGESIZE);
 	for (i = 0; i < n && !ret; i++) {
@@ -526,6 +527,30 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 	if (ret)
 		files_close(fs, true);
 	return ret;
+}
+
+int files_reloop(struct run_files *fs, bool writes, char **cause)
+{
+	unsigned i;
+
+	for (i = 0; i < fs->n; i++) {
+		struct run_file *f = &fs->v[i];
+
+		if (f->fd < 0 || f->blkdev)
+			continue;
+		close(f->fd);
+		if (unlink(f->path) < 0 && errno != ENOENT) {
+			f->fd = -1;
+			return set_cause_errno(cause, errno, "%s: unlink_each_loop: %s", f->path,
+					       strerror(errno));
+		}
+		f->fd = open(f->path, fs->oflags | (writes ? O_CREAT : 0), 0600);
+		if (f->fd < 0)
+			return set_cause_errno(cause, errno, "%s: unlink_each_loop: open: %s",
+					       f->path, strerror(errno));
+		f->created = true;
+	}
+	return 0;
 }
 
 void files_close(struct run_files *fs, bool unlink_created)

@@ -32,6 +32,7 @@ struct run_files {
 	struct run_file *v;
 	unsigned n;
 	size_t mem_align; /* bytes: buffer alignment the files need */
+	int oflags;	  /* what they were opened with */
 };
 
 /* A file being laid out or pre-read before the run, for a progress line. */
@@ -70,6 +71,13 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
  * when @path cannot be looked at.
  */
 int files_probe(const char *path, char *kind, uint64_t *size);
+/*
+ * unlink_each_loop, as a new loop starts: each regular file is closed and
+ * removed, then opened again as fio opens it: made anew (empty, 0600) by a
+ * job that writes, missing (ENOENT) for one that only reads.  0, or -errno
+ * with *cause naming the file.
+ */
+int files_reloop(struct run_files *fs, bool writes, char **cause);
 /* Closes the files; with @unlink_created, removes those this run created. */
 void files_close(struct run_files *fs, bool unlink_created);
 

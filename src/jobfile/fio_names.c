@@ -169,7 +169,6 @@ static const struct {
 	  "an option of fio's io_uring, io_uring_cmd, pvsync2 engines" },
 	{ "unified_rw_reporting", FIO_OPT_UNSUPPORTED, NULL },
 	{ "unit_base", FIO_OPT_UNSUPPORTED, NULL },
-	{ "unlink_each_loop", FIO_OPT_UNSUPPORTED, NULL },
 	{ "uri", FIO_OPT_UNSUPPORTED, "an option of fio's nbd engine" },
 	{ "verb", FIO_OPT_UNSUPPORTED, "an option of fio's rdma engine" },
 	{ "verifysort", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },

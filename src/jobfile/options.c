@@ -398,6 +398,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .flags = OPTF_BARE, .help = "fio's client prefix on file names (no client mode here: no effect)" },
 	[OPT_UNLINK] = { .name = "unlink", .kind = &opt_kind_bool, F(unlink), .def = "0",
 	  .help = "remove the files this run created when it ends" },
+	[OPT_UNLINK_EACH_LOOP] = { .name = "unlink_each_loop", .kind = &opt_kind_bool, F(unlink_each_loop), .def = "0",
+	  .flags = OPTF_BARE, .help = "remove the files before each loop after the first; writes make them again" },
 	[OPT_VERIFY] = { .name = "verify", .kind = &opt_kind_enum, F(verify), .enums = verify_enums, .def = "0",
 	  .help = "checksum written blocks and check them" },
 	[OPT_VERIFY_ASYNC] = { .name = "verify_async", .kind = &opt_kind_uint, F(verify_async), .def = "0",

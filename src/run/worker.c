@@ -389,6 +389,10 @@ struct loop {
 	bool verifying; /* a read-back pass: worker_verify_next gives the I/Os */
 	bool backlog;	/* verify_backlog writes issued: a read-back pass is owed */
 	bool dry;	/* verify_only: the workload's I/Os are not issued, as fio's dry run */
+	/* unlink_each_loop: the bytes of a loop, and the bytes issued at which
+	 * the next one starts (UINT64_MAX: never); a new loop is due. */
+	uint64_t loop_bytes, next_loop;
+	bool reloop;
 };
 
 /* The stats direction of an op: read, write, trim (as fio's ddir), sync. */
@@ -733,6 +737,11 @@ static void fill(struct worker *w, struct loop *lp)
 				lp->flow_wait = true;
 				break;
 			}
+			if (lp->issued >= lp->next_loop) {
+				lp->next_loop += lp->loop_bytes;
+				lp->reloop = true;
+				break;
+			}
 			req = w->free_reqs[--w->nr_free];
 			workload_next(&w->wl, req, &lp->rate, &lp->limit, lp->issued);
 			if (req->op == IO_OP_WRITE) {
@@ -974,6 +983,28 @@ static void flow_wait(struct worker *w, struct loop *lp)
 	lp->now = run_now();
 }
 
+/* unlink_each_loop: a new loop starts, as fio's: what is in flight
+ * completes, the engine lets go of the files, which are removed and opened
+ * again (files_reloop), and the engine is set up anew on them. */
+static void reloop(struct worker *w, struct loop *lp)
+{
+	char *cause = NULL;
+	int ret;
+
+	lp->reloop = false;
+	quiesce(w, lp);
+	if (w->error)
+		return;
+	worker_engine_release(w);
+	ret = files_reloop(&w->files, job_modifies(w->job), &cause);
+	if (!ret)
+		ret = worker_engine_init(w, &cause);
+	if (ret) {
+		w->error = cause;
+		w->error_no = -ret;
+	}
+}
+
 /* A read-back pass (verify=): what is in flight completes, then the blocks
  * worker_verify_next hands out are read and checked, at the job's depth,
  * until there are none.  A stop or an error ends it early. */
@@ -1040,6 +1071,11 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	    (job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE) &&
 	     __builtin_mul_overflow(lp->ios_left, 2, &lp->ios_left)))
 		lp->ios_left = UINT64_MAX;
+	/* unlink_each_loop's loops: a trimwrite loop has twice the bytes too. */
+	if (!(job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE)) ||
+	    __builtin_mul_overflow(region, 2, &lp->loop_bytes))
+		lp->loop_bytes = region;
+	lp->next_loop = job->unlink_each_loop && region ? lp->loop_bytes : UINT64_MAX;
 	lp->ramp_end = now + job->ramp_time;
 	lp->deadline = job->runtime ? lp->ramp_end + job->runtime : UINT64_MAX;
 	lp->t_measure = lp->ramp_end;
@@ -1170,6 +1206,10 @@ void worker_run(struct worker *w)
 		}
 		if (lp.flow_wait && !w->error) {
 			flow_wait(w, &lp);
+			continue;
+		}
+		if (lp.reloop && !w->error) {
+			reloop(w, &lp);
 			continue;
 		}
 		if (lp.backlog && !w->error) {

@@ -3,7 +3,7 @@
 # running the same job where it is installed: create_fsync (fsync calls
 # under strace), allow_file_create, file_append, create_only, opendir,
 # unique_filename, create_serialize (a later job set up after an earlier
-# one filled a 4 MiB tmpfs made here; root only).  One line per failure,
+# one filled a 4 MiB tmpfs made here; root only), unlink_each_loop.  One line per failure,
 # then "fileopts: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN.
@@ -123,6 +123,33 @@ def options(tmp):
     check(per_tool(unique_filename) == [(0, ["c.0.0", "c.0.1"])] * 2, "unique_filename")
 
 
+def unlink_each_loop(tmp):
+    # Before loops 2 and 3 the file is removed and made again (0600) by the
+    # writes; a job that only reads finds it gone: exit 1 naming ENOENT.
+    if STRACE:
+        def each_loop(tool):
+            d = fresh(tmp, "ul")
+            trace = os.path.join(tmp, "trace")
+            rc, jobs, err = run(tool, ["--name=u", "--filename=%s/f" % d, "--rw=write",
+                                       "--size=256k", "--bs=64k", "--loops=3",
+                                       "--unlink_each_loop=1"], d,
+                                ("strace", "-f", "-e", "trace=unlink,unlinkat", "-o", trace))
+            with open(trace) as f:
+                removed = sum(line.rstrip().endswith("= 0") and "/ul/f" in line for line in f)
+            st = os.stat(os.path.join(d, "f"))
+            return rc, jobs and io(jobs[0]), removed, st.st_size, oct(st.st_mode & 0o777)
+        check(per_tool(each_loop) == (0, {"write": (786432, 12)}, 2, 262144, "0o600"),
+              "unlink_each_loop write")
+
+    def each_loop_read(tool):
+        d = fresh(tmp, "ulr")
+        rc, jobs, err = run(tool, ["--name=u", "--filename=%s/f" % d, "--rw=read", "--size=256k",
+                                   "--bs=64k", "--loops=3", "--unlink_each_loop=1"], d)
+        return rc, "No such file or directory" in err or bool(
+            jobs and jobs[0]["error"] == 2), os.listdir(d)
+    check(per_tool(each_loop_read) == (1, True, []), "unlink_each_loop read")
+
+
 def create_serialize(tmp):
     # The verify phase of fio's surface-scan.fio: a job after a stonewall
     # reads the file an earlier job filled (fill_device).  Set up as its
@@ -165,6 +192,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-fileopts.")
     try:
         options(tmp)
+        unlink_each_loop(tmp)
         create_serialize(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
