@@ -14,18 +14,20 @@
 #include "plan/plan.h"
 
 struct job;
+struct files_lock;
 
 /* One file of a clone: what the worker and the engines do I/O on. */
 struct run_file {
 	char *path;
 	int fd;
-	uint64_t size;	/* bytes the job may use from offset 0 of the file */
-	uint64_t start; /* bytes: first byte of the I/O region (offset) */
-	uint64_t len;	/* bytes: length of the I/O region */
-	bool created;	/* this run created it: unlink may remove it */
-	bool blkdev;	/* a block device: trims are discards */
-	bool fill;	/* fill_device: laid out until the filesystem is full */
-	bool nosync;	/* create_fsync=0: no fsync after the layout */
+	uint64_t size;		 /* bytes the job may use from offset 0 of the file */
+	uint64_t start;		 /* bytes: first byte of the I/O region (offset) */
+	uint64_t len;		 /* bytes: length of the I/O region */
+	bool created;		 /* this run created it: unlink may remove it */
+	bool blkdev;		 /* a block device: trims are discards */
+	bool fill;		 /* fill_device: laid out until the filesystem is full */
+	struct files_lock *lock; /* lockfile: shared with the run's other users of the path */
+	bool nosync;		 /* create_fsync=0: no fsync after the layout */
 };
 
 struct run_files {

@@ -80,7 +80,6 @@ static const struct {
 	{ "listen", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
 	{ "load", FIO_OPT_HARMLESS,
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
-	{ "lockfile", FIO_OPT_UNSUPPORTED, NULL },
 	{ "lockmem", FIO_OPT_UNSUPPORTED, NULL },
 	{ "log_alternate_epoch", FIO_OPT_HARMLESS, "a log timestamp setting" },
 	{ "log_alternate_epoch_clock_id", FIO_OPT_HARMLESS, "a log timestamp setting" },

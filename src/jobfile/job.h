@@ -46,6 +46,9 @@ enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 
 enum sub_block_io { SUBIO_SCATTER, SUBIO_COPY };
 
+/* lockfile: how a file shared by clones is locked around each I/O. */
+enum lockfile_mode { LOCKFILE_NONE, LOCKFILE_EXCLUSIVE, LOCKFILE_READWRITE };
+
 enum fallocate_mode {
 	FALLOC_NONE,
 	FALLOC_NATIVE,
@@ -294,7 +297,8 @@ struct job {
 	bool unique_filename;	/* fio's client-name prefix: no clients here */
 	bool unlink_each_loop;	/* files removed before each loop after the first */
 	char *opendir;		/* files below it are the job's files */
-	bool fill_device;	/* write until ENOSPC or EDQUOT: the end, not an error */
+	enum lockfile_mode lockfile;
+	bool fill_device; /* write until ENOSPC or EDQUOT: the end, not an error */
 	enum fallocate_mode fallocate;
 	unsigned kb_base;
 

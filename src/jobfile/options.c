@@ -35,6 +35,13 @@ static const struct opt_enum sync_enums[] = {
 	{ "1", SYNC_SYNC },    { "dsync", SYNC_DSYNC }, { NULL, 0 },
 };
 
+static const struct opt_enum lockfile_enums[] = {
+	{ "none", LOCKFILE_NONE },
+	{ "exclusive", LOCKFILE_EXCLUSIVE },
+	{ "readwrite", LOCKFILE_READWRITE },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum fadvise_enums[] = {
 	{ "0", FADV_HINT_NONE },
 	{ "1", FADV_HINT_WORKLOAD },
@@ -279,6 +286,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .def = "1024", .help = "what k means in sizes: 1024 (fio's default) or 1000" },
 	[OPT_LAT_PERCENTILES] = { .name = "lat_percentiles", .kind = &opt_kind_bool, F(lat_percentiles), .def = "0",
 	  .help = "report total latency percentiles" },
+	[OPT_LOCKFILE] = { .name = "lockfile", .kind = &opt_kind_enum, F(lockfile), .enums = lockfile_enums, .def = "none",
+	  .help = "lock a file shared by clones around each I/O: none, exclusive, readwrite" },
 	[OPT_LOG_AVG_MSEC] = { .name = "log_avg_msec", .kind = &opt_kind_uint, F(log_avg_msec), .def = "0",
 	  .help = "average log entries over this many ms (0: every I/O)" },
 	[OPT_LOG_HIST_COARSENESS] = { .name = "log_hist_coarseness", .kind = &opt_kind_uint, F(log_hist_coarseness), .max = 6,

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "files/filelock.h"
 #include "run/clone.h"
 #include "run/preflight.h"
 #include "run/run.h"
@@ -29,6 +30,15 @@ static unsigned find_job(const struct job *jobs, unsigned before, const char *na
 	return ~0u;
 }
 
+/* lockfile: slot @s's files take the run's lock of their path. */
+static void share_locks(struct filelocks *fl, struct slot *s)
+{
+	unsigned k;
+
+	for (k = 0; s->w.job->lockfile && k < s->w.files.n; k++)
+		s->w.files.v[k].lock = filelocks_get(fl, s->w.files.v[k].path);
+}
+
 /*
  * create_serialize=0: the clones of slots [from, to) not set up yet are set
  * up now, as their stonewall batch starts (fio lays such a job's files out
@@ -39,7 +49,7 @@ static unsigned find_job(const struct job *jobs, unsigned before, const char *na
 static int setup_late(const struct run_plan *plan, struct ctl *c, bool *up, unsigned from,
 		      unsigned to, atomic_int *stop, const struct run_watch *watch,
 		      struct watcher *wt, bool *watching, const struct run_flows *flows,
-		      struct run *out, char **cause)
+		      struct filelocks *fl, struct run *out, char **cause)
 {
 	struct slot *slots = c->slots;
 	unsigned i;
@@ -65,6 +75,7 @@ static int setup_late(const struct run_plan *plan, struct ctl *c, bool *up, unsi
 		slots[i].w.flow = flow_of(flows, &plan->jobs[r->job_index]);
 		r->engine = slots[i].w.eng.ops->name;
 		r->depth = slots[i].w.eng.depth;
+		share_locks(fl, &slots[i]);
 		clone_prepare(&slots[i], 1);
 	}
 	*watching = watch_start(wt, watch, slots, out->nr, out->t_start);
@@ -84,6 +95,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	struct slot *slots;
 	struct run_flows flows;
 	bool *up; /* per slot: set up (worker_setup succeeded) */
+	struct filelocks fl;
+	unsigned nlocks = 0;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -103,6 +116,10 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	out->results = xcalloc(n, sizeof(*out->results));
 	out->nr = n;
 	up = xcalloc(n ? n : 1, sizeof(*up));
+	for (i = 0; i < nr; i++)
+		if (jobs[i].lockfile)
+			nlocks += jobs[i].numjobs * plan->v[i].nfiles;
+	ret = filelocks_init(&fl, nlocks, cause);
 	for (i = 0; i < nr && !ret; i++)
 		ret = preflight_runnable(&jobs[i], cause);
 	if (!ret)
@@ -144,6 +161,9 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		goto out;
 	clone_prepare(slots, out->nr);
 	for (i = 0; i < out->nr; i++)
+		if (up[i])
+			share_locks(&fl, &slots[i]);
+	for (i = 0; i < out->nr; i++)
 		if (up[i] && !(slots[i].w.eng.ops->flags & ENGINE_F_NOFILES))
 			for (k = 0; k < slots[i].w.files.n; k++)
 				disks_add_path(&out->disks, slots[i].w.files.v[k].path);
@@ -156,7 +176,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && jobs[i].stonewall) {
 			ret = setup_late(plan, c, up, batch, n, stop, watch, &wt, &watching, &flows,
-					 out, cause);
+					 &fl, out, cause);
 			if (!ret)
 				ret = clone_start_batch(slots, batch, n, c, cause);
 			clone_join_all(slots, n, c, stop);
@@ -167,8 +187,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		n += jobs[i].numjobs;
 	}
 	if (!ret && !*stop)
-		ret = setup_late(plan, c, up, batch, n, stop, watch, &wt, &watching, &flows, out,
-				 cause);
+		ret = setup_late(plan, c, up, batch, n, stop, watch, &wt, &watching, &flows, &fl,
+				 out, cause);
 	if (!ret && !*stop)
 		ret = clone_start_batch(slots, batch, n, c, cause);
 	clone_join_all(slots, out->nr, c, stop);
@@ -197,6 +217,7 @@ out:
 		if (up[i])
 			worker_cleanup(&slots[i].w, ret || slots[i].w.job->unlink);
 	free(up);
+	filelocks_free(&fl);
 	if (ret)
 		run_free(out);
 	clone_ctl_free(c);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "files/filelock.h"
 #include "jobfile/options.h"
 #include "run/run.h"
 #include "run/worker.h"
@@ -786,6 +787,13 @@ static void fill(struct worker *w, struct loop *lp)
 			q = ENGINE_Q_DONE;
 			if (w->v.state_writes && w->pl.writes >= w->v.state_writes)
 				lp->limit = lp->issued;
+		} else if (w->job->lockfile) {
+			/* As fio: the file's lock is held around the queue call. */
+			struct files_lock *l = w->files.v[req->file].lock;
+
+			files_lock(l, w->job->lockfile, req->op == IO_OP_READ);
+			q = ops->queue(&w->eng, req);
+			files_unlock(l, w->job->lockfile);
 		} else {
 			q = ops->queue(&w->eng, req);
 		}
