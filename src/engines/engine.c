@@ -19,7 +19,8 @@
 extern const struct engine_ops psync_engine_ops, sync_engine_ops, libaio_engine_ops,
 	io_uring_engine_ops, mmap_engine_ops, null_engine_ops;
 extern const struct engine_ops falloc_engine_ops, ftruncate_engine_ops, filecreate_engine_ops,
-	filestat_engine_ops, filedelete_engine_ops;
+	filestat_engine_ops, filedelete_engine_ops, dircreate_engine_ops, dirstat_engine_ops,
+	dirdelete_engine_ops;
 #ifdef IOGAUGE_TEST_ENGINE /* tests/engines/count.c: in test_count alone */
 extern const struct engine_ops count_engine_ops;
 #endif
@@ -39,8 +40,10 @@ static const struct engine_ops *const engine_table[] = {
 #else
 	ABSENT("io_uring"),
 #endif
-	&mmap_engine_ops,	&null_engine_ops,     &falloc_engine_ops,     &ftruncate_engine_ops,
-	&filecreate_engine_ops, &filestat_engine_ops, &filedelete_engine_ops,
+	&mmap_engine_ops,	&null_engine_ops,	&falloc_engine_ops,
+	&ftruncate_engine_ops,	&filecreate_engine_ops, &filestat_engine_ops,
+	&filedelete_engine_ops, &dircreate_engine_ops,	&dirstat_engine_ops,
+	&dirdelete_engine_ops,
 #ifdef IOGAUGE_TEST_ENGINE
 	&count_engine_ops,
 #endif

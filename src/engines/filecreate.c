@@ -23,10 +23,17 @@ static int filecreate_op(const char *path, const void *opts)
 	return 0;
 }
 
+static int filecreate_remove(const char *path, const void *opts)
+{
+	(void)opts;
+	return unlink(path) < 0 ? -errno : 0;
+}
+
 static int filecreate_init(struct engine *e, const struct engine_setup *s, char **cause)
 {
-	(void)cause;
-	return fileop_init(e, s, filecreate_op, s->job->unlink);
+	static const struct fileop_kind k = { .op = filecreate_op, .remove = filecreate_remove };
+
+	return fileop_init(e, s, &k, cause);
 }
 
 const struct engine_ops filecreate_engine_ops = {

@@ -17,8 +17,9 @@ static int filedelete_op(const char *path, const void *opts)
 
 static int filedelete_init(struct engine *e, const struct engine_setup *s, char **cause)
 {
-	(void)cause;
-	return fileop_init(e, s, filedelete_op, false);
+	static const struct fileop_kind k = { .op = filedelete_op };
+
+	return fileop_init(e, s, &k, cause);
 }
 
 const struct engine_ops filedelete_engine_ops = {

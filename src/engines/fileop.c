@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
+#include <string.h>
 
 #include "engines/fileop.h"
 #include "files/files.h"
@@ -19,8 +19,8 @@ struct fileop_priv {
 	const struct run_files *files;
 	const void *opts;
 	fileop_fn op;
+	fileop_fn remove; /* at the end, on every path; NULL: none */
 	uint64_t *issued; /* bytes, per file */
-	bool unlink;	  /* at the end, remove the files (filecreate with unlink=1) */
 };
 
 int fileop_check(const struct job *job, const void *opts, const struct opt_def **blame,
@@ -38,14 +38,25 @@ int fileop_check(const struct job *job, const void *opts, const struct opt_def *
 	return 0;
 }
 
-int fileop_init(struct engine *e, const struct engine_setup *s, fileop_fn op, bool unlink)
+int fileop_init(struct engine *e, const struct engine_setup *s, const struct fileop_kind *k,
+		char **cause)
 {
-	struct fileop_priv *p = xcalloc(1, sizeof(*p));
+	struct fileop_priv *p;
+	unsigned i;
+	int r;
 
-	p->unlink = unlink;
+	for (i = 0; k->prepare && i < s->files->n; i++) {
+		r = k->prepare(s->files->v[i].path, s->opts);
+		if (r < 0) {
+			*cause = xasprintf("%s: %s", s->files->v[i].path, strerror(-r));
+			return r;
+		}
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->remove = s->job->unlink ? k->remove : NULL;
 	p->files = s->files;
 	p->opts = s->opts;
-	p->op = op;
+	p->op = k->op;
 	p->issued = xcalloc(s->files->n ? s->files->n : 1, sizeof(*p->issued));
 	e->priv = p;
 	return 0;
@@ -56,8 +67,8 @@ void fileop_cleanup(struct engine *e)
 	struct fileop_priv *p = e->priv;
 	unsigned i;
 
-	for (i = 0; p->unlink && i < p->files->n; i++)
-		(void)unlink(p->files->v[i].path); /* not there (never created): fine */
+	for (i = 0; p->remove && i < p->files->n; i++)
+		(void)p->remove(p->files->v[i].path, p->opts); /* not there: fine */
 	free(p->issued);
 	free(p);
 	e->priv = NULL;

@@ -14,9 +14,18 @@
 /* The operation on @path: 0 or -errno.  @opts: the engine's options. */
 typedef int (*fileop_fn)(const char *path, const void *opts);
 
-/* Set-up and release of the per-file pass counts and the engine's op;
- * with @unlink, the release removes the files (which the engine made). */
-int fileop_init(struct engine *e, const struct engine_setup *s, fileop_fn op, bool unlink);
+/* What an engine does to each path. */
+struct fileop_kind {
+	fileop_fn op;	   /* timed, at the first I/O of each pass over the file */
+	fileop_fn prepare; /* NULL, or at set-up, on every path (the directories to use) */
+	fileop_fn remove;  /* NULL, or with unlink=1 at the end, on every path */
+};
+
+/* Set-up (@k->prepare on each path) and release (@k->remove, with
+ * unlink=1) of the per-file pass counts and the engine's operation.  0,
+ * or -errno with *cause naming the path. */
+int fileop_init(struct engine *e, const struct engine_setup *s, const struct fileop_kind *k,
+		char **cause);
 void fileop_cleanup(struct engine *e);
 enum engine_q fileop_queue(struct engine *e, struct io_req *req);
 /* What the three refuse of a job: trims and mixed directions (fio times

@@ -55,8 +55,9 @@ static int filestat_op(const char *path, const void *o)
 
 static int filestat_init(struct engine *e, const struct engine_setup *s, char **cause)
 {
-	(void)cause;
-	return fileop_init(e, s, filestat_op, false);
+	static const struct fileop_kind k = { .op = filestat_op };
+
+	return fileop_init(e, s, &k, cause);
 }
 
 const struct engine_ops filestat_engine_ops = {

@@ -113,6 +113,39 @@ def fileops(tmp):
           "filedelete loops=2: exit %d %s" % (rc, out[-300:]))
 
 
+def direngines(tmp):
+    # dircreate, dirstat, dirdelete (fio 3.37's; fio 3.33 has none, so no
+    # comparison: fio's --enghelp is checked not to list them).  The same
+    # counts as the file engines: one clat per directory and pass, one I/O
+    # per bs of filesize, no total latency.
+    if FIO:
+        p = subprocess.run([FIO, "--enghelp"], capture_output=True, text=True, timeout=60)
+        check("filestat" in p.stdout and "dircreate" not in p.stdout,
+              "fio 3.33 --enghelp lists: %s" % p.stdout[-300:])
+    d = fresh(tmp, "dirs")
+    rc, js, out = run(BIN, "[d]\nioengine=dircreate\ndirectory=%s\nnrfiles=4\nfilesize=8k\n"
+                      "loops=1\n" % d, tmp)
+    modes = sorted((n, oct(os.stat(os.path.join(d, n)).st_mode)) for n in os.listdir(d))
+    check(rc == 0 and counts(js) == {"read": (32768, 8, 4, 0)} and
+          modes == [("d.0.%d" % i, "0o40700") for i in range(4)],
+          "dircreate: exit %d %r %r %s" % (rc, js and counts(js), modes, out[-200:]))
+    rc, js, out = run(BIN, "[d]\nioengine=dircreate\ndirectory=%s\nnrfiles=4\nfilesize=8k\n" % d,
+                      tmp)
+    check(rc == 1 and "File exists" in out, "dircreate again: exit %d %s" % (rc, out[-200:]))
+    rc, js, out = run(BIN, "[d]\nioengine=dirstat\ndirectory=%s\nnrfiles=6\nfilesize=8k\n" % d,
+                      tmp)
+    check(rc == 0 and counts(js) == {"read": (49152, 12, 6, 0)} and len(os.listdir(d)) == 6 and
+          all(os.path.isdir(os.path.join(d, n)) for n in os.listdir(d)),
+          "dirstat: exit %d %r %r %s" % (rc, js and counts(js), os.listdir(d), out[-200:]))
+    rc, js, out = run(BIN, "[d]\nioengine=dirdelete\nrw=write\ndirectory=%s\nnrfiles=7\n"
+                      "filesize=4k\n" % d, tmp)
+    check(rc == 0 and counts(js) == {"write": (28672, 7, 7, 0)} and os.listdir(d) == [],
+          "dirdelete: exit %d %r %r %s" % (rc, js and counts(js), os.listdir(d), out[-200:]))
+    rc, js, out = run(BIN, "[d]\nioengine=dirstat\ndirectory=%s\nnrfiles=3\nfilesize=4k\n"
+                      "unlink=1\n" % d, tmp)
+    check(rc == 0 and os.listdir(d) == [], "dirstat unlink=1: exit %d %r" % (rc, os.listdir(d)))
+
+
 def blocks(path):
     st = os.stat(path)
     return st.st_size, st.st_blocks * 512
@@ -260,6 +293,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-fileengines.")
     try:
         fileops(tmp)
+        direngines(tmp)
         falloc(tmp)
         ftruncate(tmp)
         create_on_open(tmp)
