@@ -155,8 +155,14 @@ static void list_engines(void)
 	const struct engine_ops *e;
 	unsigned i;
 
+	int w = 9;
+
+	/* The names in a column as wide as the longest. */
 	for (i = 0; (e = engine_at(i)); i++)
-		printf("%-9s %-5s %s\n", e->name, (e->flags & ENGINE_F_SYNC) ? "sync" : "async",
+		if ((int)strlen(e->name) > w)
+			w = (int)strlen(e->name);
+	for (i = 0; (e = engine_at(i)); i++)
+		printf("%-*s %-5s %s\n", w, e->name, (e->flags & ENGINE_F_SYNC) ? "sync" : "async",
 		       e->desc);
 }
 
