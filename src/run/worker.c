@@ -787,7 +787,7 @@ static void fill(struct worker *w, struct loop *lp)
 			q = ENGINE_Q_DONE;
 			if (w->v.state_writes && w->pl.writes >= w->v.state_writes)
 				lp->limit = lp->issued;
-		} else if (w->job->lockfile) {
+		} else if (w->job->lockfile && w->files.v[req->file].lock) {
 			/* As fio: the file's lock is held around the queue call. */
 			struct files_lock *l = w->files.v[req->file].lock;
 
