@@ -264,6 +264,86 @@ static void test_trim_and_small_region(void **state)
 	unbuild(&fx);
 }
 
+/* file_service_type and openfiles: the file of each I/O over 4 files of 4
+ * blocks, as fio 3.33 orders them (tests/cli/fileservice.py measures
+ * fio's with strace); then, with random and openfiles=2, every block is
+ * served once and never more than 2 files are in use at once. */
+static void test_file_service(void **state)
+{
+	static const struct {
+		const char *opts;
+		unsigned n;
+		const char *want;
+	} cases[] = {
+		{ "", 16, "0123012301230123" },
+		{ "openfiles=2\n", 16, "0101010123232323" },
+		{ "openfiles=1\n", 16, "0000111122223333" },
+		{ "file_service_type=sequential\n", 16, "0000111122223333" },
+		{ "file_service_type=roundrobin:3\n", 16, "0001112223330123" },
+		{ "file_service_type=roundrobin:3\nopenfiles=2\n", 16, "0001110122233323" },
+		{ "openfiles=3\nloops=2\n", 32, "01201201201233330120120120123333" },
+		{ "file_service_type=sequential:2\nopenfiles=2\n", 16, "0000111122223333" },
+	};
+	struct run_file files[4];
+	uint64_t limit = UINT64_MAX;
+	struct fixture fx;
+	struct io_req req;
+	char got[64], *cause = NULL;
+	unsigned c, i, k;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		build(&fx, 0, 16384, "[t]\nioengine=null\nsize=64k\nbs=4k\nnrfiles=4\n%s",
+		      cases[c].opts);
+		workload_free(&fx.wl);
+		for (k = 0; k < 4; k++)
+			files[k] = fx.file;
+		fx.fs.v = files;
+		fx.fs.n = 4;
+		assert_int_equal(workload_init(&fx.wl, &fx.jobs[0], &fx.fs, 0, 1, 42, true, &cause),
+				 0);
+		for (i = 0; i < cases[c].n; i++) {
+			workload_next(&fx.wl, &req, NULL, &limit, 0);
+			got[i] = (char)('0' + req.file);
+		}
+		got[i] = 0;
+		if (strcmp(got, cases[c].want))
+			fail_msg("%s: %s, expected %s", cases[c].opts, got, cases[c].want);
+		unbuild(&fx);
+	}
+	{
+		unsigned seen[4] = { 0 }, first[4] = { 0 }, last[4] = { 0 }, most = 0;
+
+		build(&fx, 0, 65536,
+		      "[t]\nioengine=null\nsize=256k\nbs=4k\nnrfiles=4\n"
+		      "file_service_type=random\nopenfiles=2\n");
+		workload_free(&fx.wl);
+		for (k = 0; k < 4; k++)
+			files[k] = fx.file;
+		fx.fs.v = files;
+		fx.fs.n = 4;
+		assert_int_equal(workload_init(&fx.wl, &fx.jobs[0], &fx.fs, 0, 1, 42, true, &cause),
+				 0);
+		for (i = 0; i < 64; i++) {
+			workload_next(&fx.wl, &req, NULL, &limit, 0);
+			if (!seen[req.file]++)
+				first[req.file] = i;
+			last[req.file] = i;
+		}
+		for (i = 0; i < 64; i++) {
+			unsigned open = 0;
+
+			for (k = 0; k < 4; k++)
+				open += first[k] <= i && i <= last[k];
+			most = open > most ? open : most;
+		}
+		for (k = 0; k < 4; k++)
+			assert_int_equal(seen[k], 16);
+		assert_int_equal(most, 2);
+		unbuild(&fx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_mix_proportions),
 		cmocka_unit_test(test_zoned),
 		cmocka_unit_test(test_trim_and_small_region),
+		cmocka_unit_test(test_file_service),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
