@@ -505,8 +505,10 @@ static void fail_io(struct worker *w, const struct io_req *req)
 		msg = xasprintf("%s: %s: %s", w->files.v[req->file].path, io_op_names[req->op],
 				why);
 	else
+		/* A file operation's engine names its own operation. */
 		msg = xasprintf("%s: %s at offset %llu, size %zu: %s", w->files.v[req->file].path,
-				io_op_names[req->op], (unsigned long long)req->off, req->len, why);
+				req->fake ? w->eng.ops->name : io_op_names[req->op],
+				(unsigned long long)req->off, req->len, why);
 	if (go_on && w->first_error) {
 		size_t n = strlen(w->first_error) + strlen(msg);
 		char *all = xasprintf("%s\n  then: %s%s", w->first_error, msg,

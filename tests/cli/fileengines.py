@@ -109,7 +109,7 @@ def fileops(tmp):
     d = fresh(tmp, "fd2")
     rc, js, out = run(BIN, "[t0]\nioengine=filedelete\ndirectory=%s\nnrfiles=1\nfilesize=4k\n"
                       "loops=2\n" % d, tmp)
-    check(rc == 1 and "t0.0.0" in out and "No such file or directory" in out,
+    check(rc == 1 and "t0.0.0: filedelete at offset 0, size 4096: No such file or directory" in out,
           "filedelete loops=2: exit %d %s" % (rc, out[-300:]))
 
 
