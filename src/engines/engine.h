@@ -82,6 +82,9 @@ enum engine_q {
 /* Changes its files whatever the direction (falloc's reads allocate,
  * filedelete's unlink): opened for writing, refused under --readonly. */
 #define ENGINE_F_MODIFIES (1u << 7)
+/* Holds its files from ->init() on (mmap's mappings): every file stays
+ * open, so openfiles below the number of files is refused. */
+#define ENGINE_F_HOLDSFILES (1u << 8)
 
 struct run_files;
 struct opt_def;

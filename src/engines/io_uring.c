@@ -80,6 +80,14 @@ static int uring_check(const struct job *job, const void *o, const struct opt_de
 				 "ioengine=libaio",
 				 job->iodepth, URING_MAX_DEPTH, URING_MAX_DEPTH);
 	}
+	if (opts->registerfiles && job->openfiles &&
+	    job->openfiles < (job->filename.n ? job->filename.n : job->nrfiles)) {
+		*blame = &opt_table[OPT_OPENFILES];
+		return set_cause(cause,
+				 "registerfiles registers every file: openfiles=%u must "
+				 "not be below the number of files, as in fio",
+				 job->openfiles);
+	}
 	if (opts->hipri && !job->direct) {
 		*blame = &uring_options[UO_HIPRI];
 		return set_cause(cause, "hipri (polled completions) needs direct=1");

@@ -199,7 +199,7 @@ const struct engine_ops mmap_engine_ops = {
 		"always goes through the page cache, whatever direct= says, and it cannot\n"
 		"grow a file: an existing file shorter than the job's region is an error.\n"
 		"iodepth is 1.",
-	.flags = ENGINE_F_SYNC | ENGINE_F_NOEXTEND | ENGINE_F_PAGECACHE,
+	.flags = ENGINE_F_SYNC | ENGINE_F_NOEXTEND | ENGINE_F_PAGECACHE | ENGINE_F_HOLDSFILES,
 	.init = mmap_init,
 	.queue = mmap_queue,
 	.cleanup = mmap_cleanup,

@@ -373,12 +373,19 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 		flags |= O_DSYNC;
 	memset(fs, 0, sizeof(*fs));
 	fs->oflags = flags;
+	fs->lazy = job->openfiles && job->openfiles < n && !(engine_flags & ENGINE_F_NOFILES);
 	fs->v = xcalloc(n, sizeof(*fs->v));
 	fs->mem_align = (size_t)sysconf(_SC_PAGESIZE);
 	for (i = 0; i < n && !ret; i++) {
 		struct run_file *f = &fs->v[i];
 		uint64_t len;
 
+		/* openfiles: each is looked at and closed again; the run opens
+		 * it when the workload first uses it. */
+		if (fs->lazy && i && fs->v[i - 1].fd >= 0) {
+			close(fs->v[i - 1].fd);
+			fs->v[i - 1].fd = -1;
+		}
 		fs->n++;
 		f->fd = -1;
 		if (!job->filename.n)
@@ -524,9 +531,46 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 		if (!ret && job->pre_read)
 			ret = warm(f, fw, cause);
 	}
+	if (!ret && fs->lazy && n && fs->v[n - 1].fd >= 0) {
+		close(fs->v[n - 1].fd);
+		fs->v[n - 1].fd = -1;
+	}
 	if (ret)
 		files_close(fs, true);
 	return ret;
+}
+
+int files_lazy_open(struct run_files *fs, unsigned i, const struct job *job, char **cause)
+{
+	struct run_file *f = &fs->v[i];
+	int advice;
+
+	f->fd = open(f->path, fs->oflags);
+	if (f->fd < 0)
+		return set_cause_errno(cause, errno, "%s: open: %s", f->path, strerror(errno));
+	if (job->invalidate && !job->pre_read)
+		posix_fadvise(f->fd, (off_t)f->start, (off_t)f->len, POSIX_FADV_DONTNEED);
+	if (job->fadvise_hint != FADV_HINT_NONE) {
+		advice = job->fadvise_hint == FADV_HINT_RANDOM ||
+					 (job->fadvise_hint == FADV_HINT_WORKLOAD &&
+					  job_is_random(job->rw))
+				 ? POSIX_FADV_RANDOM
+				 : POSIX_FADV_SEQUENTIAL;
+		posix_fadvise(f->fd, (off_t)f->start, (off_t)f->len, advice);
+	}
+	return 0;
+}
+
+void files_lazy_close(struct run_files *fs, unsigned i, const struct job *job)
+{
+	struct run_file *f = &fs->v[i];
+
+	if (f->fd < 0)
+		return;
+	if (job->fsync_on_close && job_does(job, DDIR_WRITE))
+		(void)fsync(f->fd);
+	close(f->fd);
+	f->fd = -1;
 }
 
 int files_reloop(struct run_files *fs, bool writes, char **cause)
@@ -536,9 +580,10 @@ int files_reloop(struct run_files *fs, bool writes, char **cause)
 	for (i = 0; i < fs->n; i++) {
 		struct run_file *f = &fs->v[i];
 
-		if (f->fd < 0 || f->blkdev)
+		if ((f->fd < 0 && !fs->lazy) || f->blkdev)
 			continue;
-		close(f->fd);
+		if (f->fd >= 0)
+			close(f->fd);
 		if (unlink(f->path) < 0 && errno != ENOENT) {
 			f->fd = -1;
 			return set_cause_errno(cause, errno, "%s: unlink_each_loop: %s", f->path,
@@ -549,6 +594,10 @@ int files_reloop(struct run_files *fs, bool writes, char **cause)
 			return set_cause_errno(cause, errno, "%s: unlink_each_loop: open: %s",
 					       f->path, strerror(errno));
 		f->created = true;
+		if (fs->lazy) { /* made again; opened when the workload next uses it */
+			close(f->fd);
+			f->fd = -1;
+		}
 	}
 	return 0;
 }

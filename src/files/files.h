@@ -35,6 +35,10 @@ struct run_files {
 	unsigned n;
 	size_t mem_align; /* bytes: buffer alignment the files need */
 	int oflags;	  /* what they were opened with */
+	/* openfiles below the number of files: a file is open only while the
+	 * workload uses it (files_lazy_open, files_lazy_close), not from set-up
+	 * on, so that no more descriptors are held than openfiles asks. */
+	bool lazy;
 };
 
 /* A file being laid out or pre-read before the run, for a progress line. */
@@ -73,6 +77,13 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
  * when @path cannot be looked at.
  */
 int files_probe(const char *path, char *kind, uint64_t *size);
+/* openfiles (fs->lazy): file @i opened for the I/O that needs it, its
+ * cache dropped and its access hinted as the job says, as fio does on each
+ * open; and closed (fsync_on_close: synced first) once the workload is done
+ * with it and none of its I/Os is in flight.  Open: 0, or -errno with
+ * *cause naming the file. */
+int files_lazy_open(struct run_files *fs, unsigned i, const struct job *job, char **cause);
+void files_lazy_close(struct run_files *fs, unsigned i, const struct job *job);
 /*
  * unlink_each_loop, as a new loop starts: each regular file is closed and
  * removed, then opened again as fio opens it: made anew (empty, 0600) by a

@@ -751,6 +751,12 @@ static int check_job(struct job *job, char **cause)
 			return ret;
 		}
 	}
+	if (ops && (ops->flags & ENGINE_F_HOLDSFILES) && job->openfiles &&
+	    job->openfiles < (job->filename.n ? job->filename.n : job->nrfiles))
+		return job_fail_at(job, later(job, "openfiles", "ioengine"), cause,
+				   "ioengine=%s keeps every file open (mapped), so openfiles=%u "
+				   "cannot be below the number of files",
+				   ops->name, job->openfiles);
 	if (ops && (ops->flags & ENGINE_F_NOFILES) &&
 	    (job->size.pct || (!job->size.val && !job->filesize_min) || job->offset.pct ||
 	     job->offset_increment.pct))

@@ -299,6 +299,8 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 	w->free_reqs = xcalloc(depth, sizeof(*w->free_reqs));
 	w->done = xcalloc(depth, sizeof(*w->done));
 	w->pending = xcalloc(depth, sizeof(*w->pending));
+	if (w->files.lazy)
+		w->file_inflight = xcalloc(w->files.n, sizeof(*w->file_inflight));
 	for (i = 0; i < depth; i++) {
 		w->reqs[i].idx = i;
 		w->free_reqs[w->nr_free++] = &w->reqs[depth - 1 - i];
@@ -339,6 +341,8 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->free_reqs);
 	free(w->done);
 	free(w->pending);
+	free(w->file_inflight);
+	w->file_inflight = NULL;
 	interval_free(&w->iv);
 	stats_free(&w->stats);
 	w->pending = NULL;
@@ -574,12 +578,42 @@ static bool full(struct worker *w, struct loop *lp, struct io_req *req)
 	return true;
 }
 
+/* openfiles: @req's file is opened if it is not (files.lazy).  0, or
+ * -errno with w->error set. */
+static int lazy_use(struct worker *w, struct io_req *req)
+{
+	char *cause = NULL;
+	int ret = 0;
+
+	if (w->files.v[req->file].fd < 0) {
+		ret = files_lazy_open(&w->files, req->file, w->job, &cause);
+		if (ret && !w->error) {
+			w->error = cause;
+			w->error_no = -ret;
+		} else if (ret) {
+			free(cause);
+		}
+	}
+	req->fd = w->files.v[req->file].fd;
+	return ret;
+}
+
+/* openfiles: one I/O of @req's file less in flight; the file is closed
+ * once none is and the workload is done with it (fio's closing file). */
+static void lazy_done(struct worker *w, const struct io_req *req)
+{
+	if (!--w->file_inflight[req->file] && !(w->wl.fstate[req->file] & WL_FILE_OPEN))
+		files_lazy_close(&w->files, req->file, w->job);
+}
+
 static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)
 {
 	bool rw = req->op == IO_OP_READ || req->op == IO_OP_WRITE || req->op == IO_OP_TRIM;
 	unsigned sd = op_dir(req->op);
 
 	lp->now = now;
+	if (w->file_inflight)
+		lazy_done(w, req);
 
 	if (req->res < 0 || (rw && (uint64_t)req->res != req->len)) {
 		if (full(w, lp, req))
@@ -782,6 +816,11 @@ static void fill(struct worker *w, struct loop *lp)
 		}
 		req->t_issue = req->t_start;
 		req->queued = false;
+		if (w->file_inflight && lazy_use(w, req)) {
+			if (req != w->held)
+				w->free_reqs[w->nr_free++] = req;
+			break;
+		}
 		if (lp->dry && !lp->verifying) {
 			/* verify_only: the I/O is made, mapped and counted, not issued;
 			 * verify_state_load: up to the writes the state saved. */
@@ -804,6 +843,8 @@ static void fill(struct worker *w, struct loop *lp)
 			break;
 		}
 		w->held = NULL;
+		if (w->file_inflight)
+			w->file_inflight[req->file]++;
 		if (q == ENGINE_Q_DONE) {
 			/* As fio: a sync I/O is a submission and a reap of one. */
 			w->stats.submit[1]++;
@@ -1269,7 +1310,7 @@ void worker_run(struct worker *w)
 	if ((job->end_fsync || job->fsync_on_close) && !w->error && job_does(job, DDIR_WRITE) &&
 	    !(w->eng.ops->flags & ENGINE_F_NOFILES))
 		for (i = 0; i < w->files.n; i++)
-			if (fsync(w->files.v[i].fd) < 0 && !w->error) {
+			if (w->files.v[i].fd >= 0 && fsync(w->files.v[i].fd) < 0 && !w->error) {
 				w->error_no = errno;
 				w->error = xasprintf("%s: fsync at the end: %s", w->files.v[i].path,
 						     strerror(w->error_no));

@@ -93,6 +93,7 @@ struct worker {
 	struct io_req **done;	   /* reap results */
 	struct io_req **pending;   /* queued since the last commit */
 	struct io_req *held;	   /* refused BUSY (or a sync due): goes out first */
+	unsigned *file_inflight;   /* openfiles (files.lazy): I/Os in flight per file */
 	bool eng_ready;		   /* ->init() succeeded: ->cleanup() is owed */
 	unsigned nr_free;
 	uint64_t writes_since_sync;

@@ -124,6 +124,39 @@ def drawn(tmp):
                   (args, shares[BIN], shares[FIO]))
 
 
+def descriptors(tmp):
+    # openfiles is a limit on descriptors too: the most files open at once
+    # (strace -y, openat and close) is openfiles, as fio's; and 300 files
+    # with openfiles=4 run under a limit of 64 descriptors.
+    import resource
+    d = os.path.join(tmp, "many")
+    os.mkdir(d)
+    for i in range(300):
+        with open(os.path.join(d, "m.0.%d" % i), "wb") as f:
+            f.write(b"\1" * 8192)
+    for tool in [BIN] + ([FIO] if FIO else []):
+        trace = os.path.join(tmp, "trace")
+        p = subprocess.run([STRACE, "-f", "-y", "-e", "trace=openat,close", "-o", trace, tool,
+                            "--name=m", "--directory=" + d, "--nrfiles=300", "--filesize=8k",
+                            "--bs=4k", "--openfiles=4", "--rw=read"], capture_output=True,
+                           text=True, timeout=120, env=TRACED_ENV,
+                           preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE,
+                                                                 (64, 64)))
+        cur, most = set(), 0
+        with open(trace) as f:
+            for line in f:
+                m = re.search(r'openat\(.*"%s/(m\.0\.\d+)".*= \d+<' % re.escape(d), line)
+                if m:
+                    cur.add(m.group(1))
+                    most = max(most, len(cur))
+                    continue
+                m = re.search(r"close\(\d+<%s/(m\.0\.\d+)>\)" % re.escape(d), line)
+                if m:
+                    cur.discard(m.group(1))
+        check(p.returncode == 0 and most == 4, "%s openfiles=4 of 300 under 64 descriptors: "
+              "exit %d, at most %d open %s" % (tool, p.returncode, most, p.stderr[-200:]))
+
+
 def refused(tmp):
     for val, msg in (("bogus", "not a valid file_service_type"),
                      ("roundrobin:0", "I/Os per file must be 1"),
@@ -136,6 +169,13 @@ def refused(tmp):
         check(p.returncode == 2 and "bad.fio:4" in p.stderr and msg in p.stderr and
               not os.path.exists(os.path.join(tmp, "b")),
               "file_service_type=%s: exit %d %s" % (val, p.returncode, p.stderr[-200:]))
+    for eng, msg in (("--ioengine=mmap", "keeps every file open"),
+                     ("--ioengine=io_uring --registerfiles", "registerfiles registers every file")):
+        p = subprocess.run([BIN, "--name=b", "--filename=%s/a:%s/b" % (tmp, tmp), "--size=64k",
+                            "--openfiles=1"] + eng.split(), capture_output=True, text=True,
+                           timeout=60)
+        check(p.returncode == 2 and msg in p.stderr and not os.path.exists(tmp + "/a"),
+              "%s openfiles=1 of 2: exit %d %s" % (eng, p.returncode, p.stderr[-200:]))
     p = subprocess.run([BIN, "--name=b", "--filename=%s/b" % tmp, "--size=64k", "--openfiles=-1"],
                        capture_output=True, text=True, timeout=60)
     check(p.returncode == 2 and "openfiles" in p.stderr, "openfiles=-1: exit %d %s" %
@@ -150,6 +190,7 @@ def main():
     try:
         exact(tmp)
         drawn(tmp)
+        descriptors(tmp)
         refused(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
