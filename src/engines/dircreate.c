@@ -36,7 +36,7 @@ const struct engine_ops dircreate_engine_ops = {
 		"of it, mkdir(2) with mode 0700, and its time is that I/O's clat; every I/O\n"
 		"counts as one of its length, with no latency of its own (fio 3.37's dircreate;\n"
 		"fio 3.33 has none).  unlink=1 removes the directories at the end.",
-	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_MODIFIES,
+	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_MODIFIES | ENGINE_F_BLOCKFILE,
 	.check = fileop_check,
 	.init = dircreate_init,
 	.queue = fileop_queue,

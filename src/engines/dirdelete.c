@@ -37,7 +37,7 @@ const struct engine_ops dirdelete_engine_ops = {
 		"(mkdir, 0700), then the first I/O of each pass over it removes it, rmdir(2),\n"
 		"and its time is that I/O's clat; every I/O counts as one of its length, with\n"
 		"no latency of its own (fio 3.37's dirdelete; fio 3.33 has none).",
-	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_MODIFIES,
+	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_MODIFIES | ENGINE_F_BLOCKFILE,
 	.check = fileop_check,
 	.init = dirdelete_init,
 	.queue = fileop_queue,

@@ -85,6 +85,9 @@ enum engine_q {
 /* Holds its files from ->init() on (mmap's mappings): every file stays
  * open, so openfiles below the number of files is refused. */
 #define ENGINE_F_HOLDSFILES (1u << 8)
+/* With ENGINE_F_NOFILES: a job without a size gives each file one block of
+ * its smallest size (fio's filecreate sizes its files so). */
+#define ENGINE_F_BLOCKFILE (1u << 9)
 
 struct run_files;
 struct opt_def;

@@ -43,7 +43,7 @@ const struct engine_ops filecreate_engine_ops = {
 		"open(O_CREAT | O_RDWR, 0600) and its time is that I/O's clat; every I/O counts\n"
 		"as one of its length, with no latency of its own (fio's filecreate).  The\n"
 		"files are not laid out and stay empty; iodepth is 1.",
-	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_MODIFIES,
+	.flags = ENGINE_F_SYNC | ENGINE_F_NOFILES | ENGINE_F_MODIFIES | ENGINE_F_BLOCKFILE,
 	.check = fileop_check,
 	.init = filecreate_init,
 	.queue = fileop_queue,

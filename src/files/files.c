@@ -420,7 +420,10 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 		}
 		if (engine_flags & ENGINE_F_NOFILES) {
 			/* Nothing is laid out or opened: the region is all there is
-			 * (check_job saw that it is given in bytes). */
+			 * (check_job saw that it is given in bytes, or that the
+			 * engine makes each file a block). */
+			if (!len && (engine_flags & ENGINE_F_BLOCKFILE))
+				len = jp->bs_min;
 			f->size = f->start + len;
 			f->len = len;
 			continue;

@@ -758,8 +758,9 @@ static int check_job(struct job *job, char **cause)
 				   "cannot be below the number of files",
 				   ops->name, job->openfiles);
 	if (ops && (ops->flags & ENGINE_F_NOFILES) &&
-	    (job->size.pct || (!job->size.val && !job->filesize_min) || job->offset.pct ||
-	     job->offset_increment.pct))
+	    (job->size.pct ||
+	     (!job->size.val && !job->filesize_min && !(ops->flags & ENGINE_F_BLOCKFILE)) ||
+	     job->offset.pct || job->offset_increment.pct))
 		return job_fail_at(job, "ioengine", cause,
 				   "ioengine=%s opens no file, so it needs size= (or filesize=) in "
 				   "bytes, and offsets in bytes",

@@ -85,6 +85,11 @@ def fileops(tmp):
              "filesize=4k\n", listing)
     if r:
         check(r[0] == {"write": (12288, 3, 3, 0)}, "filecreate rw=write counts %r" % (r[0],))
+    # No size: each file is one block (fio's filecreate sizes them so).
+    r = both(tmp, "fcn", "[t0]\nioengine=filecreate\ndirectory=%(dir)s\nnrfiles=3\n", listing)
+    if r:
+        check(r[0] == {"read": (12288, 3, 3, 0)} and len(r[1]) == 3,
+              "filecreate without a size: %r" % (r,))
     # filestat, each stat_type: the files are laid out and stay.
     for st in ("stat", "lstat", "statx"):
         r = both(tmp, "fs" + st, "[t0]\nioengine=filestat\nstat_type=%s\ndirectory=%%(dir)s\n"
