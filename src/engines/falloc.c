@@ -10,6 +10,14 @@
 #include <fcntl.h>
 
 #include "engines/engine.h"
+#include "engines/fileop.h"
+
+static int falloc_check(const struct job *job, const void *opts, const struct opt_def **blame,
+			char **cause)
+{
+	(void)opts;
+	return fileop_refuse_verify(job, blame, cause);
+}
 
 static enum engine_q falloc_queue(struct engine *e, struct io_req *req)
 {
@@ -37,5 +45,6 @@ const struct engine_ops falloc_engine_ops = {
 		"(FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE), as fio's falloc engine.  Each\n"
 		"counts as an I/O of its length; iodepth is 1.",
 	.flags = ENGINE_F_SYNC | ENGINE_F_MODIFIES,
+	.check = falloc_check,
 	.queue = falloc_queue,
 };

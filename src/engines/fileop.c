@@ -23,10 +23,23 @@ struct fileop_priv {
 	uint64_t *issued; /* bytes, per file */
 };
 
+int fileop_refuse_verify(const struct job *job, const struct opt_def **blame, char **cause)
+{
+	if (job->verify == VERIFY_NONE)
+		return 0;
+	*blame = &opt_table[OPT_VERIFY];
+	return set_cause(cause,
+			 "ioengine=%s moves no data, so verify=%s has nothing to read back; "
+			 "remove verify",
+			 job->ioengine->name, opt_enum_name(OPT_VERIFY, (int)job->verify));
+}
+
 int fileop_check(const struct job *job, const void *opts, const struct opt_def **blame,
 		 char **cause)
 {
 	(void)opts;
+	if (fileop_refuse_verify(job, blame, cause))
+		return -EINVAL;
 	if (job_does(job, DDIR_TRIM) || (job_does(job, DDIR_READ) && job_does(job, DDIR_WRITE))) {
 		*blame = &opt_table[OPT_RW];
 		return set_cause(cause,

@@ -28,6 +28,9 @@ int fileop_init(struct engine *e, const struct engine_setup *s, const struct fil
 		char **cause);
 void fileop_cleanup(struct engine *e);
 enum engine_q fileop_queue(struct engine *e, struct io_req *req);
+/* For the engines that move no data (these, falloc, ftruncate): verify
+ * would read back bytes never written, so a job with it is refused. */
+int fileop_refuse_verify(const struct job *job, const struct opt_def **blame, char **cause);
 /* What the three refuse of a job: trims and mixed directions (fio times
  * the operation as the job's one direction). */
 int fileop_check(const struct job *job, const void *opts, const struct opt_def **blame,

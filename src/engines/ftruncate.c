@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "engines/fileop.h"
 #include "jobfile/options.h"
 #include "util/util.h"
 
@@ -16,6 +17,8 @@ static int ftruncate_check(const struct job *job, const void *opts, const struct
 			   char **cause)
 {
 	(void)opts;
+	if (fileop_refuse_verify(job, blame, cause))
+		return -EINVAL;
 	if (job_does(job, DDIR_READ) || job_does(job, DDIR_TRIM)) {
 		*blame = &opt_table[OPT_RW];
 		return set_cause(

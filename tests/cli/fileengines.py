@@ -279,7 +279,10 @@ def refusals(tmp):
     for job, msg in (("ioengine=ftruncate\nrw=read\n", "ioengine=ftruncate only writes"),
                      ("ioengine=filestat\nstat_type=fstat\n", "stat_type"),
                      ("ioengine=filecreate\nrw=randrw\n", "mixes directions or trims"),
-                     ("ioengine=filedelete\nrw=trim\n", "mixes directions or trims")):
+                     ("ioengine=filedelete\nrw=trim\n", "mixes directions or trims"),
+                     ("ioengine=falloc\nrw=write\nverify=crc32c\n", "has nothing to read back"),
+                     ("ioengine=ftruncate\nrw=write\nverify=md5\n", "has nothing to read back"),
+                     ("ioengine=filestat\nverify=crc32c\n", "has nothing to read back")):
         d = fresh(tmp, "bad")
         rc, js, out = run(BIN, "[b]\nfilename=%s/b\nsize=64k\n%s" % (d, job), tmp)
         check(rc == 2 and "job.fio:" in out and msg in out and not os.listdir(d),
