@@ -50,6 +50,11 @@ static const struct variant variants[] = {
 	{ "psync", .label = "psync" },
 	{ "sync", .label = "sync" },
 	{ "mmap", .label = "mmap" },
+	{ "pvsync", .label = "pvsync" },
+	{ "pvsync2", .label = "pvsync2" },
+	{ "vsync", .label = "vsync" },
+	{ "posixaio", .label = "posixaio" },
+	{ "splice", .label = "splice" },
 #ifdef IOGAUGE_HAVE_LIBAIO
 	{ "libaio", .label = "libaio" },
 #endif
@@ -64,6 +69,8 @@ static const struct variant variants[] = {
 #endif
 	{ "psync", .label = "psync vectored", .vectored = true },
 	{ "sync", .label = "sync vectored", .vectored = true },
+	{ "pvsync", .label = "pvsync vectored", .vectored = true },
+	{ "pvsync2", .label = "pvsync2 vectored", .vectored = true },
 };
 
 #define PIECES 4u
@@ -362,7 +369,7 @@ static void test_bad_descriptor(void **state)
 /* ---- through the worker ---- */
 
 static const char *const all_engines[] = {
-	"psync",    "sync", "mmap", "null",
+	"psync",    "sync", "mmap", "null", "pvsync", "pvsync2", "vsync", "posixaio", "splice",
 #ifdef IOGAUGE_HAVE_LIBAIO
 	"libaio",
 #endif

@@ -21,6 +21,8 @@ extern const struct engine_ops psync_engine_ops, sync_engine_ops, libaio_engine_
 extern const struct engine_ops falloc_engine_ops, ftruncate_engine_ops, filecreate_engine_ops,
 	filestat_engine_ops, filedelete_engine_ops, dircreate_engine_ops, dirstat_engine_ops,
 	dirdelete_engine_ops;
+extern const struct engine_ops pvsync_engine_ops, pvsync2_engine_ops, vsync_engine_ops,
+	cpuio_engine_ops, exec_engine_ops, posixaio_engine_ops, splice_engine_ops;
 #ifdef IOGAUGE_TEST_ENGINE /* tests/engines/count.c: in test_count alone */
 extern const struct engine_ops count_engine_ops;
 #endif
@@ -43,7 +45,9 @@ static const struct engine_ops *const engine_table[] = {
 	&mmap_engine_ops,	&null_engine_ops,	&falloc_engine_ops,
 	&ftruncate_engine_ops,	&filecreate_engine_ops, &filestat_engine_ops,
 	&filedelete_engine_ops, &dircreate_engine_ops,	&dirstat_engine_ops,
-	&dirdelete_engine_ops,
+	&dirdelete_engine_ops,	&pvsync_engine_ops,	&pvsync2_engine_ops,
+	&vsync_engine_ops,	&cpuio_engine_ops,	&exec_engine_ops,
+	&posixaio_engine_ops,	&splice_engine_ops,
 #ifdef IOGAUGE_TEST_ENGINE
 	&count_engine_ops,
 #endif
@@ -211,4 +215,43 @@ int64_t engine_sync_now(const struct io_req *req)
 	int r = req->op == IO_OP_FSYNC ? fsync(req->fd) : fdatasync(req->fd);
 
 	return r < 0 ? -errno : 0;
+}
+
+int64_t engine_rwv_now(const struct io_req *req, bool v2, int rwf)
+{
+	struct iovec v[IOV_MAX];
+	unsigned i = 0, n = req->nr_iov > 1 ? req->nr_iov : 1;
+	bool rd = req->op == IO_OP_READ;
+	size_t done = 0;
+	ssize_t r;
+
+	if (req->nr_iov > 1)
+		memcpy(v, req->iov, n * sizeof(*v));
+	else
+		v[0] = (struct iovec){ .iov_base = req->buf, .iov_len = req->len };
+	while (done < req->len) {
+		off_t off = (off_t)(req->off + done);
+
+		if (v2)
+			r = rd ? preadv2(req->fd, v + i, (int)(n - i), off, rwf)
+			       : pwritev2(req->fd, v + i, (int)(n - i), off, rwf);
+		else
+			r = rd ? preadv(req->fd, v + i, (int)(n - i), off)
+			       : pwritev(req->fd, v + i, (int)(n - i), off);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		done += (size_t)r;
+		for (; i < n && (size_t)r >= v[i].iov_len; i++)
+			r -= (ssize_t)v[i].iov_len;
+		if (i < n) {
+			v[i].iov_base = (char *)v[i].iov_base + r;
+			v[i].iov_len -= (size_t)r;
+		}
+	}
+	return (int64_t)done;
 }

@@ -88,6 +88,9 @@ enum engine_q {
 /* With ENGINE_F_NOFILES: a job without a size gives each file one block of
  * its smallest size (fio's filecreate sizes its files so). */
 #define ENGINE_F_BLOCKFILE (1u << 9)
+/* Moves nothing and needs no region (cpuio): the job runs for its runtime
+ * alone, however many bytes its I/Os would add up to. */
+#define ENGINE_F_NOIO (1u << 10)
 
 struct run_files;
 struct opt_def;
@@ -110,6 +113,12 @@ struct engine {
 	/* Set by ->init(): a kernel thread submits, so no I/O has a
 	 * submission latency (as fio's with sqthread_poll). */
 	bool kernel_submits;
+	/* ns, set by the engine: a pause after each I/O, outside its
+	 * latency, as thinktime's (cpuio's idle share); 0: none. */
+	uint64_t think;
+	/* Set by ->init(): the clone ends once every clone of the run whose
+	 * engine does I/O has ended (cpuio's exit_on_io_done). */
+	bool until_io_done;
 };
 
 struct engine_ops {
@@ -165,6 +174,11 @@ const void *engine_opts_of(const struct job *job, const struct engine_ops *ops);
  * are continued and EINTR retried: a result short of the length means end
  * of file.  Bytes moved, or -errno. */
 int64_t engine_rw_now(const struct io_req *req, bool at);
+/* For engines: a read or write through preadv(2)/pwritev(2), or with @v2
+ * preadv2(2)/pwritev2(2) with the RWF_* flags @rwf, at the I/O's offset,
+ * done now; short transfers continued as engine_rw_now's.  Bytes moved,
+ * or -errno. */
+int64_t engine_rwv_now(const struct io_req *req, bool v2, int rwf);
 /* For engines: fsync or fdatasync, done now.  0 or -errno. */
 int64_t engine_sync_now(const struct io_req *req);
 /* For engines: a trim, done now: a hole punched in a file (the size kept),

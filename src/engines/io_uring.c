@@ -3,15 +3,21 @@
  * io_uring through liburing, up to iodepth I/Os in flight, with fio's
  * knobs: fixedbufs (the buffers are registered, READ_FIXED/WRITE_FIXED),
  * registerfiles, sqthread_poll (IORING_SETUP_SQPOLL), hipri
- * (IORING_SETUP_IOPOLL).  fsync and fdatasync are IORING_OP_FSYNC.  When
- * the kernel refuses io_uring, init says why and what to use instead.
+ * (IORING_SETUP_IOPOLL), sqthread_poll_cpu (IORING_SETUP_SQ_AFF),
+ * nonvectored (READ/WRITE, or READV/WRITEV with one iovec), uncached
+ * (RWF_DONTCACHE on buffered I/O), nowait (RWF_NOWAIT), force_async
+ * (IOSQE_ASYNC on every Nth entry).  fsync and fdatasync are
+ * IORING_OP_FSYNC.  When the kernel refuses io_uring, init says why and
+ * what to use instead.
  */
 #include <errno.h>
 #include <liburing.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "engines/cmdprio.h"
 #include "engines/engine.h"
@@ -24,12 +30,26 @@
 
 extern const struct engine_ops io_uring_engine_ops;
 
+/* The uapi RWF_* values (linux/fs.h), for C libraries without them:
+ * RWF_DONTCACHE is what fio 3.33 calls RWF_UNCACHED (see pvsync2.c). */
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 0x08
+#endif
+#ifndef RWF_DONTCACHE
+#define RWF_DONTCACHE 0x80
+#endif
+
 /* io_uring's own job options. */
 struct uring_opts {
-	bool hipri;	    /* IORING_SETUP_IOPOLL */
-	bool fixedbufs;	    /* the buffers registered: READ_FIXED, WRITE_FIXED */
-	bool registerfiles; /* the files registered: IOSQE_FIXED_FILE */
-	bool sqthread_poll; /* IORING_SETUP_SQPOLL */
+	bool hipri;		 /* IORING_SETUP_IOPOLL */
+	bool fixedbufs;		 /* the buffers registered: READ_FIXED, WRITE_FIXED */
+	bool registerfiles;	 /* the files registered: IOSQE_FIXED_FILE */
+	bool sqthread_poll;	 /* IORING_SETUP_SQPOLL */
+	unsigned force_async;	 /* IOSQE_ASYNC on every Nth entry; 0: none */
+	int nonvectored;	 /* -1 (as 1), 0: READV/WRITEV, 1: READ/WRITE */
+	bool nowait;		 /* RWF_NOWAIT */
+	char *sqthread_poll_cpu; /* the SQ thread's CPU, a number; NULL: any */
+	unsigned uncached;	 /* nonzero: RWF_DONTCACHE on buffered I/O */
 	struct cmdprio_opts cmdprio;
 };
 
@@ -41,10 +61,24 @@ enum {
 	UO_CMDPRIO_CLASS,
 	UO_CMDPRIO_PERCENTAGE,
 	UO_FIXEDBUFS,
+	UO_FORCE_ASYNC,
 	UO_HIPRI,
+	UO_NONVECTORED,
+	UO_NOWAIT,
 	UO_REGISTERFILES,
 	UO_SQTHREAD_POLL,
+	UO_SQTHREAD_POLL_CPU,
+	UO_UNCACHED,
 	UO_NR
+};
+
+/* fio's default -1 asks the kernel, which has had READ and WRITE since
+ * Linux 5.6: the same as 1 on any kernel this runs on. */
+static const struct opt_enum nonvectored_enums[] = {
+	{ "-1", -1 },
+	{ "0", 0 },
+	{ "1", 1 },
+	{ NULL, 0 },
 };
 
 /* One option per row, as opt_table's (clang-format would break them up). */
@@ -54,14 +88,26 @@ static const struct opt_def uring_options[UO_NR + 1] = {
 	[UO_FIXEDBUFS] = { .name = "fixedbufs", .kind = &opt_kind_bool, UF(fixedbufs), .def = "0",
 	  .flags = OPTF_BARE,
 	  .help = "io_uring: register the I/O buffers (READ_FIXED, WRITE_FIXED); fail if they cannot be" },
+	[UO_FORCE_ASYNC] = { .name = "force_async", .kind = &opt_kind_uint, UF(force_async),
+	  .def = "0", .help = "io_uring: IOSQE_ASYNC (a kernel worker) on every Nth I/O (0: none)" },
 	[UO_HIPRI] = { .name = "hipri", .kind = &opt_kind_bool, UF(hipri), .def = "0",
 	  .flags = OPTF_BARE,
 	  .help = "io_uring: polled completions (needs direct=1 and a polling device)" },
+	[UO_NONVECTORED] = { .name = "nonvectored", .kind = &opt_kind_enum, UF(nonvectored),
+	  .enums = nonvectored_enums, .def = "-1",
+	  .help = "io_uring: 0 sends READV/WRITEV of one iovec; 1 and -1 READ/WRITE" },
+	[UO_NOWAIT] = { .name = "nowait", .kind = &opt_kind_bool, UF(nowait), .def = "0",
+	  .help = "io_uring: RWF_NOWAIT (fail with EAGAIN instead of waiting)" },
 	[UO_REGISTERFILES] = { .name = "registerfiles", .kind = &opt_kind_bool, UF(registerfiles),
 	  .def = "0", .flags = OPTF_BARE, .help = "io_uring: register the files with the kernel" },
 	[UO_SQTHREAD_POLL] = { .name = "sqthread_poll", .kind = &opt_kind_bool, UF(sqthread_poll),
 	  .def = "0", .flags = OPTF_BARE,
 	  .help = "io_uring: a kernel thread polls the submission queue" },
+	[UO_SQTHREAD_POLL_CPU] = { .name = "sqthread_poll_cpu", .kind = &opt_kind_str,
+	  UF(sqthread_poll_cpu),
+	  .help = "io_uring: the CPU the sqthread_poll thread is bound to" },
+	[UO_UNCACHED] = { .name = "uncached", .kind = &opt_kind_uint, UF(uncached), .def = "0",
+	  .help = "io_uring: buffered I/O that drops its pages after (RWF_DONTCACHE)" },
 	[UO_NR] = { .name = NULL }, /* the end */
 };
 /* clang-format on */
@@ -94,6 +140,26 @@ static int uring_check(const struct job *job, const void *o, const struct opt_de
 	}
 	if (cmdprio_check(&opts->cmdprio, &uring_options[UO_CMDPRIO_BSSPLIT], blame, cause))
 		return -EINVAL;
+	if (opts->sqthread_poll_cpu) {
+		const char *s = opts->sqthread_poll_cpu;
+		char *end = NULL;
+		unsigned long cpu = strtoul(s, &end, 10);
+		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+		*blame = &uring_options[UO_SQTHREAD_POLL_CPU];
+		if (!*s || *end || *s == '-' || *s == '+' || cpu > UINT32_MAX)
+			return set_cause(cause, "sqthread_poll_cpu=%s: not a CPU number", s);
+		if (ncpu > 0 && cpu >= (unsigned long)ncpu)
+			return set_cause(cause,
+					 "sqthread_poll_cpu=%lu: this machine has CPUs 0-%ld", cpu,
+					 ncpu - 1);
+		/* fio ignores it without a polling thread to bind. */
+		if (!opts->sqthread_poll)
+			return set_cause(cause,
+					 "sqthread_poll_cpu=%lu binds the thread of "
+					 "sqthread_poll, which is not set",
+					 cpu);
+	}
 	if (opts->fixedbufs && job->sub_blocks > 1) {
 		*blame = &opt_table[OPT_SUB_BLOCKS];
 		return set_cause(
@@ -107,7 +173,11 @@ struct uring_priv {
 	struct io_uring ring;
 	unsigned nr_pending, inflight;
 	bool fixedbufs, fixedfiles;
-	bool sqpoll; /* IORING_SETUP_SQPOLL: a kernel thread submits */
+	bool sqpoll;		       /* IORING_SETUP_SQPOLL: a kernel thread submits */
+	bool vectored;		       /* nonvectored=0: READV/WRITEV of iov[idx] */
+	int rwf;		       /* RWF_* of every read and write */
+	unsigned async_every, prepped; /* force_async, and entries since the last */
+	struct iovec *iov;	       /* vectored: one per slot, alive while its I/O is */
 	struct cmdprio cp;
 };
 
@@ -170,7 +240,7 @@ static int ring_setup(struct uring_priv *p, const struct uring_opts *opts, unsig
 
 	/* The kernel refuses both with a kernel thread submitting. */
 	if (opts->sqthread_poll)
-		flags |= IORING_SETUP_SQPOLL;
+		flags |= IORING_SETUP_SQPOLL | (opts->sqthread_poll_cpu ? IORING_SETUP_SQ_AFF : 0);
 	else
 		flags |= IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
 			 IORING_SETUP_DEFER_TASKRUN;
@@ -180,6 +250,8 @@ static int ring_setup(struct uring_priv *p, const struct uring_opts *opts, unsig
 		memset(&params, 0, sizeof(params));
 		params.flags = flags;
 		params.cq_entries = depth;
+		if (flags & IORING_SETUP_SQ_AFF)
+			params.sq_thread_cpu = (unsigned)strtoul(opts->sqthread_poll_cpu, NULL, 10);
 		r = io_uring_queue_init_params(depth, &p->ring, &params);
 		/* The next flag the ring has to drop, skipping those it has not. */
 		while (i < ARRAY_SIZE(optional) && !(flags & optional[i]))
@@ -197,6 +269,7 @@ static void uring_cleanup(struct engine *e)
 	struct uring_priv *p = e->priv;
 
 	io_uring_queue_exit(&p->ring);
+	free(p->iov);
 	free(p);
 	e->priv = NULL;
 }
@@ -216,6 +289,14 @@ static int uring_init(struct engine *e, const struct engine_setup *s, char **cau
 	e->priv = p;
 	e->kernel_submits = p->sqpoll;
 	cmdprio_init(&p->cp, &opts->cmdprio, s->job);
+	/* As fio: uncached only on buffered I/O. */
+	p->rwf = (opts->uncached && !s->job->direct ? RWF_DONTCACHE : 0) |
+		 (opts->nowait ? RWF_NOWAIT : 0);
+	p->async_every = opts->force_async;
+	if (!opts->nonvectored) {
+		p->vectored = true;
+		p->iov = xcalloc(e->depth, sizeof(*p->iov));
+	}
 	/* As fio, the buffers are registered only when fixedbufs asks: it
 	 * spares the kernel pinning each I/O's pages (about 7% less CPU per
 	 * 4 KiB direct read at depth 32; docs/PERFORMANCE.md), which fio's
@@ -285,6 +366,10 @@ static enum engine_q uring_queue(struct engine *e, struct io_req *req)
 			io_uring_prep_rw(rd ? IORING_OP_READ_FIXED : IORING_OP_WRITE_FIXED, sqe,
 					 req->fd, req->buf, (unsigned)req->len, req->off);
 			sqe->buf_index = (__u16)req->idx;
+		} else if (p->vectored) {
+			p->iov[req->idx] = (struct iovec){ req->buf, req->len };
+			io_uring_prep_rw(rd ? IORING_OP_READV : IORING_OP_WRITEV, sqe, req->fd,
+					 &p->iov[req->idx], 1, req->off);
 		} else {
 			io_uring_prep_rw(rd ? IORING_OP_READ : IORING_OP_WRITE, sqe, req->fd,
 					 req->buf, (unsigned)req->len, req->off);
@@ -293,6 +378,7 @@ static enum engine_q uring_queue(struct engine *e, struct io_req *req)
 		if (p->cp.on)
 			cmdprio_pick(&p->cp, req);
 		sqe->ioprio = req->ioprio;
+		sqe->rw_flags = p->rwf;
 	} else {
 		io_uring_prep_fsync(sqe, req->fd,
 				    req->op == IO_OP_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
@@ -300,6 +386,11 @@ static enum engine_q uring_queue(struct engine *e, struct io_req *req)
 	if (p->fixedfiles) {
 		sqe->fd = (int)req->file;
 		sqe->flags |= IOSQE_FIXED_FILE;
+	}
+	/* As fio: every Nth entry, syncs too, goes to a kernel worker. */
+	if (p->async_every && ++p->prepped == p->async_every) {
+		p->prepped = 0;
+		sqe->flags |= IOSQE_ASYNC;
 	}
 	io_uring_sqe_set_data(sqe, req);
 	p->nr_pending++;

@@ -29,15 +29,23 @@
 
 extern const struct engine_ops libaio_engine_ops;
 
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 0x08 /* linux/fs.h */
+#endif
+
 /* libaio's own job options. */
 struct aio_opts {
 	bool userspace_reap; /* a reap that need not wait reads the ring */
 	struct cmdprio_opts cmdprio;
+	bool nowait; /* RWF_NOWAIT on each read and write */
 };
 
 /* clang-format off */
 static const struct opt_def aio_options[] = {
 	CMDPRIO_ROWS(libaio_engine_ops, struct aio_opts, cmdprio, "libaio"),
+	{ .name = "nowait", .kind = &opt_kind_bool, .engine = &libaio_engine_ops,
+	  .off = offsetof(struct aio_opts, nowait), .def = "0",
+	  .help = "libaio: RWF_NOWAIT (fail with EAGAIN instead of waiting)" },
 	{ .name = "userspace_reap", .kind = &opt_kind_bool, .engine = &libaio_engine_ops,
 	  .off = offsetof(struct aio_opts, userspace_reap), .def = "0", .flags = OPTF_BARE,
 	  .help = "libaio: a reap that need not wait reads the AIO ring from user space" },
@@ -65,6 +73,7 @@ struct aio_priv {
 	struct aio_ring_abi *ring;
 	unsigned nr_pending, nr_failed, inflight;
 	struct cmdprio cp;
+	int rwf; /* RWF_* of every read and write */
 };
 
 /* Up to max completions from the ring without a system call. */
@@ -122,6 +131,7 @@ static int aio_init(struct engine *e, const struct engine_setup *s, char **cause
 	if (p->ring && (p->ring->magic != AIO_RING_MAGIC || p->ring->incompat_features ||
 			p->ring->header_length != sizeof(*p->ring)))
 		p->ring = NULL;
+	p->rwf = opts->nowait ? RWF_NOWAIT : 0;
 	e->priv = p;
 	return 0;
 }
@@ -157,6 +167,7 @@ static enum engine_q aio_queue(struct engine *e, struct io_req *req)
 		cb->aio_reqprio = (short)req->ioprio;
 		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
 	}
+	cb->aio_rw_flags = p->rwf;
 	cb->data = req;
 	p->pending[p->nr_pending++] = cb;
 	return ENGINE_Q_QUEUED;

@@ -2,7 +2,7 @@
 /*
  * What fio knows that iogauge does not: option names (fio 3.33's --cmdhelp
  * for every name its parser accepts, with aliases, engine and profile options) and
- * option values such as ioengine=posixaio.  A name here is refused with a
+ * option values such as ioengine=sg.  A name here is refused with a
  * message saying it is fio's, unless it cannot change the workload, in
  * which case it only warns.  Facts about fio, not code from it.
  */
@@ -17,7 +17,6 @@ static const struct {
 	const char *why;
 } fio_opts[] = {
 	{ "allrandrepeat", FIO_OPT_UNSUPPORTED, NULL },
-	{ "arguments", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
 	{ "atomic", FIO_OPT_UNSUPPORTED, NULL },
 	{ "bindname", FIO_OPT_UNSUPPORTED, "an option of fio's rdma engine" },
 	{ "block", FIO_OPT_HARMLESS,
@@ -38,10 +37,7 @@ static const struct {
 	{ "clustername", FIO_OPT_UNSUPPORTED, "an option of fio's rados, rbd engines" },
 	{ "cmd_type", FIO_OPT_UNSUPPORTED, "an option of fio's io_uring, io_uring_cmd engines" },
 	{ "conf", FIO_OPT_UNSUPPORTED, "an option of fio's rados engine" },
-	{ "cpuchunks", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
-	{ "cpuload", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
 	{ "cpumask", FIO_OPT_UNSUPPORTED, NULL },
-	{ "cpumode", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
 	{ "dedupe_global", FIO_OPT_UNSUPPORTED, NULL },
 	{ "dedupe_mode", FIO_OPT_UNSUPPORTED, NULL },
 	{ "dedupe_percentage", FIO_OPT_UNSUPPORTED, NULL },
@@ -55,13 +51,9 @@ static const struct {
 	{ "donorname", FIO_OPT_UNSUPPORTED, "an option of fio's e4defrag engine" },
 	{ "exec_postrun", FIO_OPT_UNSUPPORTED, NULL },
 	{ "exec_prerun", FIO_OPT_UNSUPPORTED, NULL },
-	{ "exit_on_io_done", FIO_OPT_UNSUPPORTED, "an option of fio's cpuio engine" },
 	{ "flow_watermark", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },
-	{ "force_async", FIO_OPT_UNSUPPORTED, "an option of fio's io_uring, io_uring_cmd engines" },
 	{ "gid", FIO_OPT_UNSUPPORTED, NULL },
-	{ "grace_time", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
 	{ "gtod_cpu", FIO_OPT_HARMLESS, "iogauge always times every I/O in the worker" },
-	{ "hipri_percentage", FIO_OPT_UNSUPPORTED, "an option of fio's pvsync2 engine" },
 	{ "hostname", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice, rdma engines" },
 	{ "hugepage-size", FIO_OPT_UNSUPPORTED, NULL },
 	{ "ignore_zone_limits", FIO_OPT_UNSUPPORTED, NULL },
@@ -97,9 +89,6 @@ static const struct {
 	{ "merge_blktrace_scalars", FIO_OPT_UNSUPPORTED, NULL },
 	{ "mss", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
 	{ "nodelay", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
-	{ "nonvectored", FIO_OPT_UNSUPPORTED, "an option of fio's io_uring, io_uring_cmd engines" },
-	{ "nowait", FIO_OPT_UNSUPPORTED,
-	  "an option of fio's io_uring, io_uring_cmd, libaio, pvsync2 engines" },
 	{ "numa_cpu_nodes", FIO_OPT_UNSUPPORTED, NULL },
 	{ "numa_mem_policy", FIO_OPT_UNSUPPORTED, NULL },
 	{ "numruns", FIO_OPT_HARMLESS,
@@ -115,7 +104,6 @@ static const struct {
 	{ "prep", FIO_OPT_HARMLESS,
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
 	{ "profile", FIO_OPT_UNSUPPORTED, NULL },
-	{ "program", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
 	{ "protocol", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
 	{ "random_generator", FIO_OPT_HARMLESS,
 	  "iogauge has one generator; it changes which random offsets, not how many or where they may fall" },
@@ -142,13 +130,10 @@ static const struct {
 	{ "slat_percentiles", FIO_OPT_HARMLESS,
 	  "a report setting; iogauge reports the percentiles it reports" },
 	{ "softrandommap", FIO_OPT_UNSUPPORTED, NULL },
-	{ "sqthread_poll_cpu", FIO_OPT_UNSUPPORTED,
-	  "an option of fio's io_uring, io_uring_cmd engines" },
 	{ "ss", FIO_OPT_UNSUPPORTED, NULL },
 	{ "ss_dur", FIO_OPT_UNSUPPORTED, NULL },
 	{ "ss_ramp", FIO_OPT_UNSUPPORTED, NULL },
 	{ "stats", FIO_OPT_UNSUPPORTED, NULL },
-	{ "std_redirect", FIO_OPT_UNSUPPORTED, "an option of fio's exec engine" },
 	{ "steadystate", FIO_OPT_UNSUPPORTED, NULL },
 	{ "steadystate_duration", FIO_OPT_UNSUPPORTED, NULL },
 	{ "steadystate_ramp_time", FIO_OPT_UNSUPPORTED, NULL },
@@ -164,8 +149,6 @@ static const struct {
 	{ "touch_objects", FIO_OPT_UNSUPPORTED, "an option of fio's rados engine" },
 	{ "ttl", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
 	{ "uid", FIO_OPT_UNSUPPORTED, NULL },
-	{ "uncached", FIO_OPT_UNSUPPORTED,
-	  "an option of fio's io_uring, io_uring_cmd, pvsync2 engines" },
 	{ "unified_rw_reporting", FIO_OPT_UNSUPPORTED, NULL },
 	{ "unit_base", FIO_OPT_UNSUPPORTED, NULL },
 	{ "uri", FIO_OPT_UNSUPPORTED, "an option of fio's nbd engine" },
@@ -206,12 +189,10 @@ enum fio_opt_status fio_option_status(const char *name, const char **why)
 }
 
 static const char *const fio_engines[] = {
-	"cpuio",    "vsync",	"pvsync",	"pvsync2",  "net",	  "netsplice",
-	"exec",	    "posixaio", "e4defrag",	"splice",   "gfapi",	  "gfapi_async",
-	"mtd",	    "sg",	"io_uring_cmd", "nbd",	    "rdma",	  "rados",
-	"rbd",	    "pmemblk",	"dev-dax",	"libpmem",  "windowsaio", "solarisaio",
-	"guasi",    "binject",	"xnvme",	"libblkio", "http",	  "nfs",
-	"libiscsi", "libzbc",	"libcufile",	"dfs",	    "gpudirect",
+	"net",		"netsplice",  "e4defrag",   "gfapi",  "gfapi_async", "mtd",	"sg",
+	"io_uring_cmd", "nbd",	      "rdma",	    "rados",  "rbd",	     "pmemblk", "dev-dax",
+	"libpmem",	"windowsaio", "solarisaio", "guasi",  "binject",     "xnvme",	"libblkio",
+	"http",		"nfs",	      "libiscsi",   "libzbc", "libcufile",   "dfs",	"gpudirect",
 };
 
 const char *fio_value_unsupported(const char *name, const char *val)

@@ -99,9 +99,9 @@ static int apply_value(struct job *job, const struct setting *sv, char **cause)
 			/* Engines' options of one name (hipri, nowait) all take
 			 * the value, as fio's of the engine the job names. */
 			if (o->engine && r->engine && r->engine != o->engine &&
-			    !strcmp(r->name, o->name) &&
-			    !opt_apply(r, job, sv->value, sv->bare, &inner)) {
-				job_set_origin(job, i, &sv->origin, NULL);
+			    !strcmp(r->name, o->name)) {
+				if (!inner && !opt_apply(r, job, sv->value, sv->bare, &inner))
+					job_set_origin(job, i, &sv->origin, NULL);
 				continue;
 			}
 			if (r->off != o->off || r->engine != o->engine)
@@ -224,12 +224,13 @@ static void job_copy(struct job *to, const struct job *from)
 	unsigned i, n = opt_rows();
 
 	*to = *from;
+	/* The engines' options: a block of values, copied before their
+	 * strings (exec's program) are given memory of their own below. */
+	to->eng_opts = xmalloc(engine_opts_size() + 1);
+	memcpy(to->eng_opts, from->eng_opts, engine_opts_size() + 1);
 	for (i = 0; i < n; i++)
 		if (opt_at(i)->kind->own)
 			opt_at(i)->kind->own(opt_at(i), to);
-	/* The engines' options: a block of plain values. */
-	to->eng_opts = xmalloc(engine_opts_size() + 1);
-	memcpy(to->eng_opts, from->eng_opts, engine_opts_size() + 1);
 	to->origin_slot = xmalloc(n * sizeof(*to->origin_slot));
 	memcpy(to->origin_slot, from->origin_slot, n * sizeof(*to->origin_slot));
 	to->origin_at = NULL;
@@ -757,6 +758,10 @@ static int check_job(struct job *job, char **cause)
 				   "ioengine=%s keeps every file open (mapped), so openfiles=%u "
 				   "cannot be below the number of files",
 				   ops->name, job->openfiles);
+	/* cpuio moves nothing: one block is all the region its offsets need. */
+	if (ops && (ops->flags & ENGINE_F_NOIO) && !job->size.val && !job->size.pct &&
+	    !job->filesize_min)
+		job->size.val = bs;
 	if (ops && (ops->flags & ENGINE_F_NOFILES) &&
 	    (job->size.pct ||
 	     (!job->size.val && !job->filesize_min && !(ops->flags & ENGINE_F_BLOCKFILE)) ||
@@ -802,8 +807,8 @@ static int check_job(struct job *job, char **cause)
 		else if (scatter && job->direct && (bs / job->sub_blocks) % 512)
 			why = "with direct=1 needs pieces of a multiple of 512 bytes";
 		else if (scatter && ops && !(ops->flags & ENGINE_F_VECTORED))
-			why = "needs an engine that does vectored I/O (psync, sync, libaio, "
-			      "io_uring)";
+			why = "needs an engine that does vectored I/O (psync, sync, pvsync, "
+			      "pvsync2, libaio, io_uring)";
 		else if (scatter && job->iomem != IOMEM_MALLOC)
 			why = "scatters into pieces of their own (malloc), so iomem= would not "
 			      "be the memory the device reads or writes; use iomem=malloc";
@@ -888,8 +893,9 @@ static void job_free(struct job *job)
 {
 	unsigned i;
 
+	/* A job whose build failed early has no engines' block. */
 	for (i = 0; i < opt_rows(); i++)
-		if (opt_at(i)->kind->release)
+		if (opt_at(i)->kind->release && (job->eng_opts || !opt_at(i)->engine))
 			opt_at(i)->kind->release(opt_at(i), job);
 	free(job->eng_opts);
 	job->eng_opts = NULL;

@@ -270,7 +270,7 @@ extern const struct opt_kind opt_kind_file_service;
 enum fio_opt_status { FIO_OPT_UNKNOWN, FIO_OPT_UNSUPPORTED, FIO_OPT_HARMLESS };
 enum fio_opt_status fio_option_status(const char *name, const char **why);
 /* When @val is a value fio accepts for option @name but iogauge does not
- * ("posixaio" for ioengine), a phrase saying what it is; else NULL. */
+ * ("sg" for ioengine), a phrase saying what it is; else NULL. */
 const char *fio_value_unsupported(const char *name, const char *val);
 
 #endif

@@ -122,6 +122,27 @@ static void halt_others(struct ctl *c, const struct slot *s)
 	}
 }
 
+/* cpuio's exit_on_io_done, as fio's fio_running_or_pending_io_threads:
+ * once the run's clones that do I/O (there were some) have all ended,
+ * the clones that wait for that end.  Under c->lock. */
+static void halt_when_io_done(struct ctl *c)
+{
+	unsigned i, io = 0;
+
+	for (i = 0; i < c->n; i++) {
+		const struct slot *o = &c->slots[i];
+
+		if (!o->w.eng.ops || (o->w.eng.ops->flags & ENGINE_F_NOIO))
+			continue;
+		if (!o->counted)
+			return;
+		io++;
+	}
+	for (i = 0; io && i < c->n; i++)
+		if (c->slots[i].w.eng.until_io_done)
+			c->halt[i] = 1;
+}
+
 /* A clone's life, in its thread or its process (@w: the slot's worker,
  * or the process's copy of it): the gate, wait_for, startdelay, the run,
  * and the exitall that its end may set off. */
@@ -147,6 +168,11 @@ static void clone_body(struct slot *s, struct worker *w)
 		run_sleep_until(run_now() + delay, w->stop, w->halt);
 	}
 	atomic_store_explicit(&w->prog->state, 1, memory_order_relaxed);
+	if (w->eng.until_io_done) {
+		ctl_lock(c);
+		halt_when_io_done(c);
+		ctl_unlock(c);
+	}
 	if (!worker_stopped(w))
 		worker_run(w);
 	worker_flow_leave(w); /* when it did not run */
@@ -158,6 +184,7 @@ static void clone_body(struct slot *s, struct worker *w)
 		pthread_cond_broadcast(&c->cond); /* a halted wait_for ends */
 	}
 	count_done(c, s);
+	halt_when_io_done(c);
 	ctl_unlock(c);
 }
 
@@ -205,6 +232,9 @@ static void *slot_main(void *arg)
 
 	if (!clone_ready(s, &s->w))
 		clone_body(s, &s->w);
+	/* The engine goes with its clone, as a process's does: exec's
+	 * program ends at its job's end, not at the run's. */
+	worker_engine_release(&s->w);
 	return NULL;
 }
 

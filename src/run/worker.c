@@ -860,6 +860,10 @@ static void fill(struct worker *w, struct loop *lp)
 		}
 		if (lp->backlog)
 			break;
+		if (w->eng.think && !lp->verifying) {
+			lp->think = true; /* the engine's own pause (cpuio) */
+			break;
+		}
 		if (w->job->thinktime && !lp->verifying && think_due(w, lp)) {
 			lp->think = true;
 			break;
@@ -958,8 +962,9 @@ static void think(struct worker *w, struct loop *lp)
 	lp->think = false;
 	quiesce(w, lp);
 	t0 = run_now();
-	spin_end = t0 + job->thinktime_spin;
-	end = t0 + job->thinktime;
+	/* An engine's pause replaces the job's think, as cpuio's does fio's. */
+	spin_end = t0 + (w->eng.think ? 0 : job->thinktime_spin);
+	end = t0 + (w->eng.think ? w->eng.think : job->thinktime);
 	if (spin_end > lp->deadline)
 		spin_end = lp->deadline;
 	while (run_now() < spin_end && !worker_stopped(w))
@@ -1109,7 +1114,8 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	else if (job->io_size.pct)
 		region = plan_pct(region, job->io_size.val);
 	/* A product past 2^64 bytes is no limit at all, not a wrapped one. */
-	if (job->time_based || __builtin_mul_overflow(region, job->loops, &lp->limit))
+	if (job->time_based || (w->eng.ops->flags & ENGINE_F_NOIO) ||
+	    __builtin_mul_overflow(region, job->loops, &lp->limit))
 		lp->limit = UINT64_MAX;
 	/* trimwrite: each block is trimmed and written, twice the bytes, as fio. */
 	if (job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE) &&
@@ -1236,7 +1242,7 @@ void worker_run(struct worker *w)
 	if (job->create_only)
 		lp.limit = 0; /* the files are laid out: that was all */
 	/* Pacing sleeps: wake when asked, not up to 50 us later. */
-	if (lp.rate.on || job->thinktime)
+	if (lp.rate.on || job->thinktime || w->eng.think)
 		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	windows_init(w, &lp);
 	for (;;) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The async engines under valgrind in both clone modes: libaio and io_uring
-# with numjobs=2 as processes (fio's default) and as threads, with per-I/O
+# The async engines under valgrind in both clone modes: libaio, io_uring,
+# posixaio and vsync with numjobs=2 as processes (fio's default) and as threads, with per-I/O
 # logs, and a stonewall batch after a job whose clones end apart.  Any
 # memcheck error or leak, in the run's process or a clone's, fails.
 # Skips (77) without valgrind, in an ASan build, or with neither engine.
@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 export IOGAUGE_REAL_BIN=$bin IOGAUGE_VG_LOG=$tmp/vg.%p.log
 vg=$src/tests/valgrind/iogauge
 pass=0 fail=0 ran=0
-for eng in libaio io_uring; do
+for eng in libaio io_uring posixaio vsync; do
 	# An engine this build or kernel does not have is skipped, not failed.
 	if ! "$bin" --name=probe --ioengine=$eng --filename="$tmp/p.dat" --size=64k \
 		--output-format=terse >/dev/null 2>&1; then
