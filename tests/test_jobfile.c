@@ -325,10 +325,10 @@ static void test_warn_only(void **state)
 	struct parsed p;
 
 	(void)state;
-	must_parse(&p, "[global]\nthreads=1\n[j]\nrandom_generator=lfsr\n");
+	must_parse(&p, "[global]\nthreads=1\n[j]\ngtod_cpu=1\n");
 	assert_int_equal(p.js.warnings.n, 2);
 	assert_non_null(strstr(p.js.warnings.v[0], "t.fio:2: warning: 'threads' is ignored"));
-	assert_non_null(strstr(p.js.warnings.v[1], "t.fio:4: warning: 'random_generator'"));
+	assert_non_null(strstr(p.js.warnings.v[1], "t.fio:4: warning: 'gtod_cpu'"));
 	parsed_free(&p);
 }
 

@@ -118,7 +118,7 @@ static void test_find_and_suggest(void **state)
 	assert_string_equal(opt_suggest("tim_based"), "time_based");
 	assert_null(opt_suggest("xyzzy"));
 	assert_int_equal(fio_option_status("read_beyond_wp", &why), FIO_OPT_UNSUPPORTED);
-	assert_int_equal(fio_option_status("random_generator", &why), FIO_OPT_HARMLESS);
+	assert_int_equal(fio_option_status("gtod_cpu", &why), FIO_OPT_HARMLESS);
 	assert_non_null(why);
 	assert_int_equal(fio_option_status("threads", &why), FIO_OPT_HARMLESS);
 	assert_int_equal(fio_option_status("bogus", &why), FIO_OPT_UNKNOWN);

@@ -16,7 +16,6 @@ static const struct {
 	enum fio_opt_status status;
 	const char *why;
 } fio_opts[] = {
-	{ "allrandrepeat", FIO_OPT_UNSUPPORTED, NULL },
 	{ "atomic", FIO_OPT_UNSUPPORTED, NULL },
 	{ "bindname", FIO_OPT_UNSUPPORTED, "an option of fio's rdma engine" },
 	{ "block", FIO_OPT_HARMLESS,
@@ -25,8 +24,6 @@ static const struct {
 	  "a report setting for trim errors, which iogauge does not issue" },
 	{ "blocksize_unaligned", FIO_OPT_UNSUPPORTED, NULL },
 	{ "brick", FIO_OPT_UNSUPPORTED, "an option of fio's gfapi, gfapi_async engines" },
-	{ "bs_is_seq_rand", FIO_OPT_UNSUPPORTED, NULL },
-	{ "bs_unaligned", FIO_OPT_UNSUPPORTED, NULL },
 	{ "buffer_pattern", FIO_OPT_UNSUPPORTED, NULL },
 	{ "busy_poll", FIO_OPT_UNSUPPORTED, "an option of fio's rados, rbd engines" },
 	{ "bwavgtime", FIO_OPT_HARMLESS, "a reporting window; it does not change the I/O" },
@@ -65,10 +62,6 @@ static const struct {
 	{ "job_max_open_zones", FIO_OPT_UNSUPPORTED, NULL },
 	{ "large-block-op-kbytes", FIO_OPT_HARMLESS,
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
-	{ "latency_percentile", FIO_OPT_UNSUPPORTED, NULL },
-	{ "latency_run", FIO_OPT_UNSUPPORTED, NULL },
-	{ "latency_target", FIO_OPT_UNSUPPORTED, NULL },
-	{ "latency_window", FIO_OPT_UNSUPPORTED, NULL },
 	{ "listen", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
 	{ "load", FIO_OPT_HARMLESS,
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
@@ -81,7 +74,6 @@ static const struct {
 	{ "log_max_value", FIO_OPT_HARMLESS, "a log column setting" },
 	{ "log_store_compressed", FIO_OPT_HARMLESS, "a log storage setting" },
 	{ "log_unix_epoch", FIO_OPT_HARMLESS, "a log timestamp setting" },
-	{ "max_latency", FIO_OPT_UNSUPPORTED, NULL },
 	{ "max_open_zones", FIO_OPT_UNSUPPORTED, NULL },
 	{ "mem_align", FIO_OPT_UNSUPPORTED, NULL },
 	{ "merge_blktrace_file", FIO_OPT_UNSUPPORTED, NULL },
@@ -93,10 +85,8 @@ static const struct {
 	{ "numa_mem_policy", FIO_OPT_UNSUPPORTED, NULL },
 	{ "numruns", FIO_OPT_HARMLESS,
 	  "an option of fio's tiobench profile, which fio ignores unless that profile runs" },
-	{ "offset_align", FIO_OPT_UNSUPPORTED, NULL },
 	{ "overwrite", FIO_OPT_UNSUPPORTED, NULL },
 	{ "per_job_logs", FIO_OPT_HARMLESS, "a log-naming setting" },
-	{ "percentage_random", FIO_OPT_UNSUPPORTED, NULL },
 	{ "percentage_sequential", FIO_OPT_UNSUPPORTED, "deprecated in fio, which refuses it" },
 	{ "pingpong", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
 	{ "pool", FIO_OPT_UNSUPPORTED, "an option of fio's rados, rbd engines" },
@@ -105,8 +95,6 @@ static const struct {
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
 	{ "profile", FIO_OPT_UNSUPPORTED, NULL },
 	{ "protocol", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
-	{ "random_generator", FIO_OPT_HARMLESS,
-	  "iogauge has one generator; it changes which random offsets, not how many or where they may fall" },
 	{ "rbdname", FIO_OPT_UNSUPPORTED, "an option of fio's rbd engine" },
 	{ "read-req-num-512-blocks", FIO_OPT_HARMLESS,
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
@@ -120,9 +108,7 @@ static const struct {
 	{ "replay_scale", FIO_OPT_UNSUPPORTED, NULL },
 	{ "replay_skip", FIO_OPT_UNSUPPORTED, NULL },
 	{ "replay_time_scale", FIO_OPT_UNSUPPORTED, NULL },
-	{ "rw_sequencer", FIO_OPT_UNSUPPORTED, NULL },
 	{ "rwmixcycle", FIO_OPT_UNSUPPORTED, "deprecated in fio, which refuses it" },
-	{ "serialize_overlap", FIO_OPT_UNSUPPORTED, NULL },
 	{ "sg_write_mode", FIO_OPT_UNSUPPORTED, "an option of fio's sg engine" },
 	{ "significant_figures", FIO_OPT_HARMLESS, "an output format setting" },
 	{ "single-instance", FIO_OPT_UNSUPPORTED, "an option of fio's gfapi, gfapi_async engines" },
@@ -130,13 +116,7 @@ static const struct {
 	{ "slat_percentiles", FIO_OPT_HARMLESS,
 	  "a report setting; iogauge reports the percentiles it reports" },
 	{ "softrandommap", FIO_OPT_UNSUPPORTED, NULL },
-	{ "ss", FIO_OPT_UNSUPPORTED, NULL },
-	{ "ss_dur", FIO_OPT_UNSUPPORTED, NULL },
-	{ "ss_ramp", FIO_OPT_UNSUPPORTED, NULL },
 	{ "stats", FIO_OPT_UNSUPPORTED, NULL },
-	{ "steadystate", FIO_OPT_UNSUPPORTED, NULL },
-	{ "steadystate_duration", FIO_OPT_UNSUPPORTED, NULL },
-	{ "steadystate_ramp_time", FIO_OPT_UNSUPPORTED, NULL },
 	{ "stream_id", FIO_OPT_UNSUPPORTED, "an option of fio's sg engine" },
 	{ "sync_file_range", FIO_OPT_UNSUPPORTED, NULL },
 	{ "test-duration", FIO_OPT_HARMLESS,
@@ -164,10 +144,6 @@ static const struct {
 	{ "zone_reset_frequency", FIO_OPT_UNSUPPORTED, NULL },
 	{ "zone_reset_threshold", FIO_OPT_UNSUPPORTED, NULL },
 	{ "zonecapacity", FIO_OPT_UNSUPPORTED, NULL },
-	{ "zonemode", FIO_OPT_UNSUPPORTED, NULL },
-	{ "zonerange", FIO_OPT_UNSUPPORTED, NULL },
-	{ "zonesize", FIO_OPT_UNSUPPORTED, NULL },
-	{ "zoneskip", FIO_OPT_UNSUPPORTED, NULL },
 };
 
 static int fio_opt_cmp(const void *key, const void *elem)
@@ -203,6 +179,8 @@ const char *fio_value_unsupported(const char *name, const char *val)
 		for (i = 0; i < ARRAY_SIZE(fio_engines); i++)
 			if (!strcmp(val, fio_engines[i]))
 				return "a fio I/O engine";
+	} else if (!strcmp(name, "zonemode") && !strcmp(val, "zbd")) {
+		return "fio's mode for zoned block devices (write pointers, zone resets)";
 	}
 	return NULL;
 }

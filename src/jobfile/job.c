@@ -664,6 +664,56 @@ static int add_dir_files(struct job *job, const char *dir)
 	return ret;
 }
 
+/* Where the I/O goes and its sizes.  zonemode, zonesize, zonerange,
+ * zoneskip: as fio 3.33, zonesize needs
+ * zonemode=strided (its default none refuses one), and zonerange
+ * defaults to zonesize.  bs_is_seq_rand in a random job with read and
+ * write sizes apart is refused: fio 3.33 cuts such a job short (its
+ * random map counts blocks of one size, its offsets step by the other). */
+static int check_offsets(struct job *job, char **cause)
+{
+	uint64_t lo, hi;
+
+	if (job->bs_unaligned && job->direct)
+		return job_fail_at(job, later(job, "bs_unaligned", "direct"), cause,
+				   "bs_unaligned=1 makes block sizes of any byte count, which "
+				   "direct=1 cannot do (fio's runs fail with EINVAL)");
+	if (job->bs_is_seq_rand && job_is_random(job->rw) &&
+	    (job->bs[DDIR_READ] != job->bs[DDIR_WRITE] || job->nr_bssplit[0] ||
+	     job->nr_bssplit[1] || job->bsrange_max[0] || job->bsrange_max[1]))
+		return job_fail_at(job, "bs_is_seq_rand", cause,
+				   "bs_is_seq_rand with rw=%s needs one fixed block size for reads "
+				   "and writes: fio 3.33 ends such a job after a few I/Os (its "
+				   "random offsets step by one size, its random map by the other)",
+				   opt_enum_name(OPT_RW, (int)job->rw));
+
+	if (job->zonemode == ZONE_NONE && job->zonesize)
+		return job_fail_at(
+			job,
+			is_set(job, "zonemode") ? later(job, "zonemode", "zonesize") : "zonesize",
+			cause,
+			"zonesize=%llu needs zonemode=strided (zonemode=none refuses it, "
+			"as in fio)",
+			(unsigned long long)job->zonesize);
+	if (job->zonemode == ZONE_NONE)
+		return 0;
+	if (!job->zonesize)
+		return job_fail_at(job, "zonemode", cause, "zonemode=strided needs zonesize=");
+	if (!job->zonerange)
+		job->zonerange = job->zonesize;
+	job_bs_span(job, &lo, &hi);
+	if (job->zonerange < hi)
+		return job_fail_at(
+			job, is_set(job, "zonerange") ? "zonerange" : "zonesize", cause,
+			"a zone's span of %llu bytes is smaller than the block size %llu",
+			(unsigned long long)job->zonerange, (unsigned long long)hi);
+	if (job->random_distribution.kind != RDIST_RANDOM || job->stride || job->rw_seq_add < 0)
+		return job_fail_at(job, "zonemode", cause,
+				   "zonemode=strided goes with random_distribution=random, no "
+				   "stride and no backwards rw=...:N gap");
+	return 0;
+}
+
 static int check_job(struct job *job, char **cause)
 {
 	const struct engine_ops *ops = job_engine(job);
@@ -831,6 +881,8 @@ static int check_job(struct job *job, char **cause)
 			"stride=%u gives fewer columns than numjobs=%u (SQLIO: -f must be "
 			"at least -t)",
 			job->stride, job->numjobs);
+	if (check_offsets(job, cause))
+		return -EINVAL;
 	return check_verify(job, ops, cause);
 }
 
@@ -1016,6 +1068,11 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 						     "show constant_tsc and nonstop_tsc, so the "
 						     "TSC may not be reliable",
 						     job->name));
+		if (job->zonemode == ZONE_STRIDED && (job->nrfiles > 1 || job->filename.n > 1))
+			str_list_push(out,
+				      xasprintf("[%s] zonemode=strided works on one file: with "
+						"several, the zones are off (as in fio)",
+						job->name));
 		if (ops && (ops->flags & ENGINE_F_SYNC) && job->iodepth > 1)
 			str_list_push(out, xasprintf("[%s] ioengine=%s does one I/O at a time: "
 						     "iodepth=%u has no effect",

@@ -49,6 +49,23 @@ enum sub_block_io { SUBIO_SCATTER, SUBIO_COPY };
 /* lockfile: how a file shared by clones is locked around each I/O. */
 enum lockfile_mode { LOCKFILE_NONE, LOCKFILE_EXCLUSIVE, LOCKFILE_READWRITE };
 
+enum zone_mode { ZONE_NONE, ZONE_STRIDED };
+
+/* rw=randread:N's other I/Os: after the last (sequential) or at it again (identical). */
+enum rw_sequencer { RWSEQ_SEQUENTIAL, RWSEQ_IDENTICAL };
+
+/* steadystate=: what is judged, and the limit (IOPS, bytes/s, or a % of
+ * the window's mean). */
+enum steady_kind { STEADY_IOPS, STEADY_IOPS_SLOPE, STEADY_BW, STEADY_BW_SLOPE };
+struct steady_spec {
+	enum steady_kind kind;
+	double limit;
+	bool pct;
+};
+
+/* fio's random_generator: what draws random offsets. */
+enum random_generator { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
+
 enum fallocate_mode {
 	FALLOC_NONE,
 	FALLOC_NATIVE,
@@ -189,20 +206,29 @@ struct job {
 	struct size_or_pct io_size;
 	struct size_or_pct offset;
 	struct size_or_pct offset_increment;
+	/* bytes a percentage start is rounded up to; 0: the smallest block */
+	uint64_t offset_align;
 
 	enum rw_mode rw;
-	int64_t rw_seq_add;   /* bytes skipped (or, < 0, gone back) after each sequential I/O */
-	unsigned stride;      /* SQLIO's -f: blocks between I/Os in a run; 0: off */
-	unsigned rw_rand_nr;  /* I/Os per random offset */
+	int64_t rw_seq_add;  /* bytes skipped (or, < 0, gone back) after each sequential I/O */
+	unsigned stride;     /* SQLIO's -f: blocks between I/Os in a run; 0: off */
+	unsigned rw_rand_nr; /* I/Os per random offset */
+	enum rw_sequencer rw_sequencer;
 	unsigned rwmix_read;  /* %; writes get the rest */
 	unsigned rwmix_write; /* % as set by rwmixwrite, kept to cross-check */
 	uint64_t bs[DDIR_COUNT];
+	bool bs_is_seq_rand; /* the read sizes are for sequential I/Os, the write ones for random */
+	bool bs_unaligned;   /* bsrange sizes of any byte count, not multiples of the low end */
 	uint64_t bsrange_min[DDIR_COUNT], bsrange_max[DDIR_COUNT]; /* 0: not set */
 	struct bssplit_entry (*bssplit)[JOB_MAX_BSSPLIT]; /* DDIR_COUNT rows; NULL until set */
 	unsigned nr_bssplit[DDIR_COUNT];
 	uint64_t blockalign[DDIR_COUNT]; /* 0: same as the block size */
 	unsigned sub_blocks;		 /* SQLIO's -m: pieces of each I/O's buffer; 1: off */
 	enum sub_block_io sub_block_io;
+	enum zone_mode zonemode; /* strided: I/O in zones of zonerange, zoneskip apart */
+	uint64_t zonesize;	 /* bytes done in a zone before the next */
+	uint64_t zonerange;	 /* bytes: a zone's span (0: zonesize) */
+	uint64_t zoneskip;	 /* bytes between the end of a zone's span and the next */
 
 	const struct engine_ops *ioengine; /* maybe an ENGINE_F_ABSENT one: job_engine() */
 	unsigned iodepth;
@@ -219,6 +245,16 @@ struct job {
 
 	uint64_t runtime; /* ns; 0: no limit */
 	bool time_based;
+	struct steady_spec steadystate;
+	uint64_t ss_dur;	   /* ns: steadystate's window; under a second: off */
+	uint64_t ss_ramp;	   /* ns before steadystate's samples start */
+	uint64_t latency_target;   /* ns: latency_target's target; 0: no search */
+	uint64_t latency_window;   /* ns each depth is tried for */
+	double latency_percentile; /* % of a window's I/Os that must meet the target */
+	bool latency_run;	   /* keep searching rather than end at the depth found */
+	bool serialize_overlap;	   /* an I/O over one in flight waits for it (writes, trims) */
+	/* ns: an I/O's total latency that fails the job; 0: none */
+	uint64_t max_latency[DDIR_COUNT];
 	uint64_t ramp_time;			 /* ns */
 	uint64_t startdelay_min, startdelay_max; /* ns */
 	unsigned loops;
@@ -257,7 +293,11 @@ struct job {
 	/* --readonly (not a job option): files are neither created nor grown */ /* offload: read, warned about, run inline */
 
 	struct rand_dist random_distribution;
+	enum random_generator random_generator;
+	/* %: a random job's random I/Os; the rest sequential */
+	uint64_t percentage_random[DDIR_COUNT];
 	bool randrepeat;
+	bool allrandrepeat; /* every generator from fio's fixed seeds, randrepeat or not */
 	uint64_t randseed;
 	bool norandommap;
 	bool zero_buffers;

@@ -40,8 +40,11 @@ void origin_format(const struct origin *o, const char *optname, struct strbuf *s
 enum opt_id {
 	OPT_ALLOW_FILE_CREATE,
 	OPT_ALLOW_MOUNTED_WRITE,
+	OPT_ALLRANDREPEAT,
 	OPT_BLOCKALIGN,
 	OPT_BS,
+	OPT_BS_IS_SEQ_RAND,
+	OPT_BS_UNALIGNED,
 	OPT_BSRANGE,
 	OPT_BSSPLIT,
 	OPT_BUFFER_COMPRESS_CHUNK,
@@ -99,6 +102,10 @@ enum opt_id {
 	OPT_IOMEM,
 	OPT_KB_BASE,
 	OPT_LAT_PERCENTILES,
+	OPT_LATENCY_PERCENTILE,
+	OPT_LATENCY_RUN,
+	OPT_LATENCY_TARGET,
+	OPT_LATENCY_WINDOW,
 	OPT_LOCKFILE,
 	OPT_LOG_AVG_MSEC,
 	OPT_LOG_HIST_COARSENESS,
@@ -106,6 +113,7 @@ enum opt_id {
 	OPT_LOG_OFFSET,
 	OPT_LOG_PRIO,
 	OPT_LOOPS,
+	OPT_MAX_LATENCY,
 	OPT_NAME,
 	OPT_NEW_GROUP,
 	OPT_NICE,
@@ -114,15 +122,18 @@ enum opt_id {
 	OPT_NUMBER_IOS,
 	OPT_NUMJOBS,
 	OPT_OFFSET,
+	OPT_OFFSET_ALIGN,
 	OPT_OFFSET_INCREMENT,
 	OPT_OPENDIR,
 	OPT_OPENFILES,
+	OPT_PERCENTAGE_RANDOM,
 	OPT_PERCENTILE_LIST,
 	OPT_PRE_READ,
 	OPT_PRIO,
 	OPT_PRIOCLASS,
 	OPT_RAMP_TIME,
 	OPT_RANDOM_DISTRIBUTION,
+	OPT_RANDOM_GENERATOR,
 	OPT_RANDREPEAT,
 	OPT_RANDSEED,
 	OPT_RATE,
@@ -135,11 +146,16 @@ enum opt_id {
 	OPT_REFILL_BUFFERS,
 	OPT_RUNTIME,
 	OPT_RW,
+	OPT_RW_SEQUENCER,
 	OPT_RWMIXREAD,
 	OPT_RWMIXWRITE,
 	OPT_SCRAMBLE_BUFFERS,
+	OPT_SERIALIZE_OVERLAP,
 	OPT_SIZE,
 	OPT_STARTDELAY,
+	OPT_STEADYSTATE,
+	OPT_STEADYSTATE_DURATION,
+	OPT_STEADYSTATE_RAMP_TIME,
 	OPT_STONEWALL,
 	OPT_STRIDE,
 	OPT_SUB_BLOCK_IO,
@@ -178,6 +194,10 @@ enum opt_id {
 	OPT_WRITE_IOPS_LOG,
 	OPT_WRITE_LAT_LOG,
 	OPT_ZERO_BUFFERS,
+	OPT_ZONEMODE,
+	OPT_ZONERANGE,
+	OPT_ZONESIZE,
+	OPT_ZONESKIP,
 	OPT_NR, /* rows in opt_table */
 };
 
@@ -262,6 +282,8 @@ extern const struct opt_kind opt_kind_errors, opt_kind_cpu_list;
 /* A signed int: the row's min and max are int64_t values (nice=-20..19). */
 extern const struct opt_kind opt_kind_int;
 extern const struct opt_kind opt_kind_file_service;
+/* Plain sizes, steadystate's kind:limit, times per direction, fractions. */
+extern const struct opt_kind opt_kind_size, opt_kind_steady, opt_kind_time_ddir, opt_kind_float;
 
 /*
  * Options fio knows that iogauge does not implement.  FIO_OPT_UNSUPPORTED

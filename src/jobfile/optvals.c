@@ -424,6 +424,83 @@ const struct opt_kind opt_kind_size_pct = { .syntax = "size|N%",
 					    .parse = size_pct_parse,
 					    .format = size_pct_format };
 
+/* A size in bytes, no percentage. */
+static int size_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
+{
+	uint64_t v;
+	int ret = size_value(o, job, val, &v, NULL, cause);
+
+	if (!ret)
+		*FIELD(o, job, uint64_t) = v;
+	return ret;
+}
+
+const struct opt_kind opt_kind_size = { .syntax = "size",
+					.parse = size_parse,
+					.format = u64_format };
+
+/*
+ * steadystate: "KIND:LIMIT", the limit a percentage ("10%"), or for iops
+ * and iops_slope a number of IOPS, for bw and bw_slope a size per second.
+ */
+static const struct opt_enum steady_enums[] = {
+	{ "iops", STEADY_IOPS },
+	{ "iops_slope", STEADY_IOPS_SLOPE },
+	{ "bw", STEADY_BW },
+	{ "bw_slope", STEADY_BW_SLOPE },
+	{ NULL, 0 },
+};
+
+static int steady_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
+{
+	struct steady_spec *f = FIELD(o, job, struct steady_spec), n = { 0 };
+	const char *colon = strchr(val, ':');
+	const struct opt_enum *e;
+	size_t klen = colon ? (size_t)(colon - val) : strlen(val);
+	char *lim;
+	int ret;
+
+	for (e = steady_enums; e->name; e++)
+		if (strlen(e->name) == klen && !strncmp(e->name, val, klen))
+			break;
+	if (!e->name)
+		return set_cause(
+			cause, "'%s': the criterion is one of iops, iops_slope, bw, bw_slope", val);
+	if (!colon || !colon[1])
+		return set_cause(cause, "'%s': a limit must follow the criterion (%s:10%%)", val,
+				 e->name);
+	n.kind = (enum steady_kind)e->value;
+	lim = xstrdup(colon + 1);
+	n.pct = lim[strlen(lim) - 1] == '%';
+	if (n.pct)
+		lim[strlen(lim) - 1] = '\0';
+	if (n.pct || n.kind == STEADY_IOPS || n.kind == STEADY_IOPS_SLOPE) {
+		ret = units_parse_double(lim, &n.limit, cause);
+	} else {
+		uint64_t v;
+
+		ret = units_parse_size(lim, job->kb_base, &v, NULL, cause);
+		n.limit = (double)v;
+	}
+	free(lim);
+	if (!ret && !(n.limit >= 0))
+		ret = set_cause(cause, "'%s': the limit must not be negative", val);
+	if (!ret)
+		*f = n;
+	return ret;
+}
+
+static void steady_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
+{
+	const struct steady_spec *f = CFIELD(o, job, struct steady_spec);
+
+	strbuf_addf(sb, "%s:%g%s", steady_enums[f->kind].name, f->limit, f->pct ? "%" : "");
+}
+
+const struct opt_kind opt_kind_steady = { .syntax = "kind:limit",
+					  .parse = steady_parse,
+					  .format = steady_format };
+
 /*
  * Per-direction lists, fio style: "r,w,t".  The last value given applies
  * to its own direction and the ones after it, so one value sets all three
@@ -616,6 +693,63 @@ static void time_format(const struct opt_def *o, const struct job *job, struct s
 const struct opt_kind opt_kind_time = { .syntax = "time",
 					.parse = time_parse,
 					.format = time_format };
+
+/* A number with a fraction ("99.9"), within max when max is set. */
+static int float_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
+{
+	double v;
+	int ret = units_parse_double(val, &v, cause);
+
+	if (!ret && (!(v >= 0) || (o->max && v > (double)o->max)))
+		ret = set_cause(cause, "'%s' is outside 0..%llu", val, (unsigned long long)o->max);
+	if (!ret)
+		*FIELD(o, job, double) = v;
+	return ret;
+}
+
+static void float_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%g", *CFIELD(o, job, double));
+}
+
+const struct opt_kind opt_kind_float = { .syntax = "number",
+					 .parse = float_parse,
+					 .format = float_format };
+
+/* A time per direction: "250ms" or "read,write,trim" as per_ddir. */
+static int time_ddir_one(const struct opt_def *o, struct job *job, const char *piece, enum ddir d,
+			 char **cause)
+{
+	uint64_t v;
+	int ret = units_parse_time(piece, o->unit, &v, cause);
+
+	if (!ret)
+		ret = check_bounds(o, v, piece, cause);
+	if (!ret)
+		FIELD(o, job, uint64_t)[d] = v;
+	return ret;
+}
+
+static int time_ddir_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
+{
+	return per_ddir(o, job, val, time_ddir_one, cause);
+}
+
+static void time_ddir_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
+{
+	const uint64_t *v = CFIELD(o, job, uint64_t);
+	unsigned d, n = v[1] != v[0] || v[2] != v[0] ? DDIR_COUNT : 1;
+
+	for (d = 0; d < n; d++) {
+		if (d)
+			strbuf_addc(sb, ',');
+		time_print(v[d], sb);
+	}
+}
+
+const struct opt_kind opt_kind_time_ddir = { .syntax = "time[,time[,time]]",
+					     .parse = time_ddir_parse,
+					     .format = time_ddir_format };
 
 static int time_range_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
 {

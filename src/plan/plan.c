@@ -190,19 +190,28 @@ int plan_region_in_file(const struct job_plan *jp, unsigned clone, uint64_t size
 			uint64_t *len)
 {
 	const struct job *job = jp->job;
-	uint64_t bs = job->bs[DDIR_READ], add, end;
+	uint64_t align = job->offset_align, lo, hi, add, end;
 	bool bad = false;
 
-	/* Percentages are of the file as laid out, in whole blocks of bs. */
+	/* As fio's get_start_offset: percentages are of the file as laid
+	 * out, and a start with one in it is rounded up to offset_align, or
+	 * to the smallest block of reads and writes. */
+	if (!align) {
+		job_bs_bounds(job, DDIR_READ, &lo, &hi);
+		job_bs_bounds(job, DDIR_WRITE, &align, &hi);
+		align = lo < align ? lo : align;
+	}
 	if (job->offset.pct) {
-		add = plan_pct(size, job->offset.val) / bs * bs;
+		add = plan_pct(size, job->offset.val);
 		bad |= __builtin_add_overflow(*start, add, start);
 	}
 	if (job->offset_increment.pct) {
-		add = plan_pct(size, job->offset_increment.val) / bs * bs;
+		add = plan_pct(size, job->offset_increment.val);
 		bad |= __builtin_mul_overflow(add, (uint64_t)clone, &add);
 		bad |= __builtin_add_overflow(*start, add, start);
 	}
+	if ((job->offset.pct || job->offset_increment.pct) && *start % align)
+		bad |= __builtin_add_overflow(*start, align - *start % align, start);
 	if (bad) {
 		*start = UINT64_MAX;
 		return -ERANGE;

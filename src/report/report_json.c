@@ -5,6 +5,7 @@
  * bw in KiB/s), and json+'s bins.  What only iogauge measures goes in an
  * "iogauge" object per job.  Nothing but the document is written.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -250,6 +251,40 @@ static void extras(struct json *j, const struct report_entry *e, const struct ru
 	json_close(j, '}');
 }
 
+/* fio's steadystate block: the criterion, whether it held, and the
+ * window's samples, oldest first. */
+static void steady_object(struct json *j, const struct steady *s)
+{
+	const char *pct = s->spec.pct ? "%" : "";
+	uint64_t iops, bw;
+	char buf[96];
+	unsigned i, k;
+
+	json_open(j, "steadystate", '{');
+	snprintf(buf, sizeof(buf), "%s:%f%s", steady_kind_name(s->spec.kind),
+		 (double)(float)s->spec.limit, pct);
+	json_str(j, "ss", buf);
+	json_u64(j, "duration", s->dur);
+	json_u64(j, "attained", s->attained);
+	snprintf(buf, sizeof(buf), "%f%s", (double)(float)s->criterion, pct);
+	json_str(j, "criterion", buf);
+	json_dbl(j, "max_deviation", s->deviation);
+	json_dbl(j, "slope", s->slope);
+	json_open(j, "data", '{');
+	json_u64(j, "bw_mean", steady_bw_mean(s));
+	json_u64(j, "iops_mean", steady_iops_mean(s));
+	for (k = 0; k < 2; k++) {
+		json_open(j, k ? "bw" : "iops", '[');
+		for (i = 0; i < s->dur; i++) {
+			steady_sample(s, i, &iops, &bw);
+			json_u64(j, NULL, k ? bw : iops);
+		}
+		json_close(j, ']');
+	}
+	json_close(j, '}');
+	json_close(j, '}');
+}
+
 static void job_object(struct json *j, const struct report_entry *e, const struct run *run,
 		       const struct jobset *js, bool plus)
 {
@@ -283,10 +318,13 @@ static void job_object(struct json *j, const struct report_entry *e, const struc
 	json_u64(j, "minf", st->ru.minf);
 	iodepths(j, st);
 	lat_maps(j, st);
-	json_u64(j, "latency_depth", job->iodepth);
-	json_u64(j, "latency_target", 0);
-	json_dbl(j, "latency_percentile", 100);
-	json_u64(j, "latency_window", 0);
+	/* As fio: the target in ns, the window in us. */
+	json_u64(j, "latency_depth", st->latency_depth ? st->latency_depth : job->iodepth);
+	json_u64(j, "latency_target", job->latency_target);
+	json_dbl(j, "latency_percentile", job->latency_percentile);
+	json_u64(j, "latency_window", job->latency_window / 1000);
+	if (e->r->ss)
+		steady_object(j, e->r->ss);
 	extras(j, e, run);
 	json_close(j, '}');
 }

@@ -151,6 +151,28 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 		report_verify(job, st, sb);
 		strbuf_addc(sb, '\n');
 	}
+	if (job->latency_target)
+		strbuf_addf(
+			sb,
+			"latency_target: depth %llu (target %llu us, window %llu us, %g%% of I/Os)\n",
+			(unsigned long long)st->latency_depth,
+			(unsigned long long)job->latency_target / 1000,
+			(unsigned long long)job->latency_window / 1000, job->latency_percentile);
+	if (r->ss) {
+		const struct steady *ss = r->ss;
+		bool slope = ss->spec.kind == STEADY_IOPS_SLOPE || ss->spec.kind == STEADY_BW_SLOPE;
+
+		/* fio's steadystate line: the window's means and the criterion. */
+		strbuf_addf(sb,
+			    "steadystate: attained=%s, %s%s=%.3f%s (limit %g%s), over %u s: "
+			    "%llu IOPS, %llu bytes/s\n",
+			    ss->attained ? "yes" : "no",
+			    ss->spec.kind <= STEADY_IOPS_SLOPE ? "iops" : "bw",
+			    slope ? " slope" : " mean dev", ss->criterion, ss->spec.pct ? "%" : "",
+			    ss->spec.limit, ss->spec.pct ? "%" : "", ss->dur,
+			    (unsigned long long)steady_iops_mean(ss),
+			    (unsigned long long)steady_bw_mean(ss));
+	}
 	if (st->errors) {
 		strbuf_addf(sb, "errors: ");
 		report_passed_over(st, r->first_error, sb);

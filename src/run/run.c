@@ -17,6 +17,7 @@
 #include "run/clone.h"
 #include "run/preflight.h"
 #include "run/run.h"
+#include "run/steady.h"
 #include "run/watch.h"
 #include "run/worker.h"
 
@@ -89,7 +90,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	unsigned nr = plan->nr;
 	struct ctl *c;
 	struct watcher wt;
-	bool watching = false;
+	struct steady_watch sw;
+	bool watching = false, steadying = false;
 	struct timeval tv;
 	unsigned i, k, n = 0, batch = 0, group = 0;
 	struct slot *slots;
@@ -172,6 +174,9 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	out->epoch_ms = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
 	out->t_start = run_now();
 	watching = watch_start(&wt, watch, slots, out->nr, out->t_start);
+	out->steady = xcalloc(out->nr, sizeof(*out->steady));
+	if (steady_watch_setup(out->steady, slots, out->nr))
+		steadying = steady_watch_start(&sw, slots, out->nr, c, out->steady);
 	/* stonewall: a job waits for every job before it. */
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && jobs[i].stonewall) {
@@ -196,6 +201,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	disks_snapshot(&out->disks, true);
 	if (watching)
 		watch_stop(&wt);
+	if (steadying)
+		steady_watch_stop(&sw);
 	out->interrupted = *stop != 0;
 	for (i = 0; i < out->nr; i++) {
 		/* Moved: the buckets are the result's now. */
@@ -208,6 +215,12 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		slots[i].w.first_error = NULL;
 		out->results[i].logs = slots[i].w.iv.logs;
 		out->results[i].t_start = slots[i].w.iv.t0;
+		for (k = i; out->steady[k].dur == 0 && k && slots[i].w.job->ss_dur &&
+			    slots[k].group == slots[k - 1].group;
+		     k--)
+			;
+		if (out->steady[k].dur)
+			out->results[i].ss = &out->steady[k];
 		slots[i].w.error = NULL;
 		slots[i].w.iv.logs = NULL;
 	}
@@ -236,6 +249,9 @@ void run_free(struct run *r)
 		run_logs_free(r->results[i].logs);
 	}
 	free(r->results);
+	for (i = 0; r->steady && i < r->nr; i++)
+		steady_free(&r->steady[i]);
+	free(r->steady);
 	disks_free(&r->disks);
 	memset(r, 0, sizeof(*r));
 }

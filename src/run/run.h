@@ -19,6 +19,7 @@
 #include "plan/plan.h"
 #include "util/runclock.h"
 #include "stats/stats.h"
+#include "stats/steady.h"
 
 /* One job clone's outcome. */
 struct run_result {
@@ -35,6 +36,9 @@ struct run_result {
 	int first_error_no;
 	struct run_logs *logs; /* windows and the write_*_log entries */
 	uint64_t t_start;      /* ns, CLOCK_MONOTONIC: when the clone's I/O began; 0: never */
+	/* steadystate: the judgement this clone is part of (its own, or its
+	 * group's with group_reporting); NULL without steadystate. */
+	const struct steady *ss;
 };
 
 struct run {
@@ -46,6 +50,7 @@ struct run {
 	enum clocksource clock; /* the clock every time was read from */
 	uint64_t duration;	/* ns, start to the last worker's end */
 	struct disk_set disks;	/* the block devices under the files, before and after */
+	struct steady *steady;	/* per clone: steadystate's judgements (dur 0: none) */
 };
 
 /* Progress of a run, for a live status line. */

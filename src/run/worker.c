@@ -21,6 +21,7 @@
 #include "jobfile/options.h"
 #include "run/run.h"
 #include "run/worker.h"
+#include "workload/lattarget.h"
 
 /* The engines of this build, "psync, sync, ...", for a message. */
 static char *engine_list(void)
@@ -398,6 +399,18 @@ struct loop {
 	 * the next one starts (UINT64_MAX: never); a new loop is due. */
 	uint64_t loop_bytes, next_loop;
 	bool reloop;
+	/* steadystate's sampler reads the progress each second: published at
+	 * each completion, not a stats window behind. */
+	bool publish_each;
+	/* latency_target: the depth the search allows (the engine's
+	 * otherwise), the search, what an I/O over the target asked for,
+	 * and the read and write I/Os completed. */
+	unsigned qd;
+	uint8_t *busy; /* serialize_overlap: per slot, in flight; NULL: off */
+	bool lt_on;
+	struct lat_target lt;
+	enum lat_target_act lt_act;
+	uint64_t lt_ios;
 };
 
 /* The stats direction of an op: read, write, trim (as fio's ddir), sync. */
@@ -531,6 +544,44 @@ static void fail_io(struct worker *w, const struct io_req *req)
 	}
 }
 
+/* max_latency: the job fails with ETIMEDOUT, naming the I/O. */
+static void lat_exceeded(struct worker *w, const struct io_req *req, uint64_t lat, uint64_t max)
+{
+	if (w->error)
+		return;
+	w->error_no = ETIMEDOUT;
+	w->error = xasprintf("%s: %s at offset %llu, size %zu: latency of %llu ns is above "
+			     "max_latency=%llu ns: %s",
+			     w->files.v[req->file].path, io_op_names[req->op],
+			     (unsigned long long)req->off, req->len, (unsigned long long)lat,
+			     (unsigned long long)max, strerror(ETIMEDOUT));
+}
+
+/* latency_target: an I/O completed.  One over the target at depth 1
+ * fails the job as fio's; others are the search's to weigh. */
+static void lat_target_done(struct worker *w, struct loop *lp, const struct io_req *req,
+			    uint64_t now)
+{
+	uint64_t lat = now - req->t_start;
+	enum lat_target_act act;
+
+	lp->lt_ios++;
+	if (!lp->want_lat || lat <= w->job->latency_target)
+		return;
+	act = lat_target_over(&lp->lt, w->job->latency_percentile);
+	if (act == LT_FATAL && !w->error) {
+		w->error_no = ETIMEDOUT;
+		w->error =
+			xasprintf("%s: %s at offset %llu, size %zu: latency of %llu ns is above "
+				  "latency_target=%llu ns at iodepth 1: %s",
+				  w->files.v[req->file].path, io_op_names[req->op],
+				  (unsigned long long)req->off, req->len, (unsigned long long)lat,
+				  (unsigned long long)w->job->latency_target, strerror(ETIMEDOUT));
+	} else if (act != LT_NONE && lp->lt_act == LT_NONE) {
+		lp->lt_act = act;
+	}
+}
+
 static void engine_failed(struct worker *w, const char *what, int err)
 {
 	if (!w->error) {
@@ -614,6 +665,8 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 	lp->now = now;
 	if (w->file_inflight)
 		lazy_done(w, req);
+	if (lp->busy)
+		lp->busy[req->idx] = 0;
 
 	if (req->res < 0 || (rw && (uint64_t)req->res != req->len)) {
 		if (full(w, lp, req))
@@ -652,8 +705,17 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 			interval_log_io(&w->iv, op_dir(req->op), req->len, req->off, req->t_start,
 					req->t_issue, now, slat, req->ioprio);
 	}
+	/* As fio: max_latency is judged on the total latency, when it is
+	 * measured (not with disable_lat). */
+	if (lp->lt_on && rw)
+		lat_target_done(w, lp, req, now);
+	if (rw && lp->want_lat && w->job->max_latency[sd] &&
+	    now - req->t_start > w->job->max_latency[sd])
+		lat_exceeded(w, req, now - req->t_start, w->job->max_latency[sd]);
 	if (now >= w->iv.tick_next)
 		tick(w, lp, now);
+	else if (lp->publish_each)
+		publish(w, lp);
 	if (req->op == IO_OP_WRITE && lp->sync_every && ++w->writes_since_sync >= lp->sync_every) {
 		/* The slot carries the sync; it goes out before any new I/O. */
 		w->writes_since_sync = 0;
@@ -738,6 +800,22 @@ static bool think_due(const struct worker *w, struct loop *lp)
 	return true;
 }
 
+/* Whether @req's bytes meet those of an I/O in flight (@busy) on its file. */
+static bool overlaps_in_flight(const struct worker *w, const struct io_req *req,
+			       const uint8_t *busy)
+{
+	unsigned k;
+
+	for (k = 0; k < w->eng.depth; k++) {
+		const struct io_req *o = &w->reqs[k];
+
+		if (busy[k] && o != req && o->file == req->file && o->off < req->off + req->len &&
+		    req->off < o->off + o->len)
+			return true;
+	}
+	return false;
+}
+
 /* Hands I/Os to the engine until it is full, the job has issued all it
  * may, or (sync engines) depth I/Os have run, so the stop flag and the
  * deadline are looked at between them. */
@@ -768,7 +846,7 @@ static void fill(struct worker *w, struct loop *lp)
 			req->t_intended = 0;
 			req->ioprio = lp->ioprio;
 		} else if (!req) {
-			if (!w->nr_free || lp->issued >= lp->limit)
+			if (!w->nr_free || lp->issued >= lp->limit || lp->inflight >= lp->qd)
 				break;
 			if (w->flow && flow_held(w->flow, &w->flow_mine, w->job->flow)) {
 				lp->flow_wait = true;
@@ -780,7 +858,11 @@ static void fill(struct worker *w, struct loop *lp)
 				break;
 			}
 			req = w->free_reqs[--w->nr_free];
-			workload_next(&w->wl, req, &lp->rate, &lp->limit, lp->issued);
+			if (!workload_next(&w->wl, req, &lp->rate, &lp->limit, lp->issued)) {
+				w->nr_free++; /* no I/O: the workload has ended */
+				lp->limit = lp->issued;
+				break;
+			}
 			if (req->op == IO_OP_WRITE) {
 				w->pl.writes++;
 				if (w->pl.refill || w->pl.scramble)
@@ -821,6 +903,11 @@ static void fill(struct worker *w, struct loop *lp)
 				w->free_reqs[w->nr_free++] = req;
 			break;
 		}
+		/* serialize_overlap: as fio's, an I/O over one in flight waits. */
+		if (lp->busy && lp->inflight && overlaps_in_flight(w, req, lp->busy)) {
+			w->held = req;
+			break;
+		}
 		if (lp->dry && !lp->verifying) {
 			/* verify_only: the I/O is made, mapped and counted, not issued;
 			 * verify_state_load: up to the writes the state saved. */
@@ -853,6 +940,8 @@ static void fill(struct worker *w, struct loop *lp)
 			complete(w, lp, req, done_time(lp));
 		} else {
 			req->queued = true;
+			if (lp->busy)
+				lp->busy[req->idx] = 1;
 			w->pending[lp->queued++] = req;
 			note_depth(w, lp, req, ++lp->inflight);
 			if (lp->queued >= lp->batch)
@@ -1146,6 +1235,17 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 			       : job->iodepth_batch_complete_min;
 	lp->dry = job->verify_only && job_does(job, DDIR_WRITE);
 	lp->sync_every = job->fsync ? job->fsync : job->fdatasync;
+	lp->publish_each = job->ss_dur >= 1000000000ull;
+	lp->qd = w->eng.depth;
+	/* As fio: only writes and trims at a depth above 1 are held back. */
+	if (job->serialize_overlap && w->eng.depth > 1 &&
+	    (job_does(job, DDIR_WRITE) || job_does(job, DDIR_TRIM)))
+		lp->busy = xcalloc(w->eng.depth, 1);
+	lp->lt_on = job->latency_target != 0;
+	if (lp->lt_on) {
+		lat_target_init(&lp->lt, w->eng.depth, now, 0);
+		lp->qd = lp->lt.qd;
+	}
 	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
 	timed = lat_timed(w);
 	lp->want_lat = timed & STATS_H_LAT;
@@ -1205,6 +1305,40 @@ static void rusage_delta(struct run_rusage *out, const struct rusage *a, const s
 	out->ctx = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw) + (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
 	out->majf = (uint64_t)(b->ru_majflt - a->ru_majflt);
 	out->minf = (uint64_t)(b->ru_minflt - a->ru_minflt);
+}
+
+/*
+ * latency_target, after a round of the loop: what an I/O over the target
+ * asked for, or the window's verdict.  A lower depth waits for the I/Os
+ * in flight first, as fio's; the last window starts with fresh stats
+ * (the report is of it alone, as fio's); the end stops new I/O.
+ */
+static void lat_target_step(struct worker *w, struct loop *lp)
+{
+	const struct job *job = w->job;
+	enum lat_target_act act = lp->lt_act;
+	uint64_t now = run_now();
+
+	lp->lt_act = LT_NONE;
+	if (act == LT_NONE && now >= lp->ramp_end)
+		act = lat_target_check(&lp->lt, now, lp->lt_ios, job->latency_window,
+				       job->latency_percentile, job->latency_run);
+	if (act == LT_DONE) {
+		lp->limit = lp->issued;
+	} else if (act == LT_QUIESCE || act == LT_FINAL) {
+		quiesce(w, lp);
+		now = run_now();
+		if (act == LT_FINAL) {
+			stats_free(&w->stats);
+			stats_init(&w->stats);
+			hists_prepare(w);
+			lp->ramp_end = lp->t_measure = now;
+			interval_start(&w->iv, &w->stats, w->iv.t0, now);
+			publish(w, lp);
+		}
+		lat_target_cycle(&lp->lt, now, lp->lt_ios);
+	}
+	lp->qd = lp->lt.qd;
 }
 
 void worker_run(struct worker *w)
@@ -1294,8 +1428,14 @@ void worker_run(struct worker *w)
 				continue;
 			}
 		}
+		if (lp.lt_on && !w->error)
+			lat_target_step(w, &lp);
 	}
 	quiesce(w, &lp); /* after Ctrl-C and errors too */
+	free(lp.busy);
+	lp.busy = NULL;
+	if (lp.lt_on)
+		w->stats.latency_depth = lp.qd;
 	/* As fio: the read-back of what was written, once the write phase
 	 * has run to its end; not when time_based or the runtime ended it. */
 	if (w->v.stamp && job->do_verify && !job->time_based && !worker_stopped(w) && !w->error) {

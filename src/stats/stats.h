@@ -70,6 +70,7 @@ struct run_stats {
 	 * checkable), and whether the runtime ended the write phase before
 	 * the read-back could start (1; 0 otherwise). */
 	uint64_t verified, verify_bytes, verify_bad, verify_skipped, verify_cut;
+	uint64_t latency_depth; /* latency_target: the depth the search ended at; 0: none */
 	struct run_rusage ru;
 };
 

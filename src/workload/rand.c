@@ -5,6 +5,7 @@
  * Feistel network with cycle walking, so no per-block bitmap is kept.
  * Not cryptographic, and not thread-safe: each worker owns its state.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "workload/rand.h"
@@ -143,6 +144,139 @@ unsigned taus88_between(struct taus88 *t, unsigned lo, unsigned hi)
 	return lo + (unsigned)((double)(hi - lo + 1) * r);
 }
 
+/* ---- fio's lfsr ---- */
+
+/*
+ * fio's feedback taps (bit positions, from 1) of a maximal-length register
+ * of 3 to 63 bits, the first being its width: the published tables fio
+ * takes them from.  0 ends a row.
+ */
+static const uint8_t lfsr_taps[64][6] = {
+	[3] = { 3, 2 },
+	[4] = { 4, 3 },
+	[5] = { 5, 3 },
+	[6] = { 6, 5 },
+	[7] = { 7, 6 },
+	[8] = { 8, 6, 5, 4 },
+	[9] = { 9, 5 },
+	[10] = { 10, 7 },
+	[11] = { 11, 9 },
+	[12] = { 12, 6, 4, 1 },
+	[13] = { 13, 4, 3, 1 },
+	[14] = { 14, 5, 3, 1 },
+	[15] = { 15, 14 },
+	[16] = { 16, 15, 13, 4 },
+	[17] = { 17, 14 },
+	[18] = { 18, 11 },
+	[19] = { 19, 6, 2, 1 },
+	[20] = { 20, 17 },
+	[21] = { 21, 19 },
+	[22] = { 22, 21 },
+	[23] = { 23, 18 },
+	[24] = { 24, 23, 22, 17 },
+	[25] = { 25, 22 },
+	[26] = { 26, 6, 2, 1 },
+	[27] = { 27, 5, 2, 1 },
+	[28] = { 28, 25 },
+	[29] = { 29, 27 },
+	[30] = { 30, 6, 4, 1 },
+	[31] = { 31, 28 },
+	[32] = { 32, 31, 29, 1 },
+	[33] = { 33, 20 },
+	[34] = { 34, 27, 2, 1 },
+	[35] = { 35, 33 },
+	[36] = { 36, 25 },
+	[37] = { 37, 5, 4, 3, 2, 1 },
+	[38] = { 38, 6, 5, 1 },
+	[39] = { 39, 35 },
+	[40] = { 40, 38, 21, 19 },
+	[41] = { 41, 38 },
+	[42] = { 42, 41, 20, 19 },
+	[43] = { 43, 42, 38, 37 },
+	[44] = { 44, 43, 18, 17 },
+	[45] = { 45, 44, 42, 41 },
+	[46] = { 46, 45, 26, 25 },
+	[47] = { 47, 42 },
+	[48] = { 48, 47, 21, 20 },
+	[49] = { 49, 40 },
+	[50] = { 50, 49, 24, 23 },
+	[51] = { 51, 50, 36, 35 },
+	[52] = { 52, 49 },
+	[53] = { 53, 52, 38, 37 },
+	[54] = { 54, 53, 18, 17 },
+	[55] = { 55, 31 },
+	[56] = { 56, 55, 35, 34 },
+	[57] = { 57, 50 },
+	[58] = { 58, 39 },
+	[59] = { 59, 58, 38, 37 },
+	[60] = { 60, 59 },
+	[61] = { 61, 60, 46, 45 },
+	[62] = { 62, 61, 6, 5 },
+	[63] = { 63, 62 },
+};
+
+/* The register's width for @n values: the all-ones state never comes, so
+ * 2^width must exceed n.  0: none is wide enough. */
+static unsigned lfsr_width(uint64_t n)
+{
+	unsigned w;
+
+	for (w = 3; w < 64; w++)
+		if ((1ull << w) > n)
+			return w;
+	return 0;
+}
+
+bool offgen_lfsr_ok(uint64_t nblocks, uint64_t seed)
+{
+	unsigned w = lfsr_width(nblocks);
+
+	return w && (seed & ((1ull << w) - 1)) != (1ull << w) - 1;
+}
+
+int lfsr_init(struct lfsr *l, uint64_t n, uint64_t seed)
+{
+	unsigned w = lfsr_width(n), i;
+
+	if (!offgen_lfsr_ok(n, seed))
+		return -EINVAL;
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < 6 && lfsr_taps[w][i]; i++)
+		l->xormask |= 1ull << (lfsr_taps[w][i] - 1);
+	l->top = 1ull << (w - 1);
+	l->max = n - 1;
+	l->seed = seed;
+	l->first = true;
+	lfsr_reset(l);
+	return 0;
+}
+
+void lfsr_reset(struct lfsr *l)
+{
+	l->state = l->seed & ((l->top << 1) - 1);
+}
+
+/* One shift: the low bit out, the top bit in, and when the bit out was 0
+ * the taps flipped. */
+static inline uint64_t lfsr_step(const struct lfsr *l, uint64_t v)
+{
+	uint64_t out = (v >> 1) | l->top;
+
+	return v & 1 ? out : out ^ l->xormask;
+}
+
+uint64_t lfsr_next(struct lfsr *l)
+{
+	if (l->first) {
+		l->first = false;
+		l->state = lfsr_step(l, l->state);
+	}
+	do
+		l->state = lfsr_step(l, l->state);
+	while (l->state > l->max);
+	return l->state;
+}
+
 /* The Feistel round function: a 64-bit finalizer (murmur3's fmix64) of half ^ key. */
 static inline uint64_t feistel_round(uint64_t half, uint64_t key)
 {
@@ -203,6 +337,8 @@ void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, uint
 	memset(g->keys, 0, sizeof(g->keys));
 	if (mode == OFFGEN_RANDOM)
 		offgen_rekey(g);
+	if (mode == OFFGEN_LFSR && lfsr_init(&g->lfsr, nblocks, seed))
+		g->mode = OFFGEN_RANDOM_NOMAP; /* not reached: offgen_lfsr_ok was asked */
 }
 
 /*
@@ -223,6 +359,9 @@ uint64_t offgen_next(struct offgen *g)
 		while (v >= g->nblocks)
 			v = feistel_encrypt(g, v);
 		break;
+	case OFFGEN_LFSR:
+		v = lfsr_next(&g->lfsr);
+		break;
 	case OFFGEN_RANDOM_NOMAP:
 	default:
 		v = rng_below(&g->rng, g->nblocks);
@@ -233,6 +372,21 @@ uint64_t offgen_next(struct offgen *g)
 		g->pass++;
 		if (g->mode == OFFGEN_RANDOM)
 			offgen_rekey(g);
+		/* As fio's fio_file_reset: the next pass repeats the sequence. */
+		if (g->mode == OFFGEN_LFSR)
+			lfsr_reset(&g->lfsr);
 	}
 	return v;
+}
+
+void offgen_restart(struct offgen *g)
+{
+	if (!g->pos)
+		return; /* a pass that has not begun is as new */
+	g->pos = 0;
+	g->pass++;
+	if (g->mode == OFFGEN_RANDOM)
+		offgen_rekey(g);
+	if (g->mode == OFFGEN_LFSR)
+		lfsr_reset(&g->lfsr);
 }

@@ -45,7 +45,26 @@ uint32_t taus88_next(struct taus88 *t);
 /* Uniform in [lo, hi], as fio's rand_between on a 32-bit state. */
 unsigned taus88_between(struct taus88 *t, unsigned lo, unsigned hi);
 
-enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDOM, OFFGEN_RANDOM_NOMAP };
+/*
+ * fio's random_generator=lfsr: a maximal-length Galois-style register of
+ * the fewest bits (3 or more) whose range holds n values, stepped until a
+ * value below n comes out, so n draws give each value once.  Seeded and
+ * stepped as fio's, so that its sequence is fio's for the same seed.
+ */
+struct lfsr {
+	uint64_t state, xormask, top, max; /* max: the largest value drawn */
+	uint64_t seed;
+	bool first; /* fio's first draw after set-up steps twice */
+};
+
+/* 0, or -EINVAL when fio cannot either: @n beyond 2^63, or a seed whose
+ * low bits are all ones (the register's one forbidden state). */
+int lfsr_init(struct lfsr *l, uint64_t n, uint64_t seed);
+uint64_t lfsr_next(struct lfsr *l);
+/* Back to the seed, as fio's lfsr_reset: the same sequence again. */
+void lfsr_reset(struct lfsr *l);
+
+enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDOM, OFFGEN_RANDOM_NOMAP, OFFGEN_LFSR };
 
 struct offgen {
 	enum offgen_mode mode;
@@ -56,13 +75,19 @@ struct offgen {
 	uint64_t mask;	    /* permutation domain minus one: 2^(2 * half_bits) - 1 */
 	unsigned half_bits; /* Feistel half width */
 	uint64_t keys[4];   /* round keys of this pass */
+	struct lfsr lfsr;   /* OFFGEN_LFSR */
 };
 
-/* @nblocks > 0.  @seed decides the whole sequence. */
+/* @nblocks > 0.  @seed decides the whole sequence (OFFGEN_LFSR: fio's
+ * seed; lfsr_init must have accepted it, see offgen_lfsr_ok). */
 void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, uint64_t seed);
 /* The next block number in [0, nblocks).  When a pass (nblocks I/Os) has
  * just completed, the next call starts a new pass: a new permutation in
  * OFFGEN_RANDOM mode, block 0 again in OFFGEN_SEQ. */
 uint64_t offgen_next(struct offgen *g);
+/* Starts a new pass now, as if the current one had completed. */
+void offgen_restart(struct offgen *g);
+/* Whether fio's lfsr takes @nblocks and @seed (lfsr_init's rule). */
+bool offgen_lfsr_ok(uint64_t nblocks, uint64_t seed);
 
 #endif

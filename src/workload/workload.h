@@ -57,6 +57,19 @@ struct workload {
 	unsigned svc_left;	    /* I/Os it has left before the next pick */
 	struct rng fsel_rng;	    /* file_service_type=random */
 	struct randdist *fsel_dist; /* zipf, pareto, normal: over nfiles << 10 */
+	/* zonemode=strided (one file, as fio): the zone's first byte (fio's
+	 * file_offset) and the bytes issued since the clone came to it. */
+	bool zoned;
+	uint64_t zone_base, zone_bytes;
+	/* percentage_random below 100: fio's draw per direction of whether an
+	 * I/O is random, and where each direction's last I/O of each file
+	 * ended (file * DDIR_COUNT + d; NULL: every I/O random). */
+	struct taus88 seqrand_rng[DDIR_COUNT];
+	uint64_t *last_pos;
+	/* rw=randread:N: where each direction's last I/O began (UINT64_MAX:
+	 * none yet), and the I/Os left until the next random one. */
+	uint64_t *last_start;
+	unsigned rand_left;
 };
 
 #define WL_FILE_OPEN 1u
@@ -87,7 +100,7 @@ void workload_free(struct workload *wl);
 /* The 64-bit words of file @i's random map: a bit per unit of its region. */
 static inline size_t workload_rmap_words(const struct workload *wl, unsigned i)
 {
-	return (size_t)((wl->files[i].len / wl->unit + 63) / 64);
+	return (size_t)((wl->offgen[i].nblocks + 63) / 64);
 }
 
 static inline uint64_t workload_pick_bs(struct workload *wl, unsigned d)
@@ -110,6 +123,8 @@ static inline uint64_t workload_pick_bs(struct workload *wl, unsigned d)
 		return job->bs[d];
 	lo = job->bsrange_min[d];
 	hi = job->bsrange_max[d];
+	if (job->bs_unaligned) /* any byte count from lo to hi */
+		return lo + rng_below(&wl->rng, hi - lo + 1);
 	return lo + rng_below(&wl->rng, (hi - lo) / lo + 1) * lo;
 }
 
@@ -295,13 +310,130 @@ static inline void workload_file_done(struct workload *wl, unsigned fi)
 }
 
 /*
+ * zonemode=strided, as fio's setup_strided_zone_mode and get_next_offset:
+ * after zonesize bytes the zone moves on by zonerange + zoneskip, back to
+ * the region's start once it passes the file's end; within a zone's span
+ * sequential I/O restarts at its start and random I/O draws from its
+ * blocks, the random map cleared each zonerange bytes.  Sets *@off (a
+ * file offset); false when the I/O would fall past the region's length
+ * from the zone or past the file's end, which ends the job, as in fio.
+ */
+static inline bool workload_zone_next(struct workload *wl, unsigned fi, unsigned d, uint64_t *len,
+				      uint64_t *off)
+{
+	const struct job *job = wl->job;
+	const struct run_file *f = &wl->files[fi];
+	uint64_t pos;
+
+	if (wl->zone_bytes >= job->zonesize) {
+		wl->zone_bytes = 0;
+		wl->zone_base += job->zonerange + job->zoneskip;
+		if (wl->zone_base >= f->size)
+			wl->zone_base = f->start;
+		wl->cursor[fi] = wl->zone_base;
+	}
+	if (wl->cursor[fi] >= wl->zone_base + job->zonerange)
+		wl->cursor[fi] = wl->zone_base;
+	if (wl->zone_bytes % job->zonerange == 0) {
+		wl->cursor[fi] = wl->zone_base;
+		offgen_restart(&wl->offgen[fi]);
+		if (wl->rmap) {
+			memset(wl->rmap[fi], 0, workload_rmap_words(wl, fi) * 8);
+			wl->rmap_used[fi] = 0;
+		}
+	}
+	if (job_is_random(job->rw)) {
+		pos = wl->rmap ? workload_map_block(wl, fi, len)
+			       : offgen_next(&wl->offgen[fi]) * wl->unit;
+		pos -= pos % wl->dir_align[d];
+	} else {
+		/* fio's get_next_seq_offset: the gap follows a block, not the
+		 * zone's start. */
+		pos = wl->cursor[fi] - wl->zone_base;
+		if (pos)
+			pos += (uint64_t)job->rw_seq_add;
+	}
+	if (pos >= f->len || wl->zone_base + pos >= f->size || wl->zone_base + pos + *len > f->size)
+		return false;
+	*off = wl->zone_base + pos;
+	wl->cursor[fi] = *off + *len;
+	wl->zone_bytes += *len;
+	return true;
+}
+
+/*
+ * percentage_random, as fio's should_do_random and get_next_seq_offset: a
+ * draw says whether this I/O of a random job is sequential; one goes
+ * where the direction's last I/O in the file ended.  1: sequential, *@off
+ * set; 0: random; -1: the region is used up from there, which ends the
+ * job, as in fio.
+ */
+static inline int workload_seq_turn(struct workload *wl, unsigned fi, unsigned d, uint64_t *off)
+{
+	const struct run_file *f = &wl->files[fi];
+	uint64_t pos = wl->last_pos[fi * DDIR_COUNT + d];
+
+	if (wl->job->percentage_random[d] >= 100 ||
+	    taus88_between(&wl->seqrand_rng[d], 1, 100) <= wl->job->percentage_random[d])
+		return 0;
+	if (pos >= f->size) /* past the file's end: a random one instead */
+		return 0;
+	if (pos - f->start >= f->len)
+		return -1;
+	*off = pos;
+	return 1;
+}
+
+/*
+ * rw=randread:N, as fio's get_next_block: of each N I/Os one is random
+ * (the first); the others, with rw_sequencer=sequential, follow their
+ * direction's last I/O (a random one when that passed the file's end);
+ * with identical, repeat its offset.  1: *@off set; 0: random; -1: past
+ * the region, which ends the job, as in fio.
+ */
+static inline int workload_rand_nr_turn(struct workload *wl, unsigned fi, unsigned d, uint64_t *off)
+{
+	const struct run_file *f = &wl->files[fi];
+	uint64_t pos;
+
+	if (!--wl->rand_left) {
+		wl->rand_left = wl->job->rw_rand_nr;
+		return 0;
+	}
+	if (wl->job->rw_sequencer == RWSEQ_IDENTICAL) {
+		pos = wl->last_start[fi * DDIR_COUNT + d];
+		pos = pos == UINT64_MAX ? f->start : pos;
+	} else {
+		pos = wl->last_pos[fi * DDIR_COUNT + d];
+		if (pos >= f->size)
+			return 0;
+	}
+	if (pos - f->start >= f->len)
+		return -1;
+	*off = pos;
+	return 1;
+}
+
+/* No next I/O: @req says nothing (an empty read at 0 of file 0), false. */
+static inline bool workload_end(struct io_req *req)
+{
+	req->op = IO_OP_READ;
+	req->discard = false;
+	req->file = 0;
+	req->off = 0;
+	req->len = 0;
+	return false;
+}
+
+/*
  * Fills @req with the next I/O: file, direction, length and offset.
  * @rate: the schedule a mixed job's direction follows (NULL or off: none).  When
  * this I/O is the job's last (rw=...:N with a gap, not time_based, has
  * made its loops passes), *@limit becomes @issued plus its length: the
- * bytes the job may issue.
+ * bytes the job may issue.  false: no I/O, the workload has ended (a
+ * zone past the file's end).
  */
-static inline void workload_next(struct workload *wl, struct io_req *req,
+static inline bool workload_next(struct workload *wl, struct io_req *req,
 				 const struct workload_rate *rate, uint64_t *limit, uint64_t issued)
 {
 	const struct job *job = wl->job;
@@ -309,6 +441,7 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 	uint64_t end, len, off;
 	bool last = false; /* this I/O ends the file's pass */
 	unsigned fi, d;
+	int seq = 0;
 
 	/* trimwrite: the block just trimmed is written next, as fio's
 	 * randtrimwrite (the write takes the trim's offset and length). */
@@ -320,7 +453,7 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 		req->file = wl->tw.file;
 		req->off = wl->tw.off;
 		req->len = wl->tw.len;
-		return;
+		return true;
 	}
 	fi = wl->fstate ? workload_pick_file(wl) : wl->next_file;
 	f = &wl->files[fi];
@@ -337,8 +470,24 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 		d = job_does(job, DDIR_READ)				     ? DDIR_READ
 		    : job_does(job, DDIR_WRITE) && !job_does(job, DDIR_TRIM) ? DDIR_WRITE
 									     : DDIR_TRIM;
-	len = workload_pick_bs(wl, d);
-	if (wl->rmap) {
+	if (wl->last_start)
+		seq = workload_rand_nr_turn(wl, fi, d, &off);
+	/* The random one of rw=...:N, or every I/O: percentage_random's turn. */
+	if (!seq && wl->last_pos && job->percentage_random[d] < 100)
+		seq = workload_seq_turn(wl, fi, d, &off);
+	if (seq < 0)
+		return workload_end(req);
+	/* bs_is_seq_rand, as fio's get_next_buflen: random I/Os take the
+	 * write block sizes, sequential ones the read block sizes. */
+	len = workload_pick_bs(wl, !job->bs_is_seq_rand		    ? d
+				   : job_is_random(job->rw) && !seq ? DDIR_WRITE
+								    : DDIR_READ);
+	if (seq) {
+		/* percentage_random: a sequential I/O of a random job */
+	} else if (wl->zoned) {
+		if (!workload_zone_next(wl, fi, d, &len, &off))
+			return workload_end(req);
+	} else if (wl->rmap) {
 		off = f->start + workload_map_block(wl, fi, &len);
 		last = wl->rmap_used[fi] == wl->offgen[fi].nblocks;
 	} else if (job_is_random(job->rw)) {
@@ -369,6 +518,10 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 			off = add < 0 ? end - (len > back ? len : back) : f->start;
 			workload_pass_done(wl, fi);
 		}
+		/* As fio: with bs_unaligned, less room than the smallest
+		 * size ends the job. */
+		if (job->bs_unaligned && job->bsrange_max[d] && end - off < job->bsrange_min[d])
+			return workload_end(req);
 		if (off + len > end)
 			len = workload_fit_bs(job, d, end - off);
 		/* A gap that would go below the region's start wraps to its end. */
@@ -384,7 +537,7 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 			*limit = issued + len;
 		last = add >= 0 && off + len >= end;
 	}
-	if (off + len > end)
+	if (off + len > end && !wl->zoned)
 		len = workload_fit_bs(job, d, end - off);
 	if (last && wl->fstate)
 		workload_file_done(wl, fi);
@@ -398,6 +551,11 @@ static inline void workload_next(struct workload *wl, struct io_req *req,
 		wl->tw = *req;
 		wl->tw_owed = true;
 	}
+	if (wl->last_pos)
+		wl->last_pos[fi * DDIR_COUNT + d] = off + len;
+	if (wl->last_start)
+		wl->last_start[fi * DDIR_COUNT + d] = off;
+	return true;
 }
 
 #endif

@@ -93,8 +93,8 @@ expect 2 "--read_beyond_wp=1: 'read_beyond_wp' is a fio option that iogauge does
 	-- --parse-only --name=a --read_beyond_wp=1
 expect 2 "--rwmixwrite: [a] rwmixread=70 and rwmixwrite=50 add up to 120%" \
 	-- --parse-only --name=a --rwmixread=70 --rwmixwrite=50
-expect 0 "warning: 'random_generator' is ignored" -- --parse-only --name=a \
-	--random_generator=lfsr
+expect 0 "warning: 'gtod_cpu' is ignored" -- --parse-only --name=a \
+	--gtod_cpu=1
 
 # Job files, --set, --section, standard input.
 same default -- --parse-only jobs/default.ini
