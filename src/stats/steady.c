@@ -60,9 +60,10 @@ bool steady_add(struct steady *s, uint64_t iops, uint64_t bw)
 		v = s->deviation;
 	}
 	s->criterion = s->spec.pct ? 100.0 * v / mean : v;
-	/* As fio: a slope counts by its size; a window of zeros, whose
-	 * percentage is not a number, never holds. */
-	s->attained = fabs(s->criterion) < s->spec.limit;
+	/* As fio: a slope counts by its size.  A window without I/O has a
+	 * percentage of 0/0, which fio 3.33 takes as held (its run of it
+	 * ends, with a criterion of -nan%). */
+	s->attained = (s->spec.pct && mean == 0) || fabs(s->criterion) < s->spec.limit;
 	return s->attained;
 }
 

@@ -94,16 +94,22 @@ def main():
         for i, j in enumerate(both(tmp, "[s]\n" + STEADY + "runtime=20\nss=iops:5%\nss_dur=2\n"
                                    "numjobs=2\ngroup_reporting\n")):
             ss_ok(j, ["iogauge", "fio"][i] + " group", 1, 1500, 5000, 2, 4000)
-        # Unsteady: bursts of 100 I/Os 1.5 s apart, so every three
-        # seconds hold one without I/O (100% from the mean); the job runs
-        # to its runtime.
+        # Unsteady: bursts of 100 I/Os 2.2 s apart, so any three seconds
+        # (even stretched by a loaded machine) hold one or two bursts:
+        # never level, never all without I/O; the job runs to its runtime
+        # (fio's past it: it finishes the think the runtime ends in).
         for i, j in enumerate(both(tmp, "[s]\nioengine=null\nsize=1g\nbs=4k\nrw=randread\n"
-                                   "time_based\nruntime=6\nthinktime=1500ms\n"
+                                   "time_based\nruntime=7\nthinktime=2200ms\n"
                                    "thinktime_blocks=100\nss=iops:10%\nss_dur=3\n")):
-            ss_ok(j, ["iogauge", "fio"][i] + " unsteady", 0, 5900, 6500, 3, 0)
+            ss_ok(j, ["iogauge", "fio"][i] + " unsteady", 0, 6900, 9500, 3, 0)
             if j and "steadystate" in j:
                 check(float(j["steadystate"]["criterion"][:-1]) > 50,
                       "unsteady: criterion %s" % j["steadystate"]["criterion"])
+        # Seconds without I/O: fio 3.33 takes 0/0 as steady and ends the job.
+        for i, j in enumerate(both(tmp, "[s]\nioengine=null\nsize=1g\nbs=4k\nrw=randread\n"
+                                   "time_based\nruntime=20\nthinktime=5s\n"
+                                   "thinktime_blocks=100\nss=iops:10%\nss_dur=2\n")):
+            ss_ok(j, ["iogauge", "fio"][i] + " idle", 1, 1500, 4500, 2, 0)
         # No ss_dur: no judgement, no block.
         j = run(BIN, tmp, "[s]\n" + STEADY + "runtime=1\nss=iops:5%\n")
         check(j and "steadystate" not in j[0], "ss without ss_dur: a steadystate block")
