@@ -175,8 +175,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	out->t_start = run_now();
 	watching = watch_start(&wt, watch, slots, out->nr, out->t_start);
 	out->steady = xcalloc(out->nr, sizeof(*out->steady));
-	if (steady_watch_setup(out->steady, slots, out->nr))
-		steadying = steady_watch_start(&sw, slots, out->nr, c, out->steady);
+	if (steady_watch_setup(out->steady, out->results, out->nr))
+		steadying = steady_watch_start(&sw, slots, out->results, out->nr, c, out->steady);
 	/* stonewall: a job waits for every job before it. */
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && jobs[i].stonewall) {
@@ -215,7 +215,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		slots[i].w.first_error = NULL;
 		out->results[i].logs = slots[i].w.iv.logs;
 		out->results[i].t_start = slots[i].w.iv.t0;
-		for (k = i; out->steady[k].dur == 0 && k && slots[i].w.job->ss_dur &&
+		for (k = i; out->steady[k].dur == 0 && k && out->results[i].job->ss_dur &&
 			    slots[k].group == slots[k - 1].group;
 		     k--)
 			;

@@ -11,22 +11,23 @@
 
 #define STEADY_EVERY 1000000000ull /* ns: fio's STEADYSTATE_MSEC */
 
-/* Whether slot @i shares the judgement of slot @i - 1: group_reporting
- * and the same group. */
-static bool steady_grouped(const struct slot *slots, unsigned i)
+/* Whether clone @i shares the judgement of clone @i - 1: group_reporting
+ * and the same group.  The jobs are the results' (a clone set up as its
+ * batch starts has no worker's job before then). */
+static bool steady_grouped(const struct run_result *res, unsigned i)
 {
-	return i && slots[i].w.job->group_reporting && slots[i].group == slots[i - 1].group;
+	return i && res[i].job->group_reporting && res[i].group == res[i - 1].group;
 }
 
-bool steady_watch_setup(struct steady *ss, const struct slot *slots, unsigned n)
+bool steady_watch_setup(struct steady *ss, const struct run_result *res, unsigned n)
 {
 	bool any = false;
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		const struct job *job = slots[i].w.job;
+		const struct job *job = res[i].job;
 
-		if (job->ss_dur < 1000000000ull || steady_grouped(slots, i))
+		if (job->ss_dur < 1000000000ull || steady_grouped(res, i))
 			continue;
 		steady_init(&ss[i], &job->steadystate, (unsigned)(job->ss_dur / 1000000000ull));
 		any = true;
@@ -44,12 +45,12 @@ static void steady_round(struct steady_watch *sw)
 
 	for (i = 0; i < sw->n; i++) {
 		const struct worker_progress *p = sw->slots[i].w.prog;
-		const struct job *job = sw->slots[i].w.job;
+		const struct job *job = sw->res[i].job;
 		struct steady_clone *c = &sw->cl[i];
 		struct steady *s = &sw->ss[c->owner];
 		uint64_t now = run_now(), t0, bytes = 0, ios = 0, ms;
 
-		if (!steady_grouped(sw->slots, i))
+		if (!steady_grouped(sw->res, i))
 			iops = bw = over = 0;
 		if (!s->dur || s->attained ||
 		    atomic_load_explicit(&p->state, memory_order_relaxed) != 1)
@@ -75,7 +76,7 @@ static void steady_round(struct steady_watch *sw)
 		c->bytes = bytes;
 		c->ios = ios;
 		/* The judgement is made at its group's last clone. */
-		if (!over || (i + 1 < sw->n && steady_grouped(sw->slots, i + 1)))
+		if (!over || (i + 1 < sw->n && steady_grouped(sw->res, i + 1)))
 			continue;
 		if (steady_add(s, iops, bw)) {
 			unsigned k;
@@ -108,20 +109,21 @@ static void *steady_main(void *arg)
 	return NULL;
 }
 
-bool steady_watch_start(struct steady_watch *sw, struct slot *slots, unsigned n, struct ctl *ctl,
-			struct steady *ss)
+bool steady_watch_start(struct steady_watch *sw, struct slot *slots, const struct run_result *res,
+			unsigned n, struct ctl *ctl, struct steady *ss)
 {
 	pthread_condattr_t ca;
 	unsigned i;
 
 	sw->slots = slots;
+	sw->res = res;
 	sw->n = n;
 	sw->ctl = ctl;
 	sw->ss = ss;
 	sw->quit = false;
 	sw->cl = xcalloc(n, sizeof(*sw->cl));
 	for (i = 0; i < n; i++)
-		sw->cl[i].owner = steady_grouped(slots, i) ? sw->cl[i - 1].owner : i;
+		sw->cl[i].owner = steady_grouped(res, i) ? sw->cl[i - 1].owner : i;
 	pthread_mutex_init(&sw->lock, NULL);
 	/* Rounds a second apart on the monotonic clock, not the wall's. */
 	pthread_condattr_init(&ca);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "run/clone.h"
+#include "run/run.h"
 #include "stats/steady.h"
 
 struct steady_clone {
@@ -26,6 +27,7 @@ struct steady_clone {
 
 struct steady_watch {
 	struct slot *slots;
+	const struct run_result *res; /* the clones' jobs and groups */
 	unsigned n;
 	struct ctl *ctl;
 	struct steady *ss; /* per slot; dur 0: not judged there */
@@ -36,14 +38,14 @@ struct steady_watch {
 	bool quit;
 };
 
-/* Sets up the judgements of the @n @slots' jobs in @ss (n of them, zeroed
+/* Sets up the judgements of the @n clones' jobs (@res) in @ss (n of them, zeroed
  * by the caller): one per clone, or on the first clone of a group with
  * group_reporting.  True when a job has steadystate. */
-bool steady_watch_setup(struct steady *ss, const struct slot *slots, unsigned n);
+bool steady_watch_setup(struct steady *ss, const struct run_result *res, unsigned n);
 /* Starts the sampler over @ss (set up as above).  True when it runs:
  * steady_watch_stop is then owed. */
-bool steady_watch_start(struct steady_watch *sw, struct slot *slots, unsigned n, struct ctl *ctl,
-			struct steady *ss);
+bool steady_watch_start(struct steady_watch *sw, struct slot *slots, const struct run_result *res,
+			unsigned n, struct ctl *ctl, struct steady *ss);
 void steady_watch_stop(struct steady_watch *sw);
 
 #endif
