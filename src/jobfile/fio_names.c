@@ -81,8 +81,6 @@ static const struct {
 	{ "merge_blktrace_scalars", FIO_OPT_UNSUPPORTED, NULL },
 	{ "mss", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
 	{ "nodelay", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
-	{ "numa_cpu_nodes", FIO_OPT_UNSUPPORTED, NULL },
-	{ "numa_mem_policy", FIO_OPT_UNSUPPORTED, NULL },
 	{ "numruns", FIO_OPT_HARMLESS,
 	  "an option of fio's tiobench profile, which fio ignores unless that profile runs" },
 	{ "overwrite", FIO_OPT_UNSUPPORTED, NULL },

@@ -17,6 +17,7 @@
 #include "jobfile/job.h"
 #include "jobfile/jobfile.h"
 #include "jobfile/options.h"
+#include "util/nodes.h"
 #include "verify/verify.h"
 
 static const struct origin default_origin = { .kind = ORIGIN_DEFAULT };
@@ -714,6 +715,29 @@ static int check_offsets(struct job *job, char **cause)
 	return 0;
 }
 
+/* numa_cpu_nodes, numa_mem_policy: read by libnuma, against this
+ * machine's nodes, as fio reads them when it parses the job. */
+static int check_numa(const struct job *job, char **cause)
+{
+	const char *name = job->numa_cpu_nodes ? "numa_cpu_nodes" : "numa_mem_policy";
+	const char *val = job->numa_cpu_nodes ? job->numa_cpu_nodes : job->numa_mem_policy;
+	char *why = NULL;
+	int ret = 0;
+
+	if (job->numa_cpu_nodes)
+		ret = nodes_check_list(job->numa_cpu_nodes, &why);
+	if (!ret && job->numa_mem_policy) {
+		name = "numa_mem_policy";
+		val = job->numa_mem_policy;
+		ret = nodes_check_policy(job->numa_mem_policy, &why);
+	}
+	if (ret) {
+		ret = job_fail_at(job, name, cause, "%s=%s: %s", name, val, why);
+		free(why);
+	}
+	return ret;
+}
+
 static int check_job(struct job *job, char **cause)
 {
 	const struct engine_ops *ops = job_engine(job);
@@ -834,6 +858,8 @@ static int check_job(struct job *job, char **cause)
 					"on (%d CPUs: 0-%d)",
 					i, CPU_COUNT(&avail), CPU_COUNT(&avail) - 1);
 	}
+	if (check_numa(job, cause))
+		return -EINVAL;
 	if (job->thinktime_spin > job->thinktime)
 		return job_fail_at(
 			job, later(job, "thinktime", "thinktime_spin"), cause,

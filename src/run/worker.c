@@ -22,6 +22,7 @@
 #include "run/run.h"
 #include "run/worker.h"
 #include "workload/lattarget.h"
+#include "util/nodes.h"
 
 /* The engines of this build, "psync, sync, ...", for a message. */
 static char *engine_list(void)
@@ -435,6 +436,21 @@ void worker_flow_leave(struct worker *w)
 	w->flow = NULL;
 }
 
+/* numa_cpu_nodes and numa_mem_policy, after cpus_allowed (as fio: the
+ * nodes' CPUs replace the list) and before the buffers are made. */
+static int pin_numa(struct worker *w)
+{
+	char *why = NULL;
+	int ret = nodes_apply(w->job->numa_cpu_nodes, w->job->numa_mem_policy, &why);
+
+	if (ret) {
+		w->error_no = -ret;
+		w->error = xasprintf("[%s] %s", w->job->name, why);
+		free(why);
+	}
+	return ret;
+}
+
 int worker_pin(struct worker *w)
 {
 	const struct job *job = w->job;
@@ -443,7 +459,7 @@ int worker_pin(struct worker *w)
 	int ret;
 
 	if (!job->cpus_allowed_set)
-		return 0;
+		return pin_numa(w);
 	for (c = 0; c < JOB_MAX_CPUS; c++)
 		n += job->cpus_allowed[c / 64] >> (c % 64) & 1;
 	/* split: clone k takes the k-th CPU of the set, wrapping, as fio. */
@@ -468,7 +484,7 @@ int worker_pin(struct worker *w)
 		strbuf_free(&sb);
 		return -ret;
 	}
-	return 0;
+	return pin_numa(w);
 }
 
 /*
