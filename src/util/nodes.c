@@ -97,8 +97,7 @@ int nodes_check_policy(const char *policy, char **cause)
 		break;
 	case POL_BIND:
 		if (!nodes)
-			return set_cause(cause, "'%s': bind needs a node list (bind:0-1)",
-					 policy);
+			return set_cause(cause, "'%s': bind needs a node list (bind:0-1)", policy);
 		break;
 	default:
 		break;
@@ -107,8 +106,8 @@ int nodes_check_policy(const char *policy, char **cause)
 	/* fio takes any number for prefer and fails when it runs; a node
 	 * this machine lacks is refused here, with the others. */
 	if (!ret && mode == POL_PREFER && atoi(nodes) > numa_max_node())
-		return set_cause(cause, "'%s': node %s is not one of this machine's (0-%d)",
-				 policy, nodes, numa_max_node());
+		return set_cause(cause, "'%s': node %s is not one of this machine's (0-%d)", policy,
+				 nodes, numa_max_node());
 	return ret;
 }
 
@@ -140,10 +139,11 @@ static int set_policy(const char *policy, char **cause)
 		break;
 	}
 	if (!m)
-		return set_cause(cause, "numa_mem_policy=%s: the node list no longer reads", policy);
+		return set_cause(cause, "numa_mem_policy=%s: the node list no longer reads",
+				 policy);
 	if (set_mempolicy(kmode, m->maskp, m->size + 1) < 0)
-		ret = set_cause_errno(cause, errno, "numa_mem_policy=%s: set_mempolicy: %s",
-				      policy, strerror(errno));
+		ret = set_cause_errno(cause, errno, "numa_mem_policy=%s: set_mempolicy: %s", policy,
+				      strerror(errno));
 	numa_free_nodemask(m);
 	return ret;
 }
