@@ -738,6 +738,41 @@ static int check_numa(const struct job *job, char **cause)
 	return ret;
 }
 
+/* buffer_pattern and dedupe_*, as fio checks them. */
+static int check_buffers(const struct job *job, char **cause)
+{
+	uint64_t lo, hi;
+
+	if (job->buffer_pattern.nr_off)
+		return job_fail_at(job, "buffer_pattern", cause,
+				   "buffer_pattern takes no %%o (fio's reads no format in it)");
+	if (!job->dedupe_percentage || job->dedupe_mode != DEDUPE_WORKING_SET)
+		return 0;
+	job_bs_bounds(job, DDIR_WRITE, &lo, &hi);
+	if (job->size.pct || !job->size.val)
+		return job_fail_at(job, is_set(job, "size") ? "size" : "dedupe_mode", cause,
+				   "dedupe_mode=working_set needs size= in bytes (its pages are a "
+				   "share of it)");
+	if (job->nrfiles != 1)
+		return job_fail_at(job, later(job, "nrfiles", "dedupe_mode"), cause,
+				   "dedupe_mode=working_set takes one file per job, not nrfiles=%u",
+				   job->nrfiles);
+	if (job->dedupe_percentage + job->dedupe_working_set_percentage > 100)
+		return job_fail_at(
+			job, later(job, "dedupe_percentage", "dedupe_working_set_percentage"),
+			cause,
+			"dedupe_percentage=%u and dedupe_working_set_percentage=%u pass 100%% "
+			"(the working set's pages are unique ones)",
+			job->dedupe_percentage, job->dedupe_working_set_percentage);
+	if (job->size.val / 100 * job->dedupe_working_set_percentage < lo)
+		return job_fail_at(job, "dedupe_working_set_percentage", cause,
+				   "dedupe_working_set_percentage=%u of size=%llu is less than "
+				   "one block of %llu bytes",
+				   job->dedupe_working_set_percentage,
+				   (unsigned long long)job->size.val, (unsigned long long)lo);
+	return 0;
+}
+
 static int check_job(struct job *job, char **cause)
 {
 	const struct engine_ops *ops = job_engine(job);
@@ -858,7 +893,7 @@ static int check_job(struct job *job, char **cause)
 					"on (%d CPUs: 0-%d)",
 					i, CPU_COUNT(&avail), CPU_COUNT(&avail) - 1);
 	}
-	if (check_numa(job, cause))
+	if (check_numa(job, cause) || check_buffers(job, cause))
 		return -EINVAL;
 	if (job->thinktime_spin > job->thinktime)
 		return job_fail_at(

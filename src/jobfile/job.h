@@ -48,6 +48,8 @@ enum sub_block_io { SUBIO_SCATTER, SUBIO_COPY };
 
 /* lockfile: how a file shared by clones is locked around each I/O. */
 enum lockfile_mode { LOCKFILE_NONE, LOCKFILE_EXCLUSIVE, LOCKFILE_READWRITE };
+/* What a duplicate buffer repeats: fio's dedupe_mode. */
+enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 
 enum zone_mode { ZONE_NONE, ZONE_STRIDED };
 
@@ -305,6 +307,11 @@ struct job {
 	bool scramble_buffers; /* fio's default: each write's 512-byte blocks made unique */
 	unsigned buffer_compress_chunk; /* bytes of random-then-zero in compressible buffers */
 	unsigned buffer_compress_percentage;
+	struct verify_pattern buffer_pattern; /* len 0: none; never a %o */
+	unsigned dedupe_percentage;	      /* % of writes that repeat a buffer */
+	enum dedupe_mode dedupe_mode;
+	unsigned dedupe_working_set_percentage; /* % of size: the pages repeated */
+	bool dedupe_global;			/* working sets shared by the run's clones */
 
 	enum verify_kind verify;
 	bool do_verify;

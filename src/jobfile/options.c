@@ -92,6 +92,12 @@ static const struct opt_enum sub_block_io_enums[] = {
 	{ NULL, 0 },
 };
 
+static const struct opt_enum dedupe_mode_enums[] = {
+	{ "repeat", DEDUPE_REPEAT },
+	{ "working_set", DEDUPE_WORKING_SET },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum fallocate_enums[] = {
 	{ "none", FALLOC_NONE },	 { "0", FALLOC_NONE },	{ "native", FALLOC_NATIVE },
 	{ "posix", FALLOC_POSIX },	 { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
@@ -198,6 +204,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	[OPT_BUFFER_COMPRESS_PERCENTAGE] = { .name = "buffer_compress_percentage", .kind = &opt_kind_pct,
 	  F(buffer_compress_percentage), .max = 100, .def = "0",
 	  .help = "make write buffers compressible by this percentage" },
+	[OPT_BUFFER_PATTERN] = { .name = "buffer_pattern", .kind = &opt_kind_pattern, F(buffer_pattern),
+	  .help = "fill write buffers with these bytes: 0xhex, \"text\", decimal, joined" },
 	[OPT_BUFFERED] = { .name = "buffered", .kind = &opt_kind_bool, F(direct), .def = "1", .flags = OPTF_INVERT,
 	  .help = "use buffered I/O (the inverse of direct)" },
 	[OPT_CLAT_PERCENTILES] = { .name = "clat_percentiles", .kind = &opt_kind_bool, F(clat_percentiles), .def = "1",
@@ -220,6 +228,15 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .flags = OPTF_BARE, .help = "only lay the files out: no I/O" },
 	[OPT_CREATE_SERIALIZE] = { .name = "create_serialize", .kind = &opt_kind_bool, F(create_serialize), .def = "1",
 	  .flags = OPTF_BARE, .help = "lay files out before any job runs (0: as the job starts)" },
+	[OPT_DEDUPE_GLOBAL] = { .name = "dedupe_global", .kind = &opt_kind_bool, F(dedupe_global), .def = "0",
+	  .help = "dedupe working sets made of every job's buffers (working_set)" },
+	[OPT_DEDUPE_MODE] = { .name = "dedupe_mode", .kind = &opt_kind_enum, F(dedupe_mode), .enums = dedupe_mode_enums,
+	  .def = "repeat", .help = "a duplicate repeats: the buffer before (repeat) or one of a set (working_set)" },
+	[OPT_DEDUPE_PERCENTAGE] = { .name = "dedupe_percentage", .kind = &opt_kind_pct, F(dedupe_percentage),
+	  .max = 100, .def = "0", .help = "% of write buffers that repeat one written before" },
+	[OPT_DEDUPE_WORKING_SET_PERCENTAGE] = { .name = "dedupe_working_set_percentage", .kind = &opt_kind_pct,
+	  F(dedupe_working_set_percentage), .max = 100, .def = "5",
+	  .help = "working_set: % of size whose buffers duplicates repeat" },
 	[OPT_DESCRIPTION] = { .name = "description", .kind = &opt_kind_str, F(description),
 	  .help = "free text describing the job" },
 	[OPT_DIRECT] = { .name = "direct", .kind = &opt_kind_bool, F(direct), .def = "0",

@@ -2,8 +2,9 @@
 /*
  * What the bytes of a clone's writes are: its buffers' first contents and
  * each write's, made as fio makes them (random, compressible, zeros,
- * scrambled).  Not where the buffers are (the worker's) nor verify='s
- * stamps (verify.c); a verify pattern turns refill and scramble off.
+ * scrambled, buffer_pattern, dedupe_percentage's repeats).  Not where the
+ * buffers are (the worker's) nor verify='s stamps (verify.c); a verify
+ * pattern turns refill and scramble off.
  */
 #ifndef IOGAUGE_PAYLOAD_H
 #define IOGAUGE_PAYLOAD_H
@@ -25,10 +26,29 @@ struct payload {
 	uint64_t writes;     /* writes issued: the scramble's sequence number */
 	size_t scramble_at;  /* where in each 512 bytes the stamp goes */
 	uint64_t scramble_key[2];
+	/* dedupe_percentage: each write's buffer is made from one seed, a
+	 * new one (seeds) or, for a duplicate, one made before. */
+	struct rng dedupe_rng; /* duplicate or not, and which page of the set */
+	struct rng seeds;      /* the seeds of unique buffers, in turn */
+	uint64_t next_seed;    /* the next unique buffer's */
+	uint64_t *ws;	       /* working_set: the pages' seeds; owned */
+	uint64_t nr_ws;
 };
 
-/* Sets up @pl for @job, its draws from the clone's @seed. */
-void payload_init(struct payload *pl, const struct job *job, uint64_t seed);
+/* Sets up @pl for @job, its draws from the clone's @seed; @thread: the
+ * clone's place in the run (from 1), which sets its unique buffers apart
+ * from other jobs' when dedupe_percentage is set.  It allocates only for
+ * dedupe_mode=working_set (payload_free). */
+void payload_init(struct payload *pl, const struct job *job, uint64_t seed, unsigned thread);
+void payload_free(struct payload *pl);
+/* dedupe_global: the working sets of @n clones' payloads (@pls, in run
+ * order) made of pages of all of them, as fio spreads them: each clone's
+ * set is blocks of its own unique buffers, then the next clone's, and so
+ * on round the run.  Before any of them writes. */
+void payload_dedupe_share(struct payload *const *pls, unsigned n);
+/* A write's new contents when the job refills: payload_fill, or with
+ * dedupe_percentage a buffer that is unique or a repeat of another. */
+void payload_refill(struct payload *pl, char *p, size_t len);
 /*
  * Buffer contents, as fio makes them: random bytes (not dedupable, not
  * compressible); zeros with zero_buffers; with
@@ -57,7 +77,7 @@ static inline void payload_write(struct payload *pl, const struct io_req *req,
 
 	if (!iov) {
 		if (pl->refill)
-			payload_fill(pl, req->buf, req->len);
+			payload_refill(pl, req->buf, req->len);
 		else
 			payload_scramble(pl, req->buf, req->len, off);
 		return;
@@ -66,7 +86,7 @@ static inline void payload_write(struct payload *pl, const struct io_req *req,
 	v = &iov[(size_t)req->idx * pl->job->sub_blocks];
 	for (k = 0; k < pl->job->sub_blocks; off += v[k].iov_len, k++)
 		if (pl->refill)
-			payload_fill(pl, v[k].iov_base, v[k].iov_len);
+			payload_refill(pl, v[k].iov_base, v[k].iov_len);
 		else
 			payload_scramble(pl, v[k].iov_base, v[k].iov_len, off);
 }

@@ -40,6 +40,21 @@ static void share_locks(struct filelocks *fl, struct slot *s)
 		s->w.files.v[k].lock = filelocks_get(fl, s->w.files.v[k].path);
 }
 
+/* dedupe_global: each clone's working set from every clone's buffers,
+ * once all are set up and before any writes (those set up late, with
+ * create_serialize=0, keep sets of their own). */
+static void share_dedupe(struct slot *slots, const bool *up, unsigned n)
+{
+	struct payload **pls = xcalloc(n ? n : 1, sizeof(*pls));
+	unsigned i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (up[i])
+			pls[k++] = &slots[i].w.pl;
+	payload_dedupe_share(pls, k);
+	free(pls);
+}
+
 /*
  * create_serialize=0: the clones of slots [from, to) not set up yet are set
  * up now, as their stonewall batch starts (fio lays such a job's files out
@@ -161,6 +176,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	}
 	if (ret)
 		goto out;
+	share_dedupe(slots, up, out->nr);
 	clone_prepare(slots, out->nr);
 	for (i = 0; i < out->nr; i++)
 		if (up[i])

@@ -285,7 +285,7 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 	if (ret)
 		return ret;
 	seed = seed_for(job, clone);
-	payload_init(&w->pl, job, seed);
+	payload_init(&w->pl, job, seed, thread);
 	rng_seed(&w->rate_rng, seed ^ 0x72617465u); /* "rate" */
 	ret = workload_init(&w->wl, job, &w->files, clone, thread, seed,
 			    w->eng.ops->flags & ENGINE_F_NOFILES, cause);
@@ -337,6 +337,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	workload_free(&w->wl);
 	files_close(&w->files, remove_created);
 	worker_buffers_release(w);
+	payload_free(&w->pl);
 	free(w->iov);
 	w->iov = NULL;
 	free(w->reqs);
