@@ -41,8 +41,6 @@ static const struct {
 	{ "disk_util", FIO_OPT_HARMLESS,
 	  "disk utilisation is always reported, for the block devices under the job's files" },
 	{ "donorname", FIO_OPT_UNSUPPORTED, "an option of fio's e4defrag engine" },
-	{ "exec_postrun", FIO_OPT_UNSUPPORTED, NULL },
-	{ "exec_prerun", FIO_OPT_UNSUPPORTED, NULL },
 	{ "flow_watermark", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },
 	{ "gid", FIO_OPT_UNSUPPORTED, NULL },
 	{ "gtod_cpu", FIO_OPT_HARMLESS, "iogauge always times every I/O in the worker" },

@@ -243,6 +243,8 @@ struct job {
 	unsigned fsync; /* every N writes; 0: never */
 	unsigned fdatasync;
 	bool end_fsync;
+	char *exec_prerun;  /* NULL: none; a shell command before the first I/O */
+	char *exec_postrun; /* ... after the last */
 	bool fsync_on_close;
 
 	uint64_t runtime; /* ns; 0: no limit */

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "run/clone.h"
+#include "run/jobexec.h"
 #include "run/run.h"
 #include "run/runlock.h"
 
@@ -143,6 +144,25 @@ static void halt_when_io_done(struct ctl *c)
 			c->halt[i] = 1;
 }
 
+/* exec_prerun, exec_postrun: @cmd (NULL: none) run in the clone, as fio
+ * runs them; a failure is the clone's error, unless it has one. */
+static int clone_exec(struct worker *w, const char *cmd, const char *mode)
+{
+	char *why = NULL;
+	int ret;
+
+	if (!cmd)
+		return 0;
+	ret = jobexec_run(w->job, cmd, mode, &why);
+	if (ret && !w->error) {
+		w->error = why;
+		w->error_no = -ret;
+	} else {
+		free(why);
+	}
+	return ret;
+}
+
 /* A clone's life, in its thread or its process (@w: the slot's worker,
  * or the process's copy of it): the gate, wait_for, startdelay, the run,
  * and the exitall that its end may set off. */
@@ -173,8 +193,10 @@ static void clone_body(struct slot *s, struct worker *w)
 		halt_when_io_done(c);
 		ctl_unlock(c);
 	}
-	if (!worker_stopped(w))
+	if (!worker_stopped(w) && !clone_exec(w, job->exec_prerun, "prerun")) {
 		worker_run(w);
+		clone_exec(w, job->exec_postrun, "postrun");
+	}
 	worker_flow_leave(w); /* when it did not run */
 	atomic_store_explicit(&w->prog->state, 2, memory_order_relaxed);
 	ctl_lock(c);

@@ -214,6 +214,51 @@ def dedupe(tmp):
             os.path.join(tmp, "d.0")), "%r: exit %d %s" % (opts, rc, out[-300:]))
 
 
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def exec_hooks(tmp):
+    """exec_prerun runs after the file is laid out and before the I/O,
+    exec_postrun after it, their output in NAME.prerun.txt and
+    NAME.postrun.txt, as fio's; a failing one is an error (fio: exit 0)."""
+    body = ("[t]\nfilename=e.dat\nsize=64k\nrw=write\nbuffer_pattern=0x5a\n"
+            "exec_prerun=stat -c %s e.dat\nexec_postrun=od -An -tx1 -N4 e.dat\n")
+    got = {}
+    for tool in (FIO, BIN):
+        d = os.path.join(tmp, "exec-" + os.path.basename(tool))
+        os.mkdir(d)
+        rc, out = run(tool, body, d)
+        check(rc == 0, "%s exec hooks: exit %d %s" % (tool, rc, out[-300:]))
+        got[tool] = (read(os.path.join(d, "t.prerun.txt")), read(os.path.join(d, "t.postrun.txt")))
+    check(got[BIN] == got[FIO] == ("65536\n", " 5a 5a 5a 5a\n"),
+          "exec hooks' output: iogauge %r, fio %r" % (got[BIN], got[FIO]))
+    # Each clone runs them, in its own process (numjobs=3: three lines).
+    d = os.path.join(tmp, "exec-clones")
+    os.mkdir(d)
+    rc, out = run(BIN, "[t]\nfilename=e.dat\nsize=64k\nrw=write\nnumjobs=3\n"
+                  "exec_prerun=echo $PPID | tee -a pids\n", d)
+    pids = (read(os.path.join(d, "pids")) or "").split()
+    check(rc == 0 and len(set(pids)) == 3, "exec_prerun with numjobs=3: exit %d, pids %s" % (rc, pids))
+    # A failing prerun: no I/O, exit 1 naming the command; fio exits 0.
+    for tool in (FIO, BIN):
+        d = os.path.join(tmp, "exec-fail-" + os.path.basename(tool))
+        os.mkdir(d)
+        rc, out = run(tool, "[t]\nfilename=e.dat\nsize=64k\nrw=write\nbuffer_pattern=0x5a\n"
+                      "exec_prerun=exit 3\n", d)
+        with open(os.path.join(d, "e.dat"), "rb") as f:
+            wrote = b"\x5a" in f.read()
+        if tool == FIO:
+            check(rc == 0 and not wrote, "fio, failing prerun: exit %d, wrote %s" % (rc, wrote))
+        else:
+            check(rc == 1 and not wrote and "exec_prerun=exit 3: exit status 3" in out,
+                  "iogauge, failing prerun: exit %d, wrote %s: %s" % (rc, wrote, out[-300:]))
+
+
 def main():
     if not FIO or not STRACE:
         print("placement: needs fio and strace; skipped")
@@ -223,6 +268,7 @@ def main():
         numa(tmp)
         buffer_pattern(tmp)
         dedupe(tmp)
+        exec_hooks(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("placement")
