@@ -19,14 +19,14 @@ int jobexec_run(const struct job *job, const char *cmd, const char *mode, char *
 
 	free(line);
 	if (st == -1)
-		return set_cause_errno(cause, err, "exec_%s=%s: cannot start a shell: %s",
-				       mode, cmd, strerror(err));
+		return set_cause_errno(cause, err, "exec_%s=%s: cannot start a shell: %s", mode,
+				       cmd, strerror(err));
 	if (WIFSIGNALED(st))
 		return set_cause_errno(cause, ECHILD,
 				       "exec_%s=%s: killed by signal %d (%s); its output is "
 				       "in %s.%s.txt",
-				       mode, cmd, WTERMSIG(st), strsignal(WTERMSIG(st)),
-				       job->name, mode);
+				       mode, cmd, WTERMSIG(st), strsignal(WTERMSIG(st)), job->name,
+				       mode);
 	if (WEXITSTATUS(st))
 		return set_cause_errno(cause, ECHILD,
 				       "exec_%s=%s: exit status %d; its output is in %s.%s.txt",
