@@ -350,6 +350,19 @@ static int warm(struct run_file *f, const struct files_watch *fw, char **cause)
 	return ret;
 }
 
+/* write_hint: on the inode (F_SET_RW_HINT), with direct=1 too, where fio
+ * asks F_SET_FILE_RW_HINT, which kernels since 5.18 refuse. */
+static int set_write_hint(const struct job *job, const struct run_file *f, char **cause)
+{
+	uint64_t hint = (uint64_t)job->write_hint; /* RWH_WRITE_LIFE_NONE.. */
+
+	if (fcntl(f->fd, F_SET_RW_HINT, &hint) < 0)
+		return set_cause_errno(cause, errno,
+				       "%s: write_hint: fcntl(F_SET_RW_HINT, %llu): %s", f->path,
+				       (unsigned long long)hint, strerror(errno));
+	return 0;
+}
+
 int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 	       const struct files_watch *fw, struct run_files *fs, char **cause)
 {
@@ -527,6 +540,8 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 			if (f->blkdev && modifies && !job->allow_mounted_write)
 				ret = devsafe_check(f->path, st.st_rdev, cause);
 		}
+		if (!ret && job->write_hint)
+			ret = set_write_hint(job, f, cause);
 		if (ret)
 			break;
 		if (job->direct)

@@ -48,6 +48,17 @@ enum sub_block_io { SUBIO_SCATTER, SUBIO_COPY };
 
 /* lockfile: how a file shared by clones is locked around each I/O. */
 enum lockfile_mode { LOCKFILE_NONE, LOCKFILE_EXCLUSIVE, LOCKFILE_READWRITE };
+
+/* fio's write_hint: the kernel's RWH_WRITE_LIFE_* values; 0: not set. */
+enum write_hint {
+	WRITE_HINT_UNSET,
+	WRITE_HINT_NONE,
+	WRITE_HINT_SHORT,
+	WRITE_HINT_MEDIUM,
+	WRITE_HINT_LONG,
+	WRITE_HINT_EXTREME,
+};
+
 /* What a duplicate buffer repeats: fio's dedupe_mode. */
 enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 
@@ -348,6 +359,7 @@ struct job {
 	char *opendir;		/* files below it are the job's files */
 	enum lockfile_mode lockfile;
 	bool fill_device; /* write until ENOSPC or EDQUOT: the end, not an error */
+	enum write_hint write_hint; /* set on each file's inode (F_SET_RW_HINT) */
 	enum fallocate_mode fallocate;
 	unsigned kb_base;
 

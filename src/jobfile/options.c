@@ -98,6 +98,12 @@ static const struct opt_enum dedupe_mode_enums[] = {
 	{ NULL, 0 },
 };
 
+static const struct opt_enum write_hint_enums[] = {
+	{ "none", WRITE_HINT_NONE },	   { "short", WRITE_HINT_SHORT },
+	{ "medium", WRITE_HINT_MEDIUM },   { "long", WRITE_HINT_LONG },
+	{ "extreme", WRITE_HINT_EXTREME }, { NULL, 0 },
+};
+
 static const struct opt_enum fallocate_enums[] = {
 	{ "none", FALLOC_NONE },	 { "0", FALLOC_NONE },	{ "native", FALLOC_NATIVE },
 	{ "posix", FALLOC_POSIX },	 { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
@@ -522,6 +528,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "start after the named earlier job ends" },
 	[OPT_WRITE_BW_LOG] = { .name = "write_bw_log", .kind = &opt_kind_str, F(write_bw_log), .flags = OPTF_BARE,
 	  .help = "log bandwidth to PREFIX_bw.N.log" },
+	[OPT_WRITE_HINT] = { .name = "write_hint", .kind = &opt_kind_enum, F(write_hint), .enums = write_hint_enums,
+	  .help = "the files' expected data life: none, short, medium, long, extreme" },
 	[OPT_WRITE_HIST_LOG] = { .name = "write_hist_log", .kind = &opt_kind_str, F(write_hist_log), .flags = OPTF_BARE,
 	  .help = "log latency histograms to PREFIX_clat_hist.N.log" },
 	[OPT_WRITE_IOPS_LOG] = { .name = "write_iops_log", .kind = &opt_kind_str, F(write_iops_log), .flags = OPTF_BARE,

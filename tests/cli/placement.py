@@ -259,6 +259,42 @@ def exec_hooks(tmp):
                   "iogauge, failing prerun: exit %d, wrote %s: %s" % (rc, wrote, out[-300:]))
 
 
+F_GET_RW_HINT = 1035
+
+
+def write_hint(tmp):
+    """The hint each value leaves on the file's inode, read back with
+    F_GET_RW_HINT, as fio's; with direct=1 fio's fcntl is refused."""
+    import fcntl
+    import struct
+    for value, want in (("none", 1), ("short", 2), ("medium", 3), ("long", 4), ("extreme", 5)):
+        got = {}
+        for tool in (FIO, BIN):
+            path = os.path.join(tmp, "hint-%s.dat" % os.path.basename(tool))
+            if os.path.exists(path):
+                os.unlink(path)
+            rc, out = run(tool, "[h]\nfilename=%s\nsize=64k\nrw=write\nwrite_hint=%s\n"
+                          % (path, value), tmp)
+            fd = os.open(path, os.O_RDONLY)
+            got[tool] = struct.unpack("Q", fcntl.fcntl(fd, F_GET_RW_HINT, bytes(8)))[0]
+            os.close(fd)
+            check(rc == 0, "%s write_hint=%s: exit %d %s" % (tool, value, rc, out[-200:]))
+        check(got[BIN] == got[FIO] == want, "write_hint=%s: iogauge left %d, fio %d" % (
+            value, got[BIN], got[FIO]))
+    path = os.path.join(tmp, "hint-direct.dat")
+    rc, out = run(BIN, "[h]\nfilename=%s\nsize=64k\nrw=write\ndirect=1\nwrite_hint=short\n"
+                  % path, tmp)
+    if rc == 0:
+        fd = os.open(path, os.O_RDONLY)
+        hint = struct.unpack("Q", fcntl.fcntl(fd, F_GET_RW_HINT, bytes(8)))[0]
+        os.close(fd)
+        check(hint == 2, "write_hint=short, direct=1: left %d" % hint)
+    else:
+        check("O_DIRECT" in out, "write_hint, direct=1: exit %d %s" % (rc, out[-200:]))
+    rc, out = run(BIN, "[h]\nfilename=%s\nsize=64k\nwrite_hint=brief\n" % path, tmp)
+    check(rc == 2 and "job.fio:4" in out, "write_hint=brief: exit %d %s" % (rc, out[-200:]))
+
+
 def main():
     if not FIO or not STRACE:
         print("placement: needs fio and strace; skipped")
@@ -269,6 +305,7 @@ def main():
         buffer_pattern(tmp)
         dedupe(tmp)
         exec_hooks(tmp)
+        write_hint(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("placement")
