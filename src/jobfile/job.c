@@ -895,6 +895,8 @@ static int check_job(struct job *job, char **cause)
 	}
 	if (check_numa(job, cause) || check_buffers(job, cause))
 		return -EINVAL;
+	job->uid_set = is_set(job, "uid");
+	job->gid_set = is_set(job, "gid");
 	if (job->thinktime_spin > job->thinktime)
 		return job_fail_at(
 			job, later(job, "thinktime", "thinktime_spin"), cause,

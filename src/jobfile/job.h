@@ -389,6 +389,8 @@ struct job {
 	unsigned prio;	    /* I/O priority level 0..7 (with prioclass: ioprio_set) */
 	unsigned prioclass; /* I/O priority class 0..3; 0: best-effort when prio is set */
 	bool ioprio_set;    /* prio or prioclass given: each clone calls ioprio_set */
+	unsigned uid, gid;     /* taken by each clone before its buffers are made */
+	bool uid_set, gid_set; /* uid=, gid= given (job.c) */
 	char *numa_cpu_nodes;  /* NULL: not set; a libnuma node list */
 	char *numa_mem_policy; /* NULL: not set; MODE[:NODES], checked */
 	enum continue_on_error continue_on_error;

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <math.h>
 #include <sys/prctl.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -446,10 +448,36 @@ static int pin_numa(struct worker *w)
 
 	if (ret) {
 		w->error_no = -ret;
-		w->error = xasprintf("[%s] %s", w->job->name, why);
-		free(why);
+		w->error = why;
 	}
 	return ret;
+}
+
+/* gid=, uid=: taken first, as fio (the group while it still may), by
+ * this thread alone (the raw calls: glibc's would change every thread
+ * of the process, the run's own with thread=1). */
+static int pin_ids(struct worker *w)
+{
+	const struct job *job = w->job;
+	const char *what = NULL;
+	unsigned id = 0;
+
+	if (job->gid_set && syscall(SYS_setgid, job->gid) < 0) {
+		what = "gid";
+		id = job->gid;
+	} else if (job->uid_set && syscall(SYS_setuid, job->uid) < 0) {
+		what = "uid";
+		id = job->uid;
+	}
+	if (what) {
+		w->error_no = errno;
+		w->error = xasprintf("%s=%u: set%s: %s", what, id, what, strerror(w->error_no));
+		return -w->error_no;
+	}
+	/* A clone's process: new credentials clear its parent-death signal. */
+	if ((job->uid_set || job->gid_set) && !job->thread)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	return 0;
 }
 
 int worker_pin(struct worker *w)
@@ -457,8 +485,10 @@ int worker_pin(struct worker *w)
 	const struct job *job = w->job;
 	unsigned c, n = 0, pick = 0;
 	cpu_set_t set;
-	int ret;
+	int ret = pin_ids(w);
 
+	if (ret)
+		return ret;
 	if (!job->cpus_allowed_set)
 		return pin_numa(w);
 	for (c = 0; c < JOB_MAX_CPUS; c++)

@@ -295,6 +295,79 @@ def write_hint(tmp):
     check(rc == 2 and "job.fio:4" in out, "write_hint=brief: exit %d %s" % (rc, out[-200:]))
 
 
+def task_ids(pid):
+    """(tid, uid, gid) of every thread of @pid and of its children."""
+    import time
+    out = []
+    try:
+        kids = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True,
+                              text=True).stdout.split()
+    except OSError:
+        kids = []
+    for p in [str(pid)] + kids:
+        try:
+            tids = os.listdir("/proc/%s/task" % p)
+        except OSError:
+            continue
+        for t in tids:
+            st = read("/proc/%s/task/%s/status" % (p, t)) or ""
+            u = re.search(r"^Uid:\s+(\d+)", st, re.M)
+            g = re.search(r"^Gid:\s+(\d+)", st, re.M)
+            if u and g:
+                out.append((int(t), int(u.group(1)), int(g.group(1))))
+    return out
+
+
+def ids_while_running(tool, tmp, job):
+    """The tasks of @tool running @job, sampled until one has taken uid
+    65534 (5 s at most), and its exit status."""
+    import time
+    path = os.path.join(tmp, "ids.fio")
+    with open(path, "w") as f:
+        f.write(job)
+    p = subprocess.Popen([tool, path], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    seen = []
+    end = time.monotonic() + 5
+    while time.monotonic() < end and p.poll() is None:
+        seen = task_ids(p.pid)
+        if any(u == 65534 for _, u, _ in seen):
+            break
+        time.sleep(0.05)
+    out = p.communicate(timeout=60)[0].decode()
+    return p.pid, seen, p.returncode, out
+
+
+def uid_gid(tmp):
+    """uid=, gid=: the clone's task takes them before its I/O (read from
+    /proc while it runs), as fio's job does; with thread=1 only the clone's
+    thread, where fio's setuid changes the whole process."""
+    os.chmod(tmp, 0o755)
+    data = os.path.join(tmp, "ids.dat")
+    with open(data, "wb") as f:
+        f.write(os.urandom(1 << 20))
+    os.chmod(data, 0o644)
+    for thread in (0, 1):
+        job = ("[i]\nfilename=%s\nsize=1m\nrw=randread\nuid=65534\ngid=65533\n"
+               "time_based\nruntime=2\nthread=%d\n" % (data, thread))
+        for tool in (FIO, BIN):
+            pid, seen, rc, out = ids_while_running(tool, tmp, job)
+            check(rc == 0 and (65534, 65533) in [(u, g) for _, u, g in seen],
+                  "%s uid/gid thread=%d: exit %d, tasks %s %s" % (tool, thread, rc, seen,
+                                                                  out[-200:]))
+            if tool == BIN:
+                main = [(u, g) for t, u, g in seen if t == pid]
+                check(main == [(0, 0)] if os.getuid() == 0 else True,
+                      "iogauge thread=%d: the run's own thread took %s" % (thread, main))
+    # A job that may not take the id fails before its I/O, exit 1.
+    p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", BIN,
+                        "--name=i", "--filename=" + data, "--size=64k", "--rw=read", "--uid=0"],
+                       cwd=tmp, capture_output=True, text=True, timeout=60)
+    check(p.returncode == 1 and "[i] uid=0: setuid: Operation not permitted" in p.stderr,
+          "uid=0 as nobody: exit %d %s" % (p.returncode, p.stderr[-200:]))
+    rc, out = run(BIN, "[i]\nfilename=%s\nsize=64k\nrw=read\nuid=4294967295\n" % data, tmp)
+    check(rc == 2 and "job.fio:5" in out, "uid=4294967295: exit %d %s" % (rc, out[-200:]))
+
+
 def main():
     if not FIO or not STRACE:
         print("placement: needs fio and strace; skipped")
@@ -306,6 +379,8 @@ def main():
         dedupe(tmp)
         exec_hooks(tmp)
         write_hint(tmp)
+        if os.getuid() == 0:
+            uid_gid(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("placement")
