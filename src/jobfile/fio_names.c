@@ -33,7 +33,6 @@ static const struct {
 	{ "clustername", FIO_OPT_UNSUPPORTED, "an option of fio's rados, rbd engines" },
 	{ "cmd_type", FIO_OPT_UNSUPPORTED, "an option of fio's io_uring, io_uring_cmd engines" },
 	{ "conf", FIO_OPT_UNSUPPORTED, "an option of fio's rados engine" },
-	{ "cpumask", FIO_OPT_UNSUPPORTED, NULL },
 	{ "device-names", FIO_OPT_HARMLESS,
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
 	{ "dir", FIO_OPT_HARMLESS,

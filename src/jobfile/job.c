@@ -879,7 +879,17 @@ static int check_job(struct job *job, char **cause)
 				   "ioengine=%s opens no file, so it needs size= (or filesize=) in "
 				   "bytes, and offsets in bytes",
 				   ops->name);
+	/* As fio: cpumask and cpus_allowed set one mask, the later wins. */
+	if (is_set(job, "cpumask") && (!is_set(job, "cpus_allowed") ||
+				       !strcmp(later(job, "cpumask", "cpus_allowed"), "cpumask"))) {
+		memset(job->cpus_allowed, 0, sizeof(job->cpus_allowed));
+		job->cpus_allowed[0] = job->cpumask;
+		job->cpus_allowed_set = true;
+		origin_via(job, "cpus_allowed", "cpumask");
+	}
 	if (job->cpus_allowed_set) {
+		const char *mask_opt =
+			origin_of(job, "cpus_allowed")->via ? "cpumask" : "cpus_allowed";
 		cpu_set_t avail;
 
 		if (sched_getaffinity(0, sizeof(avail), &avail) < 0)
@@ -887,11 +897,11 @@ static int check_job(struct job *job, char **cause)
 		for (i = 0; i < JOB_MAX_CPUS; i++)
 			if ((job->cpus_allowed[i / 64] >> (i % 64) & 1) &&
 			    (i >= CPU_SETSIZE || !CPU_ISSET(i, &avail)))
-				return job_fail_at(
-					job, "cpus_allowed", cause,
-					"cpus_allowed: CPU %u is not one this program may run "
-					"on (%d CPUs: 0-%d)",
-					i, CPU_COUNT(&avail), CPU_COUNT(&avail) - 1);
+				return job_fail_at(job, mask_opt, cause,
+						   "%s: CPU %u is not one this program may run "
+						   "on (%d CPUs: 0-%d)",
+						   mask_opt, i, CPU_COUNT(&avail),
+						   CPU_COUNT(&avail) - 1);
 	}
 	if (check_numa(job, cause) || check_buffers(job, cause))
 		return -EINVAL;

@@ -384,6 +384,7 @@ struct job {
 	bool log_prio; /* the last column: the I/O's ioprio value, not whether it is realtime */
 	uint64_t cpus_allowed[JOB_MAX_CPUS / 64];
 	bool cpus_allowed_set;
+	uint64_t cpumask; /* fio's cpumask: CPUs 0-31 as bits; job.c makes it cpus_allowed */
 	enum cpus_policy cpus_allowed_policy;
 	int nice;	    /* CPU nice value, -20..19 */
 	unsigned prio;	    /* I/O priority level 0..7 (with prioclass: ioprio_set) */

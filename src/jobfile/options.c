@@ -221,6 +221,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "the run's clock: clock_gettime (monotonic), gettimeofday, cpu (the TSC)" },
 	[OPT_CONTINUE_ON_ERROR] = { .name = "continue_on_error", .kind = &opt_kind_enum, F(continue_on_error),
 	  .enums = coe_enums, .def = "none", .help = "which I/O errors to count and go on past" },
+	[OPT_CPUMASK] = { .name = "cpumask", .kind = &opt_kind_u64, F(cpumask), .min = 1, .max = 0xffffffffu,
+	  .help = "CPUs the job's threads may run on, as bits of a number: 0x3 is CPUs 0 and 1" },
 	[OPT_CPUS_ALLOWED] = { .name = "cpus_allowed", .kind = &opt_kind_cpus, F(cpus_allowed),
 	  .help = "CPUs the job's threads may run on: 0,5,8-15" },
 	[OPT_CPUS_ALLOWED_POLICY] = { .name = "cpus_allowed_policy", .kind = &opt_kind_enum, F(cpus_allowed_policy),

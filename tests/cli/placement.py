@@ -368,6 +368,40 @@ def uid_gid(tmp):
     check(rc == 2 and "job.fio:5" in out, "uid=4294967295: exit %d %s" % (rc, out[-200:]))
 
 
+def cpumask(tmp):
+    """cpumask=: the CPUs the job binds to (its last sched_setaffinity),
+    as fio's; a CPU the machine lacks is refused by both."""
+    ncpu = os.cpu_count()
+    for mask in ("0x1", "1", "0x%x" % ((1 << min(ncpu, 32)) - 1), "2" if ncpu > 1 else "1"):
+        for later in ("", "cpus_allowed=0\n"):
+            job = "[c]\nfilename=%s/c.dat\nsize=64k\nrw=write\n%scpumask=%s\n" % (
+                tmp, later, mask)
+            got = {}
+            for tool in (FIO, BIN):
+                rc, out, lines = traced(tool, job, tmp, "sched_setaffinity")
+                calls = [a.split(", ", 2)[2] for a, r in syscalls(lines, "sched_setaffinity")
+                         if not a.startswith("0, ")]
+                got[tool] = calls[-1:]
+                check(rc == 0, "%s cpumask=%s: exit %d %s" % (tool, mask, rc, out[-200:]))
+            check(got[BIN] == got[FIO] and got[BIN],
+                  "cpumask=%s after %r: iogauge bound %s, fio %s" % (mask, later, got[BIN],
+                                                                    got[FIO]))
+    # cpus_allowed after cpumask wins, as in fio (one mask).
+    job = "[c]\nfilename=%s/c.dat\nsize=64k\nrw=write\ncpumask=0x1\ncpus_allowed=%d\n" % (
+        tmp, ncpu - 1)
+    rc, out, lines = traced(BIN, job, tmp, "sched_setaffinity")
+    calls = [a for a, r in syscalls(lines, "sched_setaffinity")]
+    check(rc == 0 and calls and calls[-1].endswith("[%d]" % (ncpu - 1)),
+          "cpus_allowed after cpumask: %s" % calls)
+    if ncpu < 32:
+        job = "[c]\nfilename=%s/c.dat\nsize=64k\nrw=write\ncpumask=0x%x\n" % (tmp, 1 << ncpu)
+        frc, fout = run(FIO, job, tmp)
+        rc, out = run(BIN, job, tmp)
+        check("too large" in fout, "fio took a CPU it lacks: %s" % fout[-200:])
+        check(rc == 2 and "job.fio:5" in out and "cpumask" in out,
+              "cpumask of a CPU it lacks: exit %d %s" % (rc, out[-200:]))
+
+
 def main():
     if not FIO or not STRACE:
         print("placement: needs fio and strace; skipped")
@@ -379,6 +413,7 @@ def main():
         dedupe(tmp)
         exec_hooks(tmp)
         write_hint(tmp)
+        cpumask(tmp)
         if os.getuid() == 0:
             uid_gid(tmp)
     finally:
