@@ -49,7 +49,6 @@ static const struct {
 	{ "interface", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
 	{ "iomem_align", FIO_OPT_UNSUPPORTED, NULL },
 	{ "iopsavgtime", FIO_OPT_HARMLESS, "a reporting window; it does not change the I/O" },
-	{ "ioscheduler", FIO_OPT_UNSUPPORTED, NULL },
 	{ "job_max_open_zones", FIO_OPT_UNSUPPORTED, NULL },
 	{ "large-block-op-kbytes", FIO_OPT_HARMLESS,
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },

@@ -301,6 +301,7 @@ struct job {
 	enum exit_what exit_what; /* ... or what else exitall ends */
 	enum submit_mode io_submit_mode;
 	enum iomem_kind iomem; /* I/O buffer memory */
+	char *ioscheduler;     /* NULL: leave it; the disks' scheduler while the job runs */
 	enum fadvise_hint
 		fadvise_hint;	  /* posix_fadvise at the start: fio's default, the workload's */
 	bool allow_mounted_write; /* write a block device that holds something */

@@ -338,6 +338,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	[OPT_IOMEM] = { .name = "iomem", .alias = "mem", .kind = &opt_kind_enum, F(iomem), .enums = iomem_enums,
 	  .def = "malloc",
 	  .help = "I/O buffer memory: malloc, mmap, mmapshared, mmaphuge, shm, shmhuge, thp" },
+	[OPT_IOSCHEDULER] = { .name = "ioscheduler", .kind = &opt_kind_str, F(ioscheduler),
+	  .help = "the I/O scheduler of the disks under the files while the job runs" },
 	[OPT_KB_BASE] = { .name = "kb_base", .kind = &opt_kind_enum, F(kb_base), .enums = kb_base_enums,
 	  .def = "1024", .help = "what k means in sizes: 1024 (fio's default) or 1000" },
 	[OPT_LAT_PERCENTILES] = { .name = "lat_percentiles", .kind = &opt_kind_bool, F(lat_percentiles), .def = "0",

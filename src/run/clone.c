@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "files/iosched.h"
 #include "run/clone.h"
 #include "run/jobexec.h"
 #include "run/run.h"
@@ -229,6 +230,9 @@ static int clone_ready(struct slot *s, struct worker *w)
 		ret = worker_buffers_renew(w, &cause);
 		if (!ret)
 			ret = worker_engine_init(w, &cause);
+		/* As fio: the job's scheduler, set by the clone before its I/O. */
+		if (!ret && w->job->ioscheduler && !(w->eng.ops->flags & ENGINE_F_NOFILES))
+			ret = iosched_apply(&w->files, w->job->ioscheduler, &cause);
 		if (!ret) {
 			worker_prefault(w);
 		} else {

@@ -14,6 +14,7 @@
 #include <sys/time.h>
 
 #include "files/filelock.h"
+#include "files/iosched.h"
 #include "run/clone.h"
 #include "run/preflight.h"
 #include "run/run.h"
@@ -111,6 +112,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	unsigned i, k, n = 0, batch = 0, group = 0;
 	struct slot *slots;
 	struct run_flows flows;
+	struct iosched_set sched = { 0 };
 	bool *up; /* per slot: set up (worker_setup succeeded) */
 	struct filelocks fl;
 	unsigned nlocks = 0;
@@ -170,6 +172,11 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 				slots[n].w.halt = &c->halt[n];
 				slots[n].w.flow = flow_of(&flows, &jobs[i]);
 			}
+			/* ioscheduler: checked, and what it replaces noted. */
+			if (!ret && jobs[i].ioscheduler &&
+			    !(slots[n].w.eng.ops->flags & ENGINE_F_NOFILES))
+				ret = iosched_prepare(&sched, &slots[n].w.files, jobs[i].ioscheduler,
+						      cause);
 			r->engine = slots[n].w.eng.ops ? slots[n].w.eng.ops->name : "?";
 			r->depth = slots[n].w.eng.depth;
 		}
@@ -241,6 +248,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		slots[i].w.iv.logs = NULL;
 	}
 out:
+	iosched_restore(&sched);
 	/* A run that could not start leaves no file it created behind. */
 	for (i = 0; i < out->nr; i++)
 		if (up[i])

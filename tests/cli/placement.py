@@ -402,6 +402,66 @@ def cpumask(tmp):
               "cpumask of a CPU it lacks: exit %d %s" % (rc, out[-200:]))
 
 
+def ioscheduler(tmp):
+    """ioscheduler=: the loop device's scheduler while the job runs, as
+    fio's; put back after (fio leaves it); one the disk lacks refused
+    before any I/O (fio fails the job, EINVAL)."""
+    import time
+    img = os.path.join(tmp, "sched.img")
+    with open(img, "wb") as f:
+        f.truncate(32 << 20)
+    p = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True)
+    if p.returncode != 0:
+        print("placement: no loop device (%s); ioscheduler not tested" % p.stderr.strip())
+        return
+    dev = p.stdout.strip()
+    sysf = "/sys/block/%s/queue/scheduler" % os.path.basename(dev)
+    try:
+        line = read(sysf).strip()
+        others = [w for w in line.replace("[", "").replace("]", "").split()
+                  if "[%s]" % w not in line]
+        if not others:
+            print("placement: %s offers one scheduler (%s); ioscheduler not tested" % (dev, line))
+            return
+        want = others[0]
+        before = line
+        job = ("[s]\nfilename=%s\nrw=randread\nsize=8m\ntime_based\nruntime=2\n"
+               "ioscheduler=%s\n" % (dev, want))
+        for tool in (FIO, BIN):
+            path = os.path.join(tmp, "sched.fio")
+            with open(path, "w") as f:
+                f.write(job)
+            pr = subprocess.Popen([tool, path], cwd=tmp, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT)
+            during = None
+            end = time.monotonic() + 5
+            while time.monotonic() < end and pr.poll() is None:
+                during = read(sysf).strip()
+                if "[%s]" % want in during:
+                    break
+                time.sleep(0.05)
+            out = pr.communicate(timeout=60)[0].decode()
+            after = read(sysf).strip()
+            check(pr.returncode == 0 and during and "[%s]" % want in during,
+                  "%s ioscheduler=%s: exit %d, during the run %r %s" % (
+                      tool, want, pr.returncode, during, out[-200:]))
+            if tool == BIN:
+                check(after == before, "iogauge left %r, not %r" % (after, before))
+            else:
+                check("[%s]" % want in after, "fio put back %r" % after)
+            with open(sysf, "w") as f:
+                f.write(re.search(r"\[(\S+)\]", before).group(1))
+        # One the disk does not offer: exit 2, nothing started.
+        job = "[s]\nfilename=%s\nrw=read\nsize=1m\nioscheduler=elevator9\n" % dev
+        frc, fout = run(FIO, job, tmp)
+        rc, out = run(BIN, job, tmp)
+        check("unable to set io scheduler" in fout, "fio took elevator9: %s" % fout[-200:])
+        check(rc == 2 and "offers: " + before in out and read(sysf).strip() == before,
+              "ioscheduler=elevator9: exit %d %s" % (rc, out[-200:]))
+    finally:
+        subprocess.run(["losetup", "-d", dev])
+
+
 def main():
     if not FIO or not STRACE:
         print("placement: needs fio and strace; skipped")
@@ -416,6 +476,7 @@ def main():
         cpumask(tmp)
         if os.getuid() == 0:
             uid_gid(tmp)
+            ioscheduler(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("placement")
