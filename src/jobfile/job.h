@@ -387,14 +387,17 @@ struct job {
 	bool cpus_allowed_set;
 	uint64_t cpumask; /* fio's cpumask: CPUs 0-31 as bits; job.c makes it cpus_allowed */
 	enum cpus_policy cpus_allowed_policy;
-	int nice;	    /* CPU nice value, -20..19 */
-	unsigned prio;	    /* I/O priority level 0..7 (with prioclass: ioprio_set) */
-	unsigned prioclass; /* I/O priority class 0..3; 0: best-effort when prio is set */
-	bool ioprio_set;    /* prio or prioclass given: each clone calls ioprio_set */
-	unsigned uid, gid;     /* taken by each clone before its buffers are made */
-	bool uid_set, gid_set; /* uid=, gid= given (job.c) */
-	char *numa_cpu_nodes;  /* NULL: not set; a libnuma node list */
-	char *numa_mem_policy; /* NULL: not set; MODE[:NODES], checked */
+	int nice;		/* CPU nice value, -20..19 */
+	unsigned prio;		/* I/O priority level 0..7 (with prioclass: ioprio_set) */
+	unsigned prioclass;	/* I/O priority class 0..3; 0: best-effort when prio is set */
+	bool ioprio_set;	/* prio or prioclass given: each clone calls ioprio_set */
+	char *cgroup;		/* NULL: none; the clones' cgroup, under the blkio mount */
+	unsigned cgroup_weight; /* its blkio.weight; 0: not set */
+	bool cgroup_nodelete;	/* keep a cgroup the run made */
+	unsigned uid, gid;	/* taken by each clone before its buffers are made */
+	bool uid_set, gid_set;	/* uid=, gid= given (job.c) */
+	char *numa_cpu_nodes;	/* NULL: not set; a libnuma node list */
+	char *numa_mem_policy;	/* NULL: not set; MODE[:NODES], checked */
 	enum continue_on_error continue_on_error;
 	struct ignore_errors ignore_error;
 	/* Bits 1 << enum error_type: the types errors are passed over for,

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "files/iosched.h"
+#include "run/cgroup.h"
 #include "run/clone.h"
 #include "run/jobexec.h"
 #include "run/run.h"
@@ -199,6 +200,12 @@ static void clone_body(struct slot *s, struct worker *w)
 		clone_exec(w, job->exec_postrun, "postrun");
 	}
 	worker_flow_leave(w); /* when it did not run */
+	if (job->cgroup) {
+		char *why = NULL;
+
+		(void)cgroup_move(job, false, &why); /* as fio: back to the root */
+		free(why);
+	}
 	atomic_store_explicit(&w->prog->state, 2, memory_order_relaxed);
 	ctl_lock(c);
 	/* As fio: with exitall (any job's) a clone's end ends others. */
@@ -230,7 +237,9 @@ static int clone_ready(struct slot *s, struct worker *w)
 		ret = worker_buffers_renew(w, &cause);
 		if (!ret)
 			ret = worker_engine_init(w, &cause);
-		/* As fio: the job's scheduler, set by the clone before its I/O. */
+		/* As fio: into the job's cgroup, then its scheduler. */
+		if (!ret && w->job->cgroup)
+			ret = cgroup_move(w->job, true, &cause);
 		if (!ret && w->job->ioscheduler && !(w->eng.ops->flags & ENGINE_F_NOFILES))
 			ret = iosched_apply(&w->files, w->job->ioscheduler, &cause);
 		if (!ret) {

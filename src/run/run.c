@@ -15,6 +15,7 @@
 
 #include "files/filelock.h"
 #include "files/iosched.h"
+#include "run/cgroup.h"
 #include "run/clone.h"
 #include "run/preflight.h"
 #include "run/run.h"
@@ -113,6 +114,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	struct slot *slots;
 	struct run_flows flows;
 	struct iosched_set sched = { 0 };
+	struct cgroup_made cg = { 0 };
 	bool *up; /* per slot: set up (worker_setup succeeded) */
 	struct filelocks fl;
 	unsigned nlocks = 0;
@@ -160,6 +162,12 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 			r->job_index = i;
 			r->clone = k;
 			r->group = group;
+			/* cgroup: made (and its weight set) before any clone starts. */
+			if (!k && jobs[i].cgroup) {
+				ret = cgroup_prepare(&cg, &jobs[i], cause);
+				if (ret)
+					break;
+			}
 			if (!jobs[i].create_serialize) {
 				/* Set up as its batch starts (setup_late). */
 				slots[n].w.prog = &slots[n].w.prog_own;
@@ -175,8 +183,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 			/* ioscheduler: checked, and what it replaces noted. */
 			if (!ret && jobs[i].ioscheduler &&
 			    !(slots[n].w.eng.ops->flags & ENGINE_F_NOFILES))
-				ret = iosched_prepare(&sched, &slots[n].w.files, jobs[i].ioscheduler,
-						      cause);
+				ret = iosched_prepare(&sched, &slots[n].w.files,
+						      jobs[i].ioscheduler, cause);
 			r->engine = slots[n].w.eng.ops ? slots[n].w.eng.ops->name : "?";
 			r->depth = slots[n].w.eng.depth;
 		}
@@ -249,6 +257,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	}
 out:
 	iosched_restore(&sched);
+	cgroup_remove(&cg);
 	/* A run that could not start leaves no file it created behind. */
 	for (i = 0; i < out->nr; i++)
 		if (up[i])

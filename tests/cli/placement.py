@@ -462,6 +462,83 @@ def ioscheduler(tmp):
         subprocess.run(["losetup", "-d", dev])
 
 
+def cgroup_mount():
+    """The folder of the hierarchy fio and iogauge use: the first cgroup
+    v1 mount with blkio, or cgroup2, in /proc/mounts; and which it is."""
+    for ln in (read("/proc/mounts") or "").splitlines():
+        dev, mnt, typ, opts = ln.split()[:4]
+        if (typ == "cgroup" and "blkio" in opts.split(",")) or typ == "cgroup2":
+            return mnt, typ == "cgroup2"
+    return None, False
+
+
+def cgroups(tmp):
+    """cgroup=: the clone's thread is in it while the job runs (its
+    /proc/TID/cgroup line), as fio's; the run made it and removes it after,
+    unless cgroup_nodelete=1; cgroup_weight where blkio.weight is lacking
+    fails, as fio's."""
+    import time
+    mnt, v2 = cgroup_mount()
+    if not mnt:
+        print("placement: no blkio or cgroup2 mount; cgroup not tested")
+        return
+    name = "iogauge-test-%d" % os.getpid()
+    where = os.path.join(mnt, name)
+    data = os.path.join(tmp, "cg.dat")
+    with open(data, "wb") as f:
+        f.write(os.urandom(1 << 20))
+    want = re.compile(r"^\d+:%s:/%s$" % ("" if v2 else "[^:]*blkio[^:]*", re.escape(name)), re.M)
+    try:
+        for thread in (0, 1):
+            job = ("[g]\nfilename=%s\nsize=1m\nrw=randread\ncgroup=%s\ntime_based\n"
+                   "runtime=2\nthread=%d\n" % (data, name, thread))
+            for tool in (FIO, BIN):
+                path = os.path.join(tmp, "cg.fio")
+                with open(path, "w") as f:
+                    f.write(job)
+                p = subprocess.Popen([tool, path], cwd=tmp, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+                inside = []
+                end = time.monotonic() + 5
+                while time.monotonic() < end and p.poll() is None and not inside:
+                    # /proc/TID is there for every thread, listed or not.
+                    inside = [t for t, _, _ in task_ids(p.pid)
+                              if want.search(read("/proc/%d/cgroup" % t) or "")]
+                    time.sleep(0.05)
+                out = p.communicate(timeout=60)[0].decode()
+                check(p.returncode == 0 and inside,
+                      "%s cgroup=%s thread=%d: exit %d, tasks inside %s %s" % (
+                          tool, name, thread, p.returncode, inside, out[-200:]))
+                check(not os.path.exists(where), "%s left %s" % (tool, where))
+                if os.path.exists(where):
+                    os.rmdir(where)
+        # cgroup_nodelete=1 keeps it, for both.
+        for tool in (FIO, BIN):
+            rc, out = run(tool, "[g]\nfilename=%s\nsize=64k\nrw=read\ncgroup=%s\n"
+                          "cgroup_nodelete=1\n" % (data, name), tmp)
+            check(rc == 0 and os.path.isdir(where), "%s cgroup_nodelete=1: exit %d, %s %s" % (
+                tool, rc, "kept" if os.path.isdir(where) else "removed", out[-200:]))
+            if os.path.isdir(where):
+                os.rmdir(where)
+        # A weight the hierarchy cannot take: both fail (exit 1), none left.
+        if v2 or not os.path.exists(os.path.join(mnt, "blkio.weight")):
+            job = "[g]\nfilename=%s\nsize=64k\nrw=read\ncgroup=%s\ncgroup_weight=500\n" % (
+                data, name)
+            frc, fout = run(FIO, job, tmp)
+            if os.path.isdir(where):
+                os.rmdir(where)
+            rc, out = run(BIN, job, tmp)
+            check(frc != 0 and rc == 1 and "cgroup_weight" in out and not os.path.exists(where),
+                  "cgroup_weight=500 without blkio.weight: fio exit %d, iogauge %d %s" % (
+                      frc, rc, out[-200:]))
+        rc, out = run(BIN, "[g]\nfilename=%s\nsize=64k\ncgroup=%s\ncgroup_weight=50\n" % (
+            data, name), tmp)
+        check(rc == 2 and "job.fio:5" in out, "cgroup_weight=50: exit %d %s" % (rc, out[-200:]))
+    finally:
+        if os.path.isdir(where):
+            os.rmdir(where)
+
+
 def main():
     if not FIO or not STRACE:
         print("placement: needs fio and strace; skipped")
@@ -477,6 +554,7 @@ def main():
         if os.getuid() == 0:
             uid_gid(tmp)
             ioscheduler(tmp)
+            cgroups(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("placement")
