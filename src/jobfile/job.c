@@ -743,6 +743,9 @@ static int check_buffers(const struct job *job, char **cause)
 {
 	uint64_t lo, hi;
 
+	if (job->lockmem.pct)
+		return job_fail_at(job, "lockmem", cause,
+				   "lockmem takes a size in bytes, not a percentage");
 	if (job->buffer_pattern.nr_off)
 		return job_fail_at(job, "buffer_pattern", cause,
 				   "buffer_pattern takes no %%o (fio's reads no format in it)");

@@ -300,8 +300,10 @@ struct job {
 	bool exitall_on_error;	  /* ... when a clone ends in error */
 	enum exit_what exit_what; /* ... or what else exitall ends */
 	enum submit_mode io_submit_mode;
-	enum iomem_kind iomem; /* I/O buffer memory */
-	char *ioscheduler;     /* NULL: leave it; the disks' scheduler while the job runs */
+	enum iomem_kind iomem;	    /* I/O buffer memory */
+	char *ioscheduler;	    /* NULL: leave it; the disks' scheduler while the job runs */
+	unsigned mem_align;	    /* bytes past a page boundary where the buffers start */
+	struct size_or_pct lockmem; /* bytes each clone mlocks (never a %); 0: none */
 	enum fadvise_hint
 		fadvise_hint;	  /* posix_fadvise at the start: fio's default, the workload's */
 	bool allow_mounted_write; /* write a block device that holds something */

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <sys/prctl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -87,7 +88,7 @@ static void sub_copy(const struct worker *w, const struct io_req *req, bool in)
 int worker_engine_init(struct worker *w, char **cause)
 {
 	struct engine_setup es = { w->job, engine_opts_of(w->job, w->eng.ops), &w->files,
-				   w->bufmem.buf, w->buf_size };
+				   (char *)w->bufmem.buf + w->job->mem_align, w->buf_size };
 	char *why = NULL;
 	int ret;
 
@@ -130,14 +131,20 @@ int worker_buffers_make(struct worker *w, bool touch, char **cause)
 	char *why = NULL;
 	int ret;
 
-	ret = iomem_alloc(&w->bufmem, job->iomem, w->buf_size * depth, w->files.mem_align, &why);
+	/* iomem_align: as fio, every buffer that far past the aligned start. */
+	if (job->direct && job->mem_align % w->files.mem_align)
+		return set_cause(cause,
+				 "[%s] iomem_align=%u: direct=1 needs buffers aligned to %zu bytes",
+				 job->name, job->mem_align, w->files.mem_align);
+	ret = iomem_alloc(&w->bufmem, job->iomem, w->buf_size * depth + job->mem_align,
+			  w->files.mem_align, &why);
 	if (ret) {
 		set_cause(cause, "[%s] I/O buffers: %s", job->name, why);
 		free(why);
 		return ret;
 	}
 	for (i = 0; i < depth; i++) {
-		w->reqs[i].buf = (char *)w->bufmem.buf + (size_t)i * w->buf_size;
+		w->reqs[i].buf = (char *)w->bufmem.buf + job->mem_align + (size_t)i * w->buf_size;
 		if (touch)
 			payload_fill(&w->pl, w->reqs[i].buf, w->buf_size);
 	}
@@ -340,6 +347,9 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	files_close(&w->files, remove_created);
 	worker_buffers_release(w);
 	payload_free(&w->pl);
+	if (w->locked)
+		munmap(w->locked, w->locked_len); /* and so unlocked */
+	w->locked = NULL;
 	free(w->iov);
 	w->iov = NULL;
 	free(w->reqs);
@@ -439,6 +449,34 @@ void worker_flow_leave(struct worker *w)
 	w->flow = NULL;
 }
 
+/* lockmem: as fio, a mapping of that size locked for the clone's life
+ * (fio's cap too: all memory but 128 MiB); before the buffers are made. */
+static int pin_lockmem(struct worker *w)
+{
+	uint64_t want = w->job->lockmem.val, phys, cap = (uint64_t)128 << 20;
+
+	if (!want)
+		return 0;
+	phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+	if (phys > cap && want + cap > phys)
+		want = phys - cap;
+	w->locked_len = (size_t)want;
+	w->locked = mmap(NULL, w->locked_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+	if (w->locked == MAP_FAILED || mlock(w->locked, w->locked_len) < 0) {
+		w->error_no = errno;
+		w->error = xasprintf("lockmem=%llu: %s of %zu bytes: %s",
+				     (unsigned long long)w->job->lockmem.val,
+				     w->locked == MAP_FAILED ? "mmap" : "mlock", w->locked_len,
+				     strerror(w->error_no));
+		if (w->locked != MAP_FAILED)
+			munmap(w->locked, w->locked_len);
+		w->locked = NULL;
+		return -w->error_no;
+	}
+	return 0;
+}
+
 /* numa_cpu_nodes and numa_mem_policy, after cpus_allowed (as fio: the
  * nodes' CPUs replace the list) and before the buffers are made. */
 static int pin_numa(struct worker *w)
@@ -449,8 +487,9 @@ static int pin_numa(struct worker *w)
 	if (ret) {
 		w->error_no = -ret;
 		w->error = why;
+		return ret;
 	}
-	return ret;
+	return pin_lockmem(w);
 }
 
 /* gid=, uid=: taken first, as fio (the group while it still may), by

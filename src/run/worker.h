@@ -84,6 +84,8 @@ struct worker {
 	struct rng rate_rng;	   /* rate_process=poisson's gaps */
 	struct payload pl;	   /* what the bytes written are */
 	struct iomem bufmem;	   /* the slots' buffers, depth x buf_size */
+	void *locked;		   /* lockmem: the clone's mlocked mapping; NULL: none */
+	size_t locked_len;	   /* bytes */
 	size_t buf_size;	   /* bytes per slot */
 	void **subs;		   /* sub_blocks: depth x N pieces, each its own allocation */
 	struct iovec *iov;	   /* ... and the iovecs over them, N per slot */

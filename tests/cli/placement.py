@@ -35,7 +35,8 @@ def run(tool, job, tmp, args=(), prefix=(), name="job.fio"):
 def traced(tool, job, tmp, calls):
     """The lines of strace -f for @calls while @tool runs @job, and its status."""
     log = os.path.join(tmp, "strace.log")
-    rc, out = run(tool, job, tmp, prefix=(STRACE, "-f", "-qq", "-o", log, "-e", "trace=" + calls))
+    rc, out = run(tool, job, tmp, prefix=(STRACE, "-f", "-qq", "-o", log, "-e", "trace=" + calls) +
+                  (("-e", "raw=pwrite64") if "pwrite64" in calls else ()))
     with open(log) as f:
         lines = f.read().splitlines()
     os.unlink(log)
@@ -539,6 +540,74 @@ def cgroups(tmp):
             os.rmdir(where)
 
 
+def vmlck_while_running(tool, tmp, job):
+    """The largest VmLck (kB) of @tool's processes while it runs @job."""
+    import time
+    path = os.path.join(tmp, "lock.fio")
+    with open(path, "w") as f:
+        f.write(job)
+    p = subprocess.Popen([tool, path], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    most = 0
+    end = time.monotonic() + 5
+    while time.monotonic() < end and p.poll() is None:
+        kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True,
+                              text=True).stdout.split()
+        for pid in [str(p.pid)] + kids:
+            m = re.search(r"^VmLck:\s+(\d+)", read("/proc/%s/status" % pid) or "", re.M)
+            if m:
+                most = max(most, int(m.group(1)))
+        if most:
+            break
+        time.sleep(0.05)
+    out = p.communicate(timeout=60)[0].decode()
+    return most, p.returncode, out
+
+
+def memory(tmp):
+    """lockmem: the clone's locked memory while it runs (VmLck), as fio's;
+    iomem_align: where the buffers handed to pwrite start past a page
+    boundary (strace), as fio's."""
+    os.chmod(tmp, 0o755)
+    data = os.path.join(tmp, "mem.dat")
+    with open(data, "wb") as f:
+        f.write(os.urandom(1 << 20))
+    os.chmod(data, 0o644)
+    for thread in (0, 1):
+        job = ("[l]\nfilename=%s\nsize=1m\nrw=randread\nlockmem=8m\ntime_based\nruntime=2\n"
+               "thread=%d\n" % (data, thread))
+        got = {}
+        for tool in (FIO, BIN):
+            kb, rc, out = vmlck_while_running(tool, tmp, job)
+            got[tool] = kb
+            check(rc == 0, "%s lockmem thread=%d: exit %d %s" % (tool, thread, rc, out[-200:]))
+        check(got[BIN] == got[FIO] == 8192, "lockmem=8m thread=%d: VmLck %d kB, fio's %d kB" % (
+            thread, got[BIN], got[FIO]))
+    # Past RLIMIT_MEMLOCK, without the right to pass it: exit 1, mlock's errno.
+    p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                        "prlimit", "--memlock=1048576", BIN, "--name=l", "--filename=" + data,
+                        "--size=64k", "--rw=read", "--lockmem=8m"],
+                       cwd=tmp, capture_output=True, text=True, timeout=60)
+    check(p.returncode == 1 and "lockmem=8388608: mlock of 8388608 bytes" in p.stderr,
+          "lockmem past the limit: exit %d %s" % (p.returncode, p.stderr[-200:]))
+    for align in (512, 100, 4095):
+        got = {}
+        for tool in (FIO, BIN):
+            rc, out, lines = traced(tool, "[a]\nfilename=%s\nsize=64k\nrw=write\nbs=8k\n"
+                                    "iodepth=1\nmem_align=%d\n" % (os.path.join(tmp, "al.dat"), align),
+                                    tmp, "pwrite64")
+            # raw arguments: fd, buffer, count, offset
+            got[tool] = sorted({int(a.split(", ")[1], 16) % 4096
+                                for a, r in syscalls(lines, "pwrite64")})
+            check(rc == 0, "%s mem_align=%d: exit %d %s" % (tool, align, rc, out[-200:]))
+        check(got[BIN] == got[FIO] == [align],
+              "mem_align=%d: buffers at %s past a page, fio's at %s" % (align, got[BIN], got[FIO]))
+    rc, out = run(BIN, "[a]\nfilename=%s\nsize=64k\nrw=read\ndirect=1\niomem_align=100\n"
+                  % data, tmp)
+    # fio's reads fail (EINVAL); iogauge refuses it before any I/O.
+    check(rc == 2 and "iomem_align=100: direct=1 needs buffers aligned" in out,
+          "iomem_align=100 with direct=1: exit %d %s" % (rc, out[-200:]))
+
+
 def main():
     if not FIO or not STRACE:
         print("placement: needs fio and strace; skipped")
@@ -555,6 +624,7 @@ def main():
             uid_gid(tmp)
             ioscheduler(tmp)
             cgroups(tmp)
+            memory(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("placement")
