@@ -54,8 +54,9 @@ static const struct engine_ops *const engine_table[] = {
 };
 
 const char *const io_op_names[IO_OP_NR] = {
-	[IO_OP_READ] = "read",		 [IO_OP_WRITE] = "write", [IO_OP_FSYNC] = "fsync",
-	[IO_OP_FDATASYNC] = "fdatasync", [IO_OP_TRIM] = "trim",
+	[IO_OP_READ] = "read",	 [IO_OP_WRITE] = "write",
+	[IO_OP_FSYNC] = "fsync", [IO_OP_FDATASYNC] = "fdatasync",
+	[IO_OP_TRIM] = "trim",	 [IO_OP_SYNC_FILE_RANGE] = "sync_file_range",
 };
 
 const struct engine_ops *engine_named(const char *name)
@@ -212,7 +213,10 @@ int64_t engine_io_now(const struct io_req *req, bool at)
 
 int64_t engine_sync_now(const struct io_req *req)
 {
-	int r = req->op == IO_OP_FSYNC ? fsync(req->fd) : fdatasync(req->fd);
+	int r = req->op == IO_OP_SYNC_FILE_RANGE
+			? sync_file_range(req->fd, (off_t)req->off, (off_t)req->len, req->sfr_flags)
+		: req->op == IO_OP_FSYNC ? fsync(req->fd)
+					 : fdatasync(req->fd);
 
 	return r < 0 ? -errno : 0;
 }

@@ -21,8 +21,16 @@
 
 #include "jobfile/job.h"
 
-enum io_op { IO_OP_READ, IO_OP_WRITE, IO_OP_FSYNC, IO_OP_FDATASYNC, IO_OP_TRIM };
-#define IO_OP_NR (IO_OP_TRIM + 1)
+/* IO_OP_SYNC_FILE_RANGE: off and len are the range, sfr_flags its flags. */
+enum io_op {
+	IO_OP_READ,
+	IO_OP_WRITE,
+	IO_OP_FSYNC,
+	IO_OP_FDATASYNC,
+	IO_OP_TRIM,
+	IO_OP_SYNC_FILE_RANGE
+};
+#define IO_OP_NR (IO_OP_SYNC_FILE_RANGE + 1)
 /* Each op's name for a message ("read", ..., "trim"), indexed by the op. */
 extern const char *const io_op_names[IO_OP_NR];
 
@@ -49,6 +57,7 @@ struct io_req {
 	uint16_t ioprio;     /* the priority it is sent with (ioprio value): the job's
 				(prio, prioclass; 0: none) unless cmdprio* picks it */
 	bool discard;	     /* a trim on a block device: BLKDISCARD, not a punched hole */
+	unsigned sfr_flags;  /* IO_OP_SYNC_FILE_RANGE: SYNC_FILE_RANGE_* */
 	/* Set by an engine that counts I/Os without moving bytes and times a
 	 * file operation instead (fio's FIO_NOSTATS): no latency of the I/O is
 	 * recorded, only op_ns (ns; UINT64_MAX: none), the operation's, as clat. */

@@ -379,6 +379,10 @@ static enum engine_q uring_queue(struct engine *e, struct io_req *req)
 			cmdprio_pick(&p->cp, req);
 		sqe->ioprio = req->ioprio;
 		sqe->rw_flags = p->rwf;
+	} else if (req->op == IO_OP_SYNC_FILE_RANGE) {
+		/* As fio's io_uring: the ring's own sync_file_range. */
+		io_uring_prep_sync_file_range(sqe, req->fd, (unsigned)req->len, req->off,
+					      (int)req->sfr_flags);
 	} else {
 		io_uring_prep_fsync(sqe, req->fd,
 				    req->op == IO_OP_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);

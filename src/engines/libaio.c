@@ -141,7 +141,8 @@ static enum engine_q aio_queue(struct engine *e, struct io_req *req)
 	struct aio_priv *p = e->priv;
 	struct iocb *cb = &p->iocbs[req->idx];
 
-	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC) {
+	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC ||
+	    req->op == IO_OP_SYNC_FILE_RANGE) {
 		if (p->nr_pending || p->inflight || p->nr_failed)
 			return ENGINE_Q_BUSY;
 		req->res = engine_sync_now(req);

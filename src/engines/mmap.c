@@ -182,6 +182,7 @@ static enum engine_q mmap_queue(struct engine *e, struct io_req *req)
 		break;
 	case IO_OP_FSYNC:
 	case IO_OP_FDATASYNC:
+	case IO_OP_SYNC_FILE_RANGE: /* as fio's mmap: the mapping synced */
 		req->res = msync(m->base, m->len, MS_SYNC) < 0 ? -errno : 0;
 		break;
 	case IO_OP_TRIM:

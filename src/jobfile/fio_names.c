@@ -100,7 +100,6 @@ static const struct {
 	{ "softrandommap", FIO_OPT_UNSUPPORTED, NULL },
 	{ "stats", FIO_OPT_UNSUPPORTED, NULL },
 	{ "stream_id", FIO_OPT_UNSUPPORTED, "an option of fio's sg engine" },
-	{ "sync_file_range", FIO_OPT_UNSUPPORTED, NULL },
 	{ "test-duration", FIO_OPT_HARMLESS,
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
 	{ "thp", FIO_OPT_UNSUPPORTED, "an option of fio's mmap engine" },

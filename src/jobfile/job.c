@@ -7,6 +7,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -738,6 +740,59 @@ static int check_numa(const struct job *job, char **cause)
 	return ret;
 }
 
+/* sync_file_range=FLAGS[:N], as fio reads it: flags joined by commas,
+ * N writes between calls (1 when not given; 0: none). */
+static int check_sfr(struct job *job, char **cause)
+{
+	static const struct {
+		const char *name;
+		unsigned flag;
+	} flags[] = { { "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE },
+		      { "write", SYNC_FILE_RANGE_WRITE },
+		      { "wait_after", SYNC_FILE_RANGE_WAIT_AFTER } };
+	const char *s = job->sync_file_range, *colon;
+	size_t i, n;
+
+	if (!s)
+		return 0;
+	job->sfr_flags = 0;
+	job->sfr_nr = 1;
+	colon = strchr(s, ':');
+	if (colon) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(colon + 1, &end, 10);
+		if (end == colon + 1 || *end || errno || v > UINT32_MAX)
+			return job_fail_at(job, "sync_file_range", cause,
+					   "sync_file_range=%s: '%s' is not a number of writes", s,
+					   colon + 1);
+		job->sfr_nr = (unsigned)v;
+	}
+	while (*s && s != colon) {
+		n = strcspn(s, ",:");
+		for (i = 0; i < ARRAY_SIZE(flags); i++)
+			if (strlen(flags[i].name) == n && !strncmp(s, flags[i].name, n))
+				break;
+		if (i == ARRAY_SIZE(flags))
+			return job_fail_at(
+				job, "sync_file_range", cause,
+				"sync_file_range=%s: '%.*s' is not wait_before, write or "
+				"wait_after",
+				job->sync_file_range, (int)n, s);
+		job->sfr_flags |= flags[i].flag;
+		s += n + (s[n] == ',');
+	}
+	/* One sync each N writes here: fio's would interleave two kinds. */
+	if (job->sfr_nr && (job->fsync || job->fdatasync))
+		return job_fail_at(
+			job, later(job, "sync_file_range", job->fsync ? "fsync" : "fdatasync"),
+			cause, "sync_file_range and %s: iogauge issues one kind of sync",
+			job->fsync ? "fsync" : "fdatasync");
+	return 0;
+}
+
 /* buffer_pattern and dedupe_*, as fio checks them. */
 static int check_buffers(const struct job *job, char **cause)
 {
@@ -906,7 +961,7 @@ static int check_job(struct job *job, char **cause)
 						   mask_opt, i, CPU_COUNT(&avail),
 						   CPU_COUNT(&avail) - 1);
 	}
-	if (check_numa(job, cause) || check_buffers(job, cause))
+	if (check_numa(job, cause) || check_buffers(job, cause) || check_sfr(job, cause))
 		return -EINVAL;
 	job->uid_set = is_set(job, "uid");
 	job->gid_set = is_set(job, "gid");

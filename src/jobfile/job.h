@@ -253,6 +253,8 @@ struct job {
 	enum sync_mode sync;
 	unsigned fsync; /* every N writes; 0: never */
 	unsigned fdatasync;
+	char *sync_file_range;	    /* fio's FLAGS[:N], as written; NULL: none */
+	unsigned sfr_flags, sfr_nr; /* ... read by job.c: SYNC_FILE_RANGE_*, every N writes */
 	bool end_fsync;
 	char *exec_prerun;  /* NULL: none; a shell command before the first I/O */
 	char *exec_postrun; /* ... after the last */

@@ -484,6 +484,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .def = "1", .help = "iogauge: each I/O's buffer as N pieces apart (SQLIO's -m)" },
 	[OPT_SYNC] = { .name = "sync", .kind = &opt_kind_enum, F(sync), .enums = sync_enums, .def = "none",
 	  .help = "open with O_SYNC (sync, 1) or O_DSYNC (dsync)" },
+	[OPT_SYNC_FILE_RANGE] = { .name = "sync_file_range", .kind = &opt_kind_str, F(sync_file_range),
+	  .help = "sync_file_range(2) every N writes: wait_before,write,wait_after[:N]" },
 	[OPT_THINKTIME] = { .name = "thinktime", .kind = &opt_kind_time, F(thinktime), .unit = NSEC_PER_USEC,
 	  .def = "0", .help = "pause after every thinktime_blocks I/Os (bare numbers in us)" },
 	[OPT_THINKTIME_BLOCKS] = { .name = "thinktime_blocks", .kind = &opt_kind_uint, F(thinktime_blocks), .min = 1,

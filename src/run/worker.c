@@ -213,7 +213,7 @@ static void hists_prepare(struct worker *w)
 		[STAT_READ] = job_does(job, DDIR_READ) || w->v.stamp,
 		[STAT_WRITE] = job_does(job, DDIR_WRITE),
 		[STAT_TRIM] = job_does(job, DDIR_TRIM),
-		[STAT_SYNC] = job->fsync || job->fdatasync,
+		[STAT_SYNC] = job->fsync || job->fdatasync || job->sfr_nr,
 	};
 
 	for (d = 0; d < DDIR_COUNT; d++)
@@ -802,11 +802,26 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 		tick(w, lp, now);
 	else if (lp->publish_each)
 		publish(w, lp);
+	/* sync_file_range: as fio's, the span the writes since the last
+	 * one covered (in the file of the write that calls it). */
+	if (req->op == IO_OP_WRITE && lp->sync_op == IO_OP_SYNC_FILE_RANGE) {
+		if (req->off < w->sfr_lo)
+			w->sfr_lo = req->off;
+		if (req->off + req->len > w->sfr_hi)
+			w->sfr_hi = req->off + req->len;
+	}
 	if (req->op == IO_OP_WRITE && lp->sync_every && ++w->writes_since_sync >= lp->sync_every) {
 		/* The slot carries the sync; it goes out before any new I/O. */
 		w->writes_since_sync = 0;
 		req->op = lp->sync_op;
 		req->len = 0;
+		if (lp->sync_op == IO_OP_SYNC_FILE_RANGE) {
+			req->off = w->sfr_lo;
+			req->len = (size_t)(w->sfr_hi - w->sfr_lo);
+			req->sfr_flags = w->job->sfr_flags;
+			w->sfr_lo = UINT64_MAX;
+			w->sfr_hi = 0;
+		}
 		req->t_start = now;
 		req->t_intended = 0;
 		w->held = req;
@@ -1333,6 +1348,12 @@ static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 		lp->qd = lp->lt.qd;
 	}
 	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
+	if (job->sfr_nr && !lp->sync_every) { /* job.c allows one kind */
+		lp->sync_every = job->sfr_nr;
+		lp->sync_op = IO_OP_SYNC_FILE_RANGE;
+	}
+	w->sfr_lo = UINT64_MAX;
+	w->sfr_hi = 0;
 	timed = lat_timed(w);
 	lp->want_lat = timed & STATS_H_LAT;
 	lp->want_clat = timed & STATS_H_CLAT;

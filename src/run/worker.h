@@ -86,6 +86,8 @@ struct worker {
 	struct iomem bufmem;	   /* the slots' buffers, depth x buf_size */
 	void *locked;		   /* lockmem: the clone's mlocked mapping; NULL: none */
 	size_t locked_len;	   /* bytes */
+	uint64_t sfr_lo;	   /* sync_file_range: the bytes written since the last */
+	uint64_t sfr_hi;	   /* ... lo > hi: none */
 	size_t buf_size;	   /* bytes per slot */
 	void **subs;		   /* sub_blocks: depth x N pieces, each its own allocation */
 	struct iovec *iov;	   /* ... and the iovecs over them, N per slot */

@@ -608,6 +608,43 @@ def memory(tmp):
           "iomem_align=100 with direct=1: exit %d %s" % (rc, out[-200:]))
 
 
+def sync_file_range(tmp):
+    """sync_file_range=FLAGS:N: the calls strace sees (range and flags) are
+    fio's; iogauge issues one more when the writes end on an N-th (as its
+    fsync=N does, where fio syncs only before a next write).  With io_uring
+    the ring does them: the sync count in the JSON report."""
+    import json
+    data = os.path.join(tmp, "sfr.dat")
+    for value, nr in (("write:4", 4), ("wait_before,write,wait_after:3", 3), ("write", 1),
+                      ("wait_after:5", 5)):
+        for engine in ("psync", "libaio"):
+            job = ("[s]\nfilename=%s\nsize=64k\nbs=4k\nrw=write\nioengine=%s\n"
+                   "sync_file_range=%s\n" % (data, engine, value))
+            got = {}
+            for tool in (FIO, BIN):
+                rc, out, lines = traced(tool, job, tmp, "sync_file_range")
+                check(rc == 0, "%s sync_file_range=%s: exit %d %s" % (tool, value, rc, out[-200:]))
+                got[tool] = [a.split(", ", 1)[1] for a, r in syscalls(lines, "sync_file_range")]
+            extra = 1 if 16 % nr == 0 else 0
+            check(got[BIN][:len(got[FIO])] == got[FIO] and len(got[FIO]) == 16 // nr - extra and
+                  len(got[BIN]) == len(got[FIO]) + extra,
+                  "sync_file_range=%s %s: iogauge %s, fio %s" % (value, engine, got[BIN], got[FIO]))
+    rc, out = run(BIN, "[s]\nfilename=%s\nsize=64k\nbs=4k\nrw=write\nioengine=io_uring\n"
+                  "sync_file_range=write:4\n" % data, tmp, args=("--output-format=json",))
+    try:
+        n = json.loads(out[out.index("{"):])["jobs"][0]["sync"]["total_ios"]
+    except (ValueError, KeyError, IndexError):
+        n = None
+    check(rc == 0 and n == 4, "sync_file_range with io_uring: exit %d, %s syncs" % (rc, n))
+    for value in ("bogus:2", "write:x", "write,,wait_after"):
+        rc, out = run(BIN, "[s]\nfilename=%s\nsize=64k\nsync_file_range=%s\n" % (data, value),
+                      tmp)
+        check(rc == 2 and "job.fio:4" in out, "sync_file_range=%s: exit %d %s" % (
+            value, rc, out[-200:]))
+    frc, fout = run(FIO, "[s]\nfilename=%s\nsize=64k\nsync_file_range=bogus:2\n" % data, tmp)
+    check("failed parsing" in fout, "fio took sync_file_range=bogus:2")
+
+
 def main():
     if not FIO or not STRACE:
         print("placement: needs fio and strace; skipped")
@@ -619,6 +656,7 @@ def main():
         dedupe(tmp)
         exec_hooks(tmp)
         write_hint(tmp)
+        sync_file_range(tmp)
         cpumask(tmp)
         if os.getuid() == 0:
             uid_gid(tmp)
