@@ -40,7 +40,6 @@ static const struct {
 	{ "flow_watermark", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },
 	{ "gtod_cpu", FIO_OPT_HARMLESS, "iogauge always times every I/O in the worker" },
 	{ "hostname", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice, rdma engines" },
-	{ "hugepage-size", FIO_OPT_UNSUPPORTED, NULL },
 	{ "ignore_zone_limits", FIO_OPT_UNSUPPORTED, NULL },
 	{ "inplace", FIO_OPT_UNSUPPORTED, "an option of fio's e4defrag engine" },
 	{ "interface", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },

@@ -798,6 +798,14 @@ static int check_buffers(const struct job *job, char **cause)
 {
 	uint64_t lo, hi;
 
+	/* A power of two: fio rounds with a mask, which only those make right. */
+	if (job->hugepage_size.pct ||
+	    (job->hugepage_size.val && (job->hugepage_size.val % iomem_huge_page_size() ||
+					(job->hugepage_size.val & (job->hugepage_size.val - 1)))))
+		return job_fail_at(job, "hugepage-size", cause,
+				   "hugepage-size must be a power of two and a multiple of this "
+				   "system's huge page, %zu bytes (/proc/meminfo's Hugepagesize)",
+				   iomem_huge_page_size());
 	if (job->lockmem.pct)
 		return job_fail_at(job, "lockmem", cause,
 				   "lockmem takes a size in bytes, not a percentage");

@@ -306,6 +306,7 @@ struct job {
 	char *ioscheduler;	    /* NULL: leave it; the disks' scheduler while the job runs */
 	unsigned mem_align;	    /* bytes past a page boundary where the buffers start */
 	struct size_or_pct lockmem; /* bytes each clone mlocks (never a %); 0: none */
+	struct size_or_pct hugepage_size; /* huge buffers round to it (bytes); 0: the system's */
 	enum fadvise_hint
 		fadvise_hint;	  /* posix_fadvise at the start: fio's default, the workload's */
 	bool allow_mounted_write; /* write a block device that holds something */

@@ -317,6 +317,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .flags = OPTF_BARE, .help = "report each group as one" },
 	[OPT_GTOD_REDUCE] = { .name = "gtod_reduce", .kind = &opt_kind_bool, F(gtod_reduce), .def = "0",
 	  .help = "no latencies, for fewer clock reads: sets the disable_* options" },
+	[OPT_HUGEPAGE_SIZE] = { .name = "hugepage-size", .kind = &opt_kind_size_pct, F(hugepage_size),
+	  .help = "iomem=mmaphuge, shmhuge: round the buffers up to this (default: the system's huge page)" },
 	[OPT_IGNORE_ERROR] = { .name = "ignore_error", .kind = &opt_kind_errors, F(ignore_error),
 	  .help = "errnos to pass over: READ,WRITE,VERIFY lists of E names or numbers, colon-separated" },
 	[OPT_INVALIDATE] = { .name = "invalidate", .kind = &opt_kind_bool, F(invalidate), .def = "1",

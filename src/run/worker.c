@@ -127,7 +127,7 @@ int worker_buffers_make(struct worker *w, bool touch, char **cause)
 {
 	const struct job *job = w->job;
 	unsigned depth = w->eng.depth, n = job->sub_blocks, i;
-	size_t piece = (size_t)w->plan->sub_piece;
+	size_t piece = (size_t)w->plan->sub_piece, len;
 	char *why = NULL;
 	int ret;
 
@@ -136,8 +136,12 @@ int worker_buffers_make(struct worker *w, bool touch, char **cause)
 		return set_cause(cause,
 				 "[%s] iomem_align=%u: direct=1 needs buffers aligned to %zu bytes",
 				 job->name, job->mem_align, w->files.mem_align);
-	ret = iomem_alloc(&w->bufmem, job->iomem, w->buf_size * depth + job->mem_align,
-			  w->files.mem_align, &why);
+	len = w->buf_size * depth + job->mem_align;
+	/* hugepage-size: as fio, the huge kinds' size a multiple of it. */
+	if (job->hugepage_size.val && (job->iomem == IOMEM_MMAPHUGE || job->iomem == IOMEM_SHMHUGE))
+		len = (len + job->hugepage_size.val - 1) / job->hugepage_size.val *
+		      job->hugepage_size.val;
+	ret = iomem_alloc(&w->bufmem, job->iomem, len, w->files.mem_align, &why);
 	if (ret) {
 		set_cause(cause, "[%s] I/O buffers: %s", job->name, why);
 		free(why);

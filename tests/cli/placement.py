@@ -645,6 +645,30 @@ def sync_file_range(tmp):
     check("failed parsing" in fout, "fio took sync_file_range=bogus:2")
 
 
+def hugepage_size(tmp):
+    """hugepage-size: iomem=mmaphuge maps the buffers rounded up to it,
+    as fio's (strace's MAP_HUGETLB mmap length, whether or not huge pages
+    are reserved); shmhuge asks shmget for as much."""
+    data = os.path.join(tmp, "huge.dat")
+    for size, want in (("4m", 4 << 20), ("8m", 8 << 20)):
+        job = ("[h]\nfilename=%s\nsize=64k\nbs=4k\nrw=write\niomem=mmaphuge\n"
+               "hugepage-size=%s\n" % (data, size))
+        got = {}
+        for tool in (FIO, BIN):
+            rc, out, lines = traced(tool, job, tmp, "mmap")
+            got[tool] = [int(a.split(", ")[1]) for a, r in syscalls(lines, "mmap")
+                         if "MAP_HUGETLB" in a]
+        check(got[BIN] == got[FIO] == [want],
+              "hugepage-size=%s: iogauge mapped %s, fio %s" % (size, got[BIN], got[FIO]))
+        rc, out, lines = traced(BIN, job.replace("mmaphuge", "shmhuge"), tmp, "shmget")
+        sizes = [int(a.split(", ")[1]) for a, r in syscalls(lines, "shmget") if "SHM_HUGETLB" in a]
+        check(sizes == [want], "hugepage-size=%s, shmhuge: shmget of %s" % (size, sizes))
+    rc, out = run(BIN, "[h]\nfilename=%s\nsize=64k\niomem=mmaphuge\nhugepage-size=6m\n" % data,
+                  tmp)
+    check(rc == 2 and "job.fio:5" in out and "power of two" in out,
+          "hugepage-size=6m: exit %d %s" % (rc, out[-200:]))
+
+
 def main():
     if not FIO or not STRACE:
         print("placement: needs fio and strace; skipped")
@@ -657,6 +681,7 @@ def main():
         exec_hooks(tmp)
         write_hint(tmp)
         sync_file_range(tmp)
+        hugepage_size(tmp)
         cpumask(tmp)
         if os.getuid() == 0:
             uid_gid(tmp)
