@@ -116,7 +116,6 @@ static const struct {
 	{ "verifysort_nr", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },
 	{ "volume", FIO_OPT_UNSUPPORTED, "an option of fio's gfapi, gfapi_async engines" },
 	{ "window_size", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
-	{ "write_barrier", FIO_OPT_UNSUPPORTED, NULL },
 	{ "write_iolog", FIO_OPT_UNSUPPORTED, NULL },
 	{ "writefua", FIO_OPT_UNSUPPORTED, "an option of fio's sg engine" },
 	{ "zone_reset_frequency", FIO_OPT_UNSUPPORTED, NULL },

@@ -366,6 +366,7 @@ struct job {
 	enum lockfile_mode lockfile;
 	bool fill_device; /* write until ENOSPC or EDQUOT: the end, not an error */
 	enum write_hint write_hint; /* set on each file's inode (F_SET_RW_HINT) */
+	unsigned write_barrier;	    /* fio's: read, and unused by these engines (as fio's) */
 	enum fallocate_mode fallocate;
 	unsigned kb_base;
 

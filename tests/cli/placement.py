@@ -36,7 +36,8 @@ def traced(tool, job, tmp, calls):
     """The lines of strace -f for @calls while @tool runs @job, and its status."""
     log = os.path.join(tmp, "strace.log")
     rc, out = run(tool, job, tmp, prefix=(STRACE, "-f", "-qq", "-o", log, "-e", "trace=" + calls) +
-                  (("-e", "raw=pwrite64") if "pwrite64" in calls else ()))
+                  (("-e", "raw=pwrite64", "-e", "signal=none")
+                   if "pwrite64" in calls else ()))
     with open(log) as f:
         lines = f.read().splitlines()
     os.unlink(log)
@@ -669,6 +670,30 @@ def hugepage_size(tmp):
           "hugepage-size=6m: exit %d %s" % (rc, out[-200:]))
 
 
+def write_barrier(tmp):
+    """write_barrier=N: fio 3.33 acts on it in its libpmem engine alone, so
+    the writes fio makes with it are those it makes without; iogauge's too
+    (strace: the same pwrite64 and fdatasync calls, for both)."""
+    data = os.path.join(tmp, "bar.dat")
+    seen = {}
+    for tool in (FIO, BIN):
+        for opt in ("", "write_barrier=4\n"):
+            rc, out, lines = traced(tool, "[b]\nfilename=%s\nsize=64k\nbs=4k\nrw=write\n"
+                                    "ioengine=psync\n%s" % (data, opt), tmp,
+                                    "pwrite64,fsync,fdatasync,sync_file_range")
+            check(rc == 0, "%s %r: exit %d %s" % (tool, opt, rc, out[-200:]))
+            calls = [(n, a.split(", ", 2)[2] if n == "pwrite64" else a)
+                     for n in ("pwrite64", "fsync", "fdatasync", "sync_file_range")
+                     for a, r in syscalls(lines, n)]
+            seen[(tool, opt)] = calls
+        check(seen[(tool, "")] == seen[(tool, "write_barrier=4\n")] and len(seen[(tool, "")]) == 16,
+              "%s: write_barrier changed the calls: %s" % (tool, seen[(tool, "write_barrier=4\n")]))
+    check(seen[(BIN, "")] == seen[(FIO, "")], "the writes differ from fio's: %s / %s" % (
+        seen[(BIN, "")], seen[(FIO, "")]))
+    rc, out = run(BIN, "[b]\nfilename=%s\nsize=64k\nwrite_barrier=often\n" % data, tmp)
+    check(rc == 2 and "job.fio:4" in out, "write_barrier=often: exit %d %s" % (rc, out[-200:]))
+
+
 def main():
     if not FIO or not STRACE:
         print("placement: needs fio and strace; skipped")
@@ -682,6 +707,7 @@ def main():
         write_hint(tmp)
         sync_file_range(tmp)
         hugepage_size(tmp)
+        write_barrier(tmp)
         cpumask(tmp)
         if os.getuid() == 0:
             uid_gid(tmp)
