@@ -1195,6 +1195,15 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 						"verify_backlog=N reads back as it goes",
 						job->name,
 						opt_enum_name(OPT_VERIFY, (int)job->verify)));
+		if (job->cgroup_weight && !job->cgroup)
+			str_list_push(out, xasprintf("[%s] cgroup_weight=%u without cgroup= does "
+						     "nothing (as in fio)",
+						     job->name, job->cgroup_weight));
+		if (job->write_barrier)
+			str_list_push(out, xasprintf("[%s] write_barrier=%u does nothing with "
+						     "these engines (fio marks barrier writes for "
+						     "its libpmem engine only)",
+						     job->name, job->write_barrier));
 		if (job->io_submit_mode == SUBMIT_OFFLOAD)
 			str_list_push(out, xasprintf("[%s] io_submit_mode=offload: iogauge submits "
 						     "from the job's own thread (inline); the "

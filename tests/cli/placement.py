@@ -688,7 +688,8 @@ def write_barrier(tmp):
             rc, out, lines = traced(tool, "[b]\nfilename=%s\nsize=64k\nbs=4k\nrw=write\n"
                                     "ioengine=psync\n%s" % (data, opt), tmp,
                                     "pwrite64,fsync,fdatasync,sync_file_range")
-            check(rc == 0, "%s %r: exit %d %s" % (tool, opt, rc, out[-200:]))
+            check(rc == 0 and (tool != BIN or ("write_barrier=4 does nothing" in out) == bool(opt)),
+                  "%s %r: exit %d %s" % (tool, opt, rc, out[-200:]))
             calls = [(n, a.split(", ", 2)[2] if n == "pwrite64" else a)
                      for n in ("pwrite64", "fsync", "fdatasync", "sync_file_range")
                      for a, r in syscalls(lines, n)]
@@ -697,6 +698,9 @@ def write_barrier(tmp):
               "%s: write_barrier changed the calls: %s" % (tool, seen[(tool, "write_barrier=4\n")]))
     check(seen[(BIN, "")] == seen[(FIO, "")], "the writes differ from fio's: %s / %s" % (
         seen[(BIN, "")], seen[(FIO, "")]))
+    rc, out = run(BIN, "[b]\nfilename=%s\nsize=64k\ncgroup_weight=200\n" % data, tmp)
+    check(rc == 0 and "cgroup_weight=200 without cgroup= does nothing" in out,
+          "cgroup_weight without cgroup: exit %d %s" % (rc, out[-200:]))
     rc, out = run(BIN, "[b]\nfilename=%s\nsize=64k\nwrite_barrier=often\n" % data, tmp)
     check(rc == 2 and "job.fio:4" in out, "write_barrier=often: exit %d %s" % (rc, out[-200:]))
 
