@@ -794,9 +794,17 @@ static int check_sfr(struct job *job, char **cause)
 }
 
 /* buffer_pattern and dedupe_*, as fio checks them. */
-static int check_buffers(const struct job *job, char **cause)
+static int check_buffers(struct job *job, char **cause)
 {
 	uint64_t lo, hi;
+
+	/* As fio's buffer_pattern: scramble_buffers off, unless set after it. */
+	if (job->buffer_pattern.len && job->scramble_buffers &&
+	    (!is_set(job, "scramble_buffers") ||
+	     strcmp(later(job, "buffer_pattern", "scramble_buffers"), "scramble_buffers"))) {
+		job->scramble_buffers = false;
+		origin_via(job, "scramble_buffers", "buffer_pattern");
+	}
 
 	/* A power of two: fio rounds with a mask, which only those make right. */
 	if (job->hugepage_size.pct ||

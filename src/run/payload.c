@@ -41,10 +41,10 @@ void payload_init(struct payload *pl, const struct job *job, uint64_t seed, unsi
 	rng_seed(&pl->data_rng, seed ^ 0x64617461u); /* "data": apart from the mix draws */
 	/* As fio: compressible contents are made anew for every write. */
 	pl->refill = !job->zero_buffers && (job->refill_buffers || job->buffer_compress_percentage);
-	/* As fio: dedupe refills every write; a pattern is not scrambled. */
+	/* As fio: dedupe refills every write (job.c turned scramble off
+	 * for a pattern, unless scramble_buffers came after it). */
 	pl->refill |= job->dedupe_percentage != 0;
-	pl->scramble = !job->zero_buffers && !pl->refill && job->scramble_buffers &&
-		       !job->buffer_pattern.len;
+	pl->scramble = !job->zero_buffers && !pl->refill && job->scramble_buffers;
 	pl->scramble_at = (size_t)rng_below(&pl->data_rng, 512 / 16) * 16;
 	pl->scramble_key[0] = rng_next(&pl->data_rng);
 	pl->scramble_key[1] = rng_next(&pl->data_rng);

@@ -158,6 +158,17 @@ def buffer_pattern(tmp):
     check(len(got) == len(want) == 65536 and tails(got) == tails(want) and
           tails(got)[0] == b"\x55\xaa" * 384 and got[:256] != want[:256],
           "buffer_pattern with compression: the tails differ from fio's")
+    # As fio: the pattern turns scramble_buffers off, unless it is set
+    # after it (then each write's blocks are stamped, in both).
+    for order, scrambled in (("buffer_pattern=0x5a\nscramble_buffers=1\n", True),
+                             ("scramble_buffers=1\nbuffer_pattern=0x5a\n", False),
+                             ("buffer_pattern=0x5a\nzero_buffers=1\n", False)):
+        body = "[w]\nfilename=w.dat\nsize=64k\nrw=write\n" + order
+        want, = written(FIO, tmp, body)
+        got, = written(BIN, tmp, body)
+        check(bool(want.strip(b"\x5a")) == bool(got.strip(b"\x5a")) == scrambled,
+              "%r: scrambled %s, fio's %s" % (order, bool(got.strip(b"\x5a")),
+                                               bool(want.strip(b"\x5a"))))
     # fio's pattern takes no format: refused, as fio refuses it.
     rc, out = run(BIN, "[w]\nfilename=w.dat\nsize=64k\nbuffer_pattern=0x12%o\n", tmp)
     check(rc == 2 and "job.fio:4" in out and not os.path.exists(os.path.join(tmp, "w.dat")),
