@@ -71,6 +71,10 @@ def numa(tmp):
     """numa_cpu_nodes, numa_mem_policy: the clone's calls, fio's and ours."""
     nodes = node_count()
     base = "[global]\nfilename=%s/n.dat\nsize=256k\nrw=write\n" % tmp
+    rc, out = run(BIN, base + "[n]\nnuma_cpu_nodes=0\n", tmp, args=("--parse-only",))
+    if "has no libnuma" in out:
+        print("placement: this build has no libnuma; NUMA options not tested")
+        return
     cases = ["numa_cpu_nodes=0\nnuma_mem_policy=bind:0\n",
              "numa_cpu_nodes=all\nnuma_mem_policy=interleave\n",
              "numa_mem_policy=interleave:0\n",
