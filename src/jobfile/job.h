@@ -365,8 +365,9 @@ struct job {
 	char *opendir;		/* files below it are the job's files */
 	enum lockfile_mode lockfile;
 	bool fill_device; /* write until ENOSPC or EDQUOT: the end, not an error */
-	enum write_hint write_hint; /* set on each file's inode (F_SET_RW_HINT) */
-	unsigned write_barrier;	    /* fio's: read, and unused by these engines (as fio's) */
+	/* write_hint: set on each file's inode (F_SET_RW_HINT) */
+	enum write_hint write_hint;
+	unsigned write_barrier; /* fio's: read, and unused by these engines (as fio's) */
 	enum fallocate_mode fallocate;
 	unsigned kb_base;
 
