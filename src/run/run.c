@@ -67,7 +67,8 @@ static void share_dedupe(struct slot *slots, const bool *up, unsigned n)
 static int setup_late(const struct run_plan *plan, struct ctl *c, bool *up, unsigned from,
 		      unsigned to, atomic_int *stop, const struct run_watch *watch,
 		      struct watcher *wt, bool *watching, const struct run_flows *flows,
-		      struct filelocks *fl, struct run *out, char **cause)
+		      struct filelocks *fl, struct iosched_set *sched, struct run *out,
+		      char **cause)
 {
 	struct slot *slots = c->slots;
 	unsigned i;
@@ -95,6 +96,9 @@ static int setup_late(const struct run_plan *plan, struct ctl *c, bool *up, unsi
 		r->depth = slots[i].w.eng.depth;
 		share_locks(fl, &slots[i]);
 		clone_prepare(&slots[i], 1);
+		if (slots[i].w.job->ioscheduler && !(slots[i].w.eng.ops->flags & ENGINE_F_NOFILES))
+			ret = iosched_prepare(sched, &slots[i].w.files, slots[i].w.job->ioscheduler,
+					      cause);
 	}
 	*watching = watch_start(wt, watch, slots, out->nr, out->t_start);
 	return ret;
@@ -212,7 +216,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	for (i = 0, n = 0; i < nr && !ret; i++) {
 		if (i && jobs[i].stonewall) {
 			ret = setup_late(plan, c, up, batch, n, stop, watch, &wt, &watching, &flows,
-					 &fl, out, cause);
+					 &fl, &sched, out, cause);
 			if (!ret)
 				ret = clone_start_batch(slots, batch, n, c, cause);
 			clone_join_all(slots, n, c, stop);
@@ -224,7 +228,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	}
 	if (!ret && !*stop)
 		ret = setup_late(plan, c, up, batch, n, stop, watch, &wt, &watching, &flows, &fl,
-				 out, cause);
+				 &sched, out, cause);
 	if (!ret && !*stop)
 		ret = clone_start_batch(slots, batch, n, c, cause);
 	clone_join_all(slots, out->nr, c, stop);
