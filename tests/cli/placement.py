@@ -475,6 +475,13 @@ def ioscheduler(tmp):
                 check("[%s]" % want in after, "fio put back %r" % after)
             with open(sysf, "w") as f:
                 f.write(re.search(r"\[(\S+)\]", before).group(1))
+        # A clone set up as its batch starts (create_serialize=0) puts it back too.
+        rc, out = run(BIN, "[s]\nfilename=%s\nrw=read\nsize=1m\ncreate_serialize=0\n"
+                      "ioscheduler=%s\nexec_prerun=cat %s\n" % (dev, want, sysf), tmp)
+        during = read(os.path.join(tmp, "s.prerun.txt")) or ""
+        check(rc == 0 and "[%s]" % want in during and read(sysf).strip() == before,
+              "create_serialize=0: exit %d, during %r, after %r" % (rc, during,
+                                                                  read(sysf).strip()))
         # One the disk does not offer: exit 2, nothing started.
         job = "[s]\nfilename=%s\nrw=read\nsize=1m\nioscheduler=elevator9\n" % dev
         frc, fout = run(FIO, job, tmp)
