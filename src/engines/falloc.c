@@ -28,7 +28,8 @@ static enum engine_q falloc_queue(struct engine *e, struct io_req *req)
 		mode = FALLOC_FL_KEEP_SIZE;
 	else if (req->op == IO_OP_TRIM)
 		mode = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE;
-	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC)
+	if (req->op == IO_OP_FSYNC || req->op == IO_OP_FDATASYNC ||
+	    req->op == IO_OP_SYNC_FILE_RANGE)
 		req->res = engine_sync_now(req);
 	else if (fallocate(req->fd, mode, (off_t)req->off, (off_t)req->len) < 0)
 		req->res = -errno;
