@@ -62,6 +62,17 @@ static int std_fds_fill(void)
 
 static char stdout_buf[1 << 16];
 
+/* Errors of the job files and command line, one a line: each gets the
+ * program's name. */
+static void print_errors(const char *text)
+{
+	const char *nl;
+
+	for (; (nl = strchr(text, '\n')); text = nl + 1)
+		fprintf(stderr, "iogauge: %.*s\n", (int)(nl - text), text);
+	fprintf(stderr, "iogauge: %s\n", text);
+}
+
 /* Standard output's last flush (help, --parse-only, --job): a write that
  * failed is status 1, unless the status already tells of a failure. */
 static int flush_stdout(int status)
@@ -545,7 +556,15 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "sqlio"))
 		return sqlio_main(argc - 1, argv + 1);
 	if (cli_parse(&cli, argc, argv, &cause)) {
-		fprintf(stderr, "iogauge: %s\n", cause);
+		for (i = 0; i < cli.js.warnings.n; i++)
+			fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
+		/* The jobs are built all the same, so that their bad values are
+		 * reported with the rest; with cli's errors they never run. */
+		free(cause);
+		cause = NULL;
+		if (!job_build_all(&cli.js, &jobs, &nr, &cause))
+			abort(); /* job_build_all refuses a jobset with errors */
+		print_errors(cause);
 		status = EXIT_BAD_INPUT;
 		goto out;
 	}
@@ -578,7 +597,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (job_build_all(&cli.js, &jobs, &nr, &cause)) {
-		fprintf(stderr, "iogauge: %s\n", cause);
+		print_errors(cause);
 		status = EXIT_BAD_INPUT;
 		goto out;
 	}

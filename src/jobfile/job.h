@@ -461,7 +461,9 @@ const struct engine_ops *job_engine(const struct job *job);
  * Builds every job of @js (defaults, then kb_base, then values in the
  * order they were read) and checks the rules that involve two options or
  * two jobs.  Returns 0 with *jobs and *nr set, or -EINVAL with *cause set to
- * "ORIGIN: message" naming the file:line or flag that set the bad value.
+ * "ORIGIN: message" lines naming the file:line or flag of each error: those
+ * js->errors holds from reading, every bad value, and each job's first
+ * conflict between options, in reading order (job_errors_text).
  */
 int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause);
 void job_free_all(struct job *jobs, unsigned nr);
