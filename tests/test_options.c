@@ -265,7 +265,24 @@ static void test_random_distribution(void **state)
 	must_fail(job, "random_distribution", "zipf:1", "not 1.0");
 	must_fail(job, "random_distribution", "pareto:2", "between 0 and 1");
 	must_fail(job, "random_distribution", "zoned:50/5:30/15", "not 100%");
-	must_fail(job, "random_distribution", "zoned:50/50:50/40", "size percentages");
+	must_fail(job, "random_distribution", "zoned:50/60:50/50", "size percentages");
+	/* As fio: a missing, empty or 0 size shares what the others leave
+	 * (rounded down); the only zone gets none; sizes may fall short. */
+	must_set(job, "random_distribution", "zoned:50/5:30/15:20/");
+	assert_true(rd->zones[0][2].size_pct == 80);
+	must_set(job, "random_distribution", "zoned:30/10:30:40/0:");
+	assert_int_equal(rd->nr_zones[0], 3);
+	assert_true(rd->zones[0][1].size_pct == 45 && rd->zones[0][2].size_pct == 45);
+	must_set(job, "random_distribution", "zoned:40/10:30:30");
+	assert_true(rd->zones[0][1].size_pct == 45);
+	must_set(job, "random_distribution", "zoned:100");
+	assert_true(rd->zones[0][0].size_pct == 0);
+	must_set(job, "random_distribution", "zoned:50/50:50/40");
+	assert_true(rd->zones[0][1].size_pct == 40);
+	must_set(job, "random_distribution", "zoned_abs:50/1m:50");
+	assert_int_equal(rd->zones[0][1].size, 0);
+	must_fail(job, "random_distribution", "zoned:50/10::50/90", "an empty zone ends");
+	must_fail(job, "random_distribution", "zoned_abs:50/1m:50/", "not a number");
 	must_fail(job, "random_distribution", "gauss:1", "not a valid random_distribution");
 	must_fail(job, "random_distribution", "zipf", "needs parameters");
 	must_fail(job, "random_distribution", "zipf:1.2:2", "center");
