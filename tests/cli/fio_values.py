@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+# Values that fio 3.33 takes and iogauge once refused, run in both tools on
+# the same job over the same 16 MiB file, offsets read from write_lat_log
+# with log_offset=1:
+#  - size=, offset=, offset_increment=, io_size= as N% (0% is 0): each
+#    clone's exact set of offsets (sequential reads);
+#  - random_distribution=zoned with a zone of missing, empty or 0 size
+#    (fio's rand-zones.fio line 11), sizes adding up to less than 100, and
+#    zoned_abs with a zone of no size: the share of the I/Os in each zone.
+# The figures fio gave are written here too, so the test means something
+# where fio is not installed.  One line per failure, then a summary.
+#
+# Environment (set by CTest): IOGAUGE_BIN.
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+
+from clitest import check, finish
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+FIO = shutil.which("fio")
+FILE_SIZE = 16 << 20
+
+
+def offsets(tool, tmp, job, prefix):
+    """Runs @tool on @job (with its data file in @tmp) writing latency logs
+    under @prefix: the list of offsets of each clone's log, or None."""
+    for f in glob.glob(os.path.join(tmp, prefix + "*")):
+        os.unlink(f)
+    path = os.path.join(tmp, prefix + ".fio")
+    with open(path, "w") as f:
+        f.write(job)
+    p = subprocess.run([tool, "--write_lat_log=" + os.path.join(tmp, prefix), path,
+                        "--output=/dev/null"], capture_output=True, text=True, cwd=tmp)
+    if p.returncode:
+        print("%s: exit %d: %s" % (tool, p.returncode, p.stderr.strip()[-300:]))
+        return None
+    logs = sorted(glob.glob(os.path.join(tmp, prefix + "_lat.*.log")),
+                  key=lambda s: int(s.rsplit(".", 2)[1]))
+    out = []
+    for log in logs:
+        with open(log) as f:
+            out.append([int(line.split(",")[4]) for line in f if line.strip()])
+    return out
+
+
+def job_text(tmp, lines):
+    return ("[p]\nfilename=%s\nbs=4k\nlog_offset=1\nioengine=psync\n%s\n" %
+            (os.path.join(tmp, "data"), "\n".join(lines)))
+
+
+def percents(tmp):
+    """(options, per clone: (I/Os, lowest offset, highest offset)), as fio gave them."""
+    cases = [
+        (["offset=0%"], [(4096, 0, 16773120)]),
+        (["offset=0%", "size=100%"], [(4096, 0, 16773120)]),
+        (["size=0%"], [(4096, 0, 16773120)]),
+        (["offset=50%"], [(2048, 8388608, 16773120)]),
+        (["size=50%"], [(2048, 0, 8384512)]),
+        (["offset=25%", "size=50%"], [(2048, 4194304, 12578816)]),
+        (["offset_increment=25%", "numjobs=2", "size=25%"],
+         [(1024, 0, 4190208), (1024, 4194304, 8384512)]),
+        (["offset_increment=0%", "numjobs=2", "size=1m"], [(256, 0, 1044480), (256, 0, 1044480)]),
+        (["io_size=50%"], [(2048, 0, 8384512)]),
+        (["io_size=0%", "size=8m"], [(2048, 0, 8384512)]),
+    ]
+    for opts, want in cases:
+        job = job_text(tmp, ["rw=read"] + opts)
+        got = offsets(BIN, tmp, job, "i")
+        figs = [(len(o), min(o), max(o)) for o in got] if got else None
+        check(figs == want and all(sorted(o) == list(range(lo, hi + 1, 4096))
+                                   for o, (_, lo, hi) in zip(got, want)),
+              "%s: iogauge %r, want %r" % (" ".join(opts), figs, want))
+        if FIO:
+            theirs = offsets(FIO, tmp, job, "f")
+            check(theirs is not None and got is not None and
+                  [sorted(o) for o in theirs] == [sorted(o) for o in got],
+                  "%s: fio's offsets differ: fio %r, iogauge %r" % (
+                      " ".join(opts), theirs and [(len(o), min(o), max(o)) for o in theirs],
+                      figs))
+
+
+def shares(offs, edges):
+    """The share of @offs below each edge (in % of the file), in turn."""
+    counts = [0] * len(edges)
+    for o in offs:
+        pct = o * 100.0 / FILE_SIZE
+        for i, e in enumerate(edges):
+            if pct < e:
+                counts[i] += 1
+                break
+    return [c / len(offs) for c in counts]
+
+
+def zoned(tmp):
+    """(distribution, zone edges in % of the file, the share of each, as
+    fio gave them on 16384 I/Os)."""
+    cases = [
+        # rand-zones.fio: the last zone takes the other 80%.
+        ("zoned:50/5:30/15:20/", [5, 20, 100], [0.50, 0.30, 0.20]),
+        # Two zones missing their size share the 90% left: 45% each.
+        ("zoned:50/10:25/:25/", [10, 55, 100], [0.50, 0.25, 0.25]),
+        ("zoned:50/10:25:25/0", [10, 55, 100], [0.50, 0.25, 0.25]),
+        # Sizes adding up to 30%: the rest is not accessed.
+        ("zoned:60/10:40/20", [10, 30, 100], [0.60, 0.40, 0.0]),
+        # The only zone, without a size: every I/O at the first block.
+        ("zoned:100", [0.025, 100], [1.0, 0.0]),
+        # zoned_abs: a zone of no size puts its I/O at the block after
+        # the zones before it (1 MiB = 6.25%).
+        ("zoned_abs:50/1m:50", [6.25, 6.26, 100], [0.50, 0.50, 0.0]),
+    ]
+    for dist, edges, want in cases:
+        job = job_text(tmp, ["rw=randread", "io_size=64m",
+                             "random_distribution=" + dist])
+        got = offsets(BIN, tmp, job, "i")
+        mine = shares(got[0], edges) if got else None
+        check(mine is not None and all(abs(a - b) <= 0.03 for a, b in zip(mine, want)),
+              "%s: iogauge's shares %r, want %r" % (dist, mine, want))
+        if FIO:
+            theirs = offsets(FIO, tmp, job, "f")
+            fios = shares(theirs[0], edges) if theirs else None
+            check(fios is not None and mine is not None and
+                  all(abs(a - b) <= 0.03 for a, b in zip(mine, fios)),
+                  "%s: fio's shares %r, iogauge's %r" % (dist, fios, mine))
+            print("%s: fio %s, iogauge %s" % (
+                dist, fios and ["%.3f" % x for x in fios], mine and ["%.3f" % x for x in mine]))
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    with open(os.path.join(tmp, "data"), "wb") as f:
+        f.truncate(FILE_SIZE)
+    percents(tmp)
+    zoned(tmp)
+finish("fio_values")
