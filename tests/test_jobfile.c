@@ -527,8 +527,25 @@ static void test_many(void **state)
 	strbuf_free(&sb);
 }
 
+/* Whether @got is @want, where a '*' in @want stands for any text within
+ * one line (an engine list that grows with the build). */
+static bool lines_match(const char *want, const char *got)
+{
+	if (*want == '*') {
+		for (;; got++) {
+			if (lines_match(want + 1, got))
+				return true;
+			if (!*got || *got == '\n')
+				return false;
+		}
+	}
+	if (!*want)
+		return !*got;
+	return *want == *got && lines_match(want + 1, got + 1);
+}
+
 /* Reads @text and builds its jobs even when reading failed, as main.c
- * does: the messages of both, one a line, must be @want exactly. */
+ * does: the messages of both, one a line, must be @want ('*': any text). */
 static void all_errors(const char *text, const char *want)
 {
 	struct parsed p;
@@ -540,7 +557,7 @@ static void all_errors(const char *text, const char *want)
 		free(cause);
 	cause = NULL;
 	assert_int_equal(job_build_all(&p.js, &p.jobs, &p.nr, &cause), -EINVAL);
-	if (strcmp(cause, want))
+	if (!lines_match(want, cause))
 		fail_msg("--- got ---\n%s\n--- want ---\n%s", cause, want);
 	free(cause);
 	jobset_free(&p.js);
@@ -562,10 +579,11 @@ static void test_every_error(void **state)
 		   "alone or with b or ib, any case)\n"
 		   "t.fio:4: unknown option 'frobnicate' (iogauge --help-options lists them)\n"
 		   "t.fio:7: iodepth: 'abc' is not a number\n"
-		   "t.fio:8: 'hostname' is a fio option that iogauge does not implement: an "
-		   "option of fio's net, netsplice, rdma engines\n"
-		   "t.fio:13: ioengine: 'rdma' is a fio I/O engine, which iogauge does not "
-		   "implement (valid: psync sync libaio io_uring mmap null)");
+		   "t.fio:8: 'hostname' is an option of fio's net, netsplice, rdma, libhdfs "
+		   "and librpma engines (for network sockets, RDMA and HDFS), which iogauge "
+		   "does not build\n"
+		   "t.fio:13: ioengine: 'rdma' is fio's engine for RDMA networks, which "
+		   "iogauge does not build (valid: *)");
 	/* A bad value in [global] is reported once, not once per job. */
 	all_errors("[global]\niodepth=abc\n[a]\n[b]\n[c]\n",
 		   "t.fio:2: iodepth: 'abc' is not a number");

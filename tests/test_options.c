@@ -122,6 +122,21 @@ static void test_find_and_suggest(void **state)
 	assert_non_null(why);
 	assert_int_equal(fio_option_status("threads", &why), FIO_OPT_HARMLESS);
 	assert_int_equal(fio_option_status("bogus", &why), FIO_OPT_UNKNOWN);
+	/* What iogauge will not build: refused by name, with what it is for. */
+	assert_int_equal(fio_option_status("http_verbose", &why), FIO_OPT_NOT_BUILT);
+	assert_non_null(strstr(why, "fio's http engine (for "));
+	assert_int_equal(fio_option_status("max_open_zones", &why), FIO_OPT_NOT_BUILT);
+	assert_non_null(strstr(why, "zoned block devices"));
+	assert_int_equal(fio_option_status("xnvme_iovec", &why), FIO_OPT_NOT_BUILT);
+	assert_int_equal(fio_option_status("zonecapacity", &why), FIO_OPT_NOT_BUILT);
+	assert_non_null(fio_value_not_built("ioengine", "rdma"));
+	assert_non_null(fio_value_not_built("ioengine", "xnvme"));
+	assert_non_null(fio_value_not_built("ioengine", "cpp_null"));
+	assert_non_null(fio_value_not_built("ioengine", "external:/x.so"));
+	assert_non_null(fio_value_not_built("zonemode", "zbd"));
+	assert_null(fio_value_not_built("zonemode", "strided"));
+	assert_null(fio_value_not_built("ioengine", "psync"));
+	assert_null(fio_value_not_built("rw", "rdma"));
 }
 
 static void test_bs_per_direction(void **state)

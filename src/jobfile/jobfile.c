@@ -284,6 +284,10 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 				"'%s' is a fio option that iogauge does not implement%s%s", key,
 				why ? ": " : "", why ? why : "");
 			return -EINVAL;
+		case FIO_OPT_NOT_BUILT:
+			*cause = xasprintf("'%s' is an option of %s, which iogauge does not build",
+					   key, why);
+			return -EINVAL;
 		case FIO_OPT_UNKNOWN:
 			break;
 		}

@@ -300,8 +300,12 @@ const struct opt_kind opt_kind_int = { .syntax = "int", .parse = int_parse, .for
 static int refuse_choice(const struct opt_def *o, const char *val, struct strbuf *sb, char **cause)
 {
 	const char *why = fio_value_unsupported(o->name, val);
+	const char *other = fio_value_not_built(o->name, val);
 
-	if (why)
+	if (other)
+		*cause = xasprintf("'%s' is %s, which iogauge does not build (valid: %s)", val,
+				   other, sb->buf);
+	else if (why)
 		*cause = xasprintf("'%s' is %s, which iogauge does not implement (valid: %s)", val,
 				   why, sb->buf);
 	else
