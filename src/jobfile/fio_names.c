@@ -188,8 +188,6 @@ static const struct {
 	{ "touch_objects", FIO_OPT_NOT_BUILT, OF_RADOS },
 	{ "ttl", FIO_OPT_NOT_BUILT, OF_NET },
 	{ "uid", FIO_OPT_UNSUPPORTED, NULL },
-	{ "unified_rw_reporting", FIO_OPT_UNSUPPORTED, NULL },
-	{ "unit_base", FIO_OPT_UNSUPPORTED, NULL },
 	{ "uri", FIO_OPT_NOT_BUILT, OF_NBD },
 	{ "verb", FIO_OPT_NOT_BUILT, OF_RDMA },
 	{ "verifysort", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },

@@ -37,6 +37,9 @@ enum rate_process { RATE_LINEAR, RATE_POISSON };
 /* What thinktime_blocks counts: I/Os completed (fio's default) or issued. */
 enum think_type { THINK_COMPLETE, THINK_ISSUE };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
+/* fio's unified_rw_reporting: each direction apart, all of them as one
+ * "mixed" direction, or both. */
+enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum fadvise_hint { FADV_HINT_NONE, FADV_HINT_WORKLOAD, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM };
 /* What exitall ends when a clone ends: its reporting group, the clones
  * running at the time, or every clone of the run (fio's exit_what). */
@@ -265,6 +268,8 @@ struct job {
 	char *wait_for;
 	bool new_group;
 	bool group_reporting;
+	enum unified_rw unified_rw_reporting;
+	unsigned unit_base;	   /* fio's: 1, rates in bits in the text report; 0 or 8: bytes */
 	uint64_t thinktime;	   /* ns */
 	unsigned thinktime_blocks; /* I/Os between thinks */
 	uint64_t thinktime_spin;   /* ns of the think spent spinning */

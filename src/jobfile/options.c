@@ -98,6 +98,23 @@ static const struct opt_enum fallocate_enums[] = {
 	{ "truncate", FALLOC_TRUNCATE }, { NULL, 0 },
 };
 
+static const struct opt_enum unified_enums[] = {
+	{ "none", UNIFIED_NONE },
+	{ "0", UNIFIED_NONE },
+	{ "mixed", UNIFIED_MIXED },
+	{ "1", UNIFIED_MIXED },
+	{ "both", UNIFIED_BOTH },
+	{ "2", UNIFIED_BOTH },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum unit_base_enums[] = {
+	{ "0", 0 },
+	{ "8", 8 },
+	{ "1", 1 },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum coe_enums[] = {
 	{ "none", COE_NONE },	{ "0", COE_NONE }, { "read", COE_READ },
 	{ "write", COE_WRITE }, { "io", COE_IO },  { "verify", COE_VERIFY },
@@ -460,8 +477,14 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .def = "0", .help = "% of the blocks written (with verify) to trim again, then check" },
 	[OPT_TRIM_VERIFY_ZERO] = { .name = "trim_verify_zero", .kind = &opt_kind_bool, F(trim_verify_zero), .def = "1",
 	  .help = "check that blocks trimmed read back as zeros (0: do not read them)" },
+	[OPT_UNIFIED_RW_REPORTING] = { .name = "unified_rw_reporting", .kind = &opt_kind_enum,
+	  F(unified_rw_reporting), .enums = unified_enums, .def = "none",
+	  .help = "report reads, writes and trims apart (none), as one 'mixed' (mixed), or both" },
 	[OPT_UNIQUE_FILENAME] = { .name = "unique_filename", .kind = &opt_kind_bool, F(unique_filename), .def = "1",
 	  .flags = OPTF_BARE, .help = "fio's client prefix on file names (no client mode here: no effect)" },
+	[OPT_UNIT_BASE] = { .name = "unit_base", .kind = &opt_kind_enum, F(unit_base),
+	  .enums = unit_base_enums, .def = "0",
+	  .help = "rates of the text report in bytes (0: auto, 8) or bits (1)" },
 	[OPT_UNLINK] = { .name = "unlink", .kind = &opt_kind_bool, F(unlink), .def = "0",
 	  .help = "remove the files this run created when it ends" },
 	[OPT_UNLINK_EACH_LOOP] = { .name = "unlink_each_loop", .kind = &opt_kind_bool, F(unlink_each_loop), .def = "0",

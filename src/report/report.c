@@ -10,6 +10,7 @@ void report_entries(const struct run *run, struct report_entries *out)
 
 	out->v = xcalloc(run->nr ? run->nr : 1, sizeof(*out->v));
 	out->merged = xcalloc(run->nr ? run->nr : 1, sizeof(*out->merged));
+	out->mixed = xcalloc(run->nr ? run->nr : 1, sizeof(*out->mixed));
 	out->n = 0;
 	for (i = 0; i < run->nr; i = j) {
 		const struct run_result *r = &run->results[i];
@@ -34,6 +35,15 @@ void report_entries(const struct run *run, struct report_entries *out)
 			e->threads = j - i;
 			e->st = m;
 		}
+		if (r->job->unified_rw_reporting != UNIFIED_NONE) {
+			struct run_stats *mx = &out->mixed[out->n];
+			unsigned d;
+
+			stats_init(mx);
+			for (d = STAT_READ; d <= STAT_TRIM; d++)
+				stats_dir_merge(&mx->dir[0], &e->st->dir[d]);
+			e->mixed = &mx->dir[0];
+		}
 		out->n++;
 	}
 }
@@ -42,12 +52,16 @@ void report_entries_free(struct report_entries *e)
 {
 	unsigned i;
 
-	for (i = 0; e->merged && i < e->n; i++)
+	for (i = 0; e->merged && i < e->n; i++) {
 		stats_free(&e->merged[i]);
+		stats_free(&e->mixed[i]);
+	}
 	free(e->v);
 	free(e->merged);
+	free(e->mixed);
 	e->v = NULL;
 	e->merged = NULL;
+	e->mixed = NULL;
 	e->n = 0;
 }
 
@@ -138,6 +152,20 @@ uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BIN
 		total += bins[i];
 	}
 	return total;
+}
+
+double report_mixed_share(const struct run *run, const struct report_entry *e, double if_no_agg)
+{
+	double agg = report_group_bw(run, e->r->group, STAT_READ);
+	double p;
+
+	/* mixed: the group's all directions; both: fio divides by its reads'. */
+	if (e->r->job->unified_rw_reporting == UNIFIED_MIXED)
+		agg += report_group_bw(run, e->r->group, STAT_WRITE) +
+		       report_group_bw(run, e->r->group, STAT_TRIM);
+	agg /= 1024;
+	p = agg > 0 ? stats_sample_mean(&e->mixed->bw) * 100 / agg : if_no_agg;
+	return p > 100 ? 100 : p;
 }
 
 double report_bw_share(const struct run *run, const struct report_entry *e, unsigned d,

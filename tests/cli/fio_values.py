@@ -6,13 +6,17 @@
 #    clone's exact set of offsets (sequential reads);
 #  - random_distribution=zoned with a zone of missing, empty or 0 size
 #    (fio's rand-zones.fio line 11), sizes adding up to less than 100, and
-#    zoned_abs with a zone of no size: the share of the I/Os in each zone.
+#    zoned_abs with a zone of no size: the share of the I/Os in each zone;
+#  - unified_rw_reporting (JSON objects, terse fields, mixed counts) and
+#    unit_base (bits or bytes in the text report).
 # The figures fio gave are written here too, so the test means something
 # where fio is not installed.  One line per failure, then a summary.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import glob
+import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -128,9 +132,79 @@ def zoned(tmp):
                 dist, fios and ["%.3f" % x for x in fios], mine and ["%.3f" % x for x in mine]))
 
 
+def run_out(tool, tmp, job, fmt):
+    path = os.path.join(tmp, "r.fio")
+    with open(path, "w") as f:
+        f.write(job)
+    p = subprocess.run([tool, path, "--output-format=" + fmt], capture_output=True, text=True,
+                       cwd=tmp)
+    return p.returncode, p.stdout
+
+
+def unified(tmp):
+    """unified_rw_reporting: the JSON objects, the terse fields and the
+    mixed counts as fio's; the text report's sections."""
+    named = {"0": "none", "1": "mixed", "2": "both"}
+    for mode, keys in (("none", ["read", "write", "trim", "sync"]), ("mixed", ["mixed"]),
+                       ("both", ["read", "write", "trim", "sync", "mixed"]),
+                       ("1", ["mixed"]), ("2", ["read", "write", "trim", "sync", "mixed"])):
+        job = job_text(tmp, ["rw=randrw", "rwmixread=70", "size=4m",
+                             "unified_rw_reporting=" + mode])
+        rc, out = run_out(BIN, tmp, job, "json")
+        j = json.loads(out)["jobs"][0] if rc == 0 else {}
+        got = [k for k in ("read", "write", "trim", "sync", "mixed") if k in j]
+        check(got == keys, "unified_rw_reporting=%s: JSON objects %r, want %r" % (mode, got, keys))
+        if "mixed" in j:
+            check(j["mixed"]["total_ios"] == 1024 and j["mixed"]["io_kbytes"] == 4096,
+                  "unified_rw_reporting=%s: mixed %r I/Os, %r KiB (want 1024, 4096)" % (
+                      mode, j["mixed"]["total_ios"], j["mixed"]["io_kbytes"]))
+        if "read" in j and "mixed" in j:
+            check(j["read"]["total_ios"] + j["write"]["total_ios"] == j["mixed"]["total_ios"],
+                  "unified_rw_reporting=both: mixed is not read + write")
+        rc, terse = run_out(BIN, tmp, job, "terse")
+        nf = len(terse.strip().split(";"))
+        rc, text = run_out(BIN, tmp, job, "normal")
+        sections = [line[:-1] for line in text.splitlines() if line in ("read:", "write:", "mixed:")]
+        want_sections = {"none": ["read:", "write:"], "mixed": ["mixed:"],
+                         "both": ["read:", "write:", "mixed:"]}[named.get(mode, mode)]
+        check([x + ":" for x in sections] == want_sections,
+              "unified_rw_reporting=%s: text sections %r" % (mode, sections))
+        if FIO:
+            rc, fout = run_out(FIO, tmp, job, "json")
+            fj = json.loads(fout)["jobs"][0] if rc == 0 else {}
+            fkeys = [k for k in ("read", "write", "trim", "sync", "mixed") if k in fj]
+            check(fkeys == got, "unified_rw_reporting=%s: fio's objects %r, iogauge's %r" %
+                  (mode, fkeys, got))
+            if "mixed" in fj and "mixed" in j:
+                check((fj["mixed"]["total_ios"], fj["mixed"]["io_kbytes"]) ==
+                      (j["mixed"]["total_ios"], j["mixed"]["io_kbytes"]),
+                      "unified_rw_reporting=%s: fio's mixed %r, iogauge's %r" % (
+                          mode, fj["mixed"]["total_ios"], j["mixed"]["total_ios"]))
+            rc, fterse = run_out(FIO, tmp, job, "terse")
+            fnf = len(fterse.strip().split(";"))
+            check(fnf == nf, "unified_rw_reporting=%s: terse fields fio %d, iogauge %d" %
+                  (mode, fnf, nf))
+            print("unified_rw_reporting=%s: JSON %s; terse fields fio %d, iogauge %d" %
+                  (mode, fkeys, fnf, nf))
+    # unit_base: 1 is bits, 8 and 0 bytes, in the text report.
+    for ub, bits in (("0", False), ("8", False), ("1", True)):
+        job = job_text(tmp, ["rw=read", "size=4m", "unit_base=" + ub])
+        rc, text = run_out(BIN, tmp, job, "normal")
+        iops = float(re.search(r"IOs/sec: ([0-9.]+)", text).group(1))
+        m = re.search(r"(MBs|Mbits)/sec: ([0-9.]+)", text)
+        want = iops * 4096 * (8 if bits else 1) / 1048576
+        check(m and (m.group(1) == "Mbits") == bits and abs(float(m.group(2)) - want) <= 0.01 * want + 0.01,
+              "unit_base=%s: %r (want %s about %.2f)" % (ub, m and m.group(0), "Mbits" if bits else "MBs", want))
+        if FIO:
+            rc, fout = run_out(FIO, tmp, job, "normal")
+            fbits = "bit/s" in fout
+            check(fbits == bits, "unit_base=%s: fio's text in %s" % (ub, "bits" if fbits else "bytes"))
+
+
 with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(tmp, "data"), "wb") as f:
         f.truncate(FILE_SIZE)
     percents(tmp)
     zoned(tmp)
+    unified(tmp)
 finish("fio_values")
