@@ -174,7 +174,6 @@ static const struct {
 	{ "slat_percentiles", FIO_OPT_HARMLESS,
 	  "a report setting; iogauge reports the percentiles it reports" },
 	{ "softrandommap", FIO_OPT_UNSUPPORTED, NULL },
-	{ "stats", FIO_OPT_UNSUPPORTED, NULL },
 	{ "stream_id", FIO_OPT_NOT_BUILT, OF_SG },
 	{ "svcl", FIO_OPT_NOT_BUILT, OF_DFS },
 	{ "sync_file_range", FIO_OPT_UNSUPPORTED, NULL },

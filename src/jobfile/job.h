@@ -268,6 +268,7 @@ struct job {
 	char *wait_for;
 	bool new_group;
 	bool group_reporting;
+	bool stats; /* 0: left out of the report, its logs empty (fio's stats=0) */
 	enum unified_rw unified_rw_reporting;
 	unsigned unit_base;	   /* fio's: 1, rates in bits in the text report; 0 or 8: bytes */
 	uint64_t thinktime;	   /* ns */

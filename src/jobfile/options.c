@@ -436,6 +436,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "bytes of I/O region per job, or a % of the file" },
 	[OPT_STARTDELAY] = { .name = "startdelay", .kind = &opt_kind_time_range, F2(startdelay_min, startdelay_max),
 	  .unit = NSEC_PER_SEC, .def = "0", .help = "wait this long (or LO-HI) before starting" },
+	[OPT_STATS] = { .name = "stats", .kind = &opt_kind_bool, F(stats), .def = "1",
+	  .flags = OPTF_BARE, .help = "0: leave the job out of the report, and its logs empty" },
 	[OPT_STEADYSTATE] = { .name = "steadystate", .alias = "ss", .kind = &opt_kind_steady, F(steadystate),
 	  .def = "iops_slope:0.01%", .help = "end the job when steady: iops, iops_slope, bw, bw_slope :limit or :N%" },
 	[OPT_STEADYSTATE_DURATION] = { .name = "steadystate_duration", .alias = "ss_dur", .kind = &opt_kind_time,

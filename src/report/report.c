@@ -16,6 +16,11 @@ void report_entries(const struct run *run, struct report_entries *out)
 		const struct run_result *r = &run->results[i];
 		struct report_entry *e = &out->v[out->n];
 
+		/* stats=0: no entry, and no part of its group's, as fio. */
+		if (!r->job->stats) {
+			j = i + 1;
+			continue;
+		}
 		e->r = r;
 		e->err = r->error ? r : NULL;
 		if (!r->job->group_reporting) {
@@ -27,12 +32,15 @@ void report_entries(const struct run *run, struct report_entries *out)
 
 			/* group_reporting: every clone of every job in the group, as one. */
 			stats_init(m);
+			e->threads = 0;
 			for (j = i; j < run->nr && run->results[j].group == r->group; j++) {
+				if (!run->results[j].job->stats)
+					continue;
 				stats_merge(m, &run->results[j].stats);
+				e->threads++;
 				if (!e->err && run->results[j].error)
 					e->err = &run->results[j];
 			}
-			e->threads = j - i;
 			e->st = m;
 		}
 		if (r->job->unified_rw_reporting != UNIFIED_NONE) {
@@ -123,7 +131,7 @@ double report_group_bw(const struct run *run, unsigned group, unsigned d)
 	for (i = 0; i < run->nr; i++) {
 		const struct run_stats *st = &run->results[i].stats;
 
-		if (run->results[i].group != group)
+		if (run->results[i].group != group || !run->results[i].job->stats)
 			continue;
 		bytes += st->dir[d].bytes;
 		if (st->elapsed > elapsed)

@@ -8,7 +8,8 @@
 #    (fio's rand-zones.fio line 11), sizes adding up to less than 100, and
 #    zoned_abs with a zone of no size: the share of the I/Os in each zone;
 #  - unified_rw_reporting (JSON objects, terse fields, mixed counts) and
-#    unit_base (bits or bytes in the text report).
+#    unit_base (bits or bytes in the text report);
+#  - stats=0: which jobs have entries, and empty logs.
 # The figures fio gave are written here too, so the test means something
 # where fio is not installed.  One line per failure, then a summary.
 #
@@ -201,10 +202,53 @@ def unified(tmp):
             check(fbits == bits, "unit_base=%s: fio's text in %s" % (ub, "bits" if fbits else "bytes"))
 
 
+def stats_off(tmp):
+    """stats=0: the job has no entry (JSON, terse, text) and no part of its
+    group's, and its logs are empty; the others are reported as ever.
+    fio's JSON and terse keep a blank, nameless entry per such clone: those
+    are left out of the comparison (man iogauge, DIFFERENCES FROM FIO)."""
+    data = os.path.join(tmp, "data")
+    job = ("[global]\nfilename=%s\nbs=4k\nrw=read\nsize=1m\nioengine=psync\n"
+           "[a]\nstats=0\nwrite_lat_log=%s/sa\nwrite_bw_log=%s/sa\n[b]\n"
+           "[c]\nstats=0\nnumjobs=2\n[d]\nnew_group\n"
+           "[e]\nnew_group\ngroup_reporting\nstats=0\n[f]\ngroup_reporting\n"
+           % (data, tmp, tmp))
+
+    def named(tool):
+        rc, out = run_out(tool, tmp, job, "json")
+        jobs = json.loads(out)["jobs"] if rc == 0 else []
+        rc, terse = run_out(tool, tmp, job, "terse")
+        lines = [line.split(";") for line in terse.splitlines() if line]
+        return ([(j["jobname"], j["groupid"], j["read"]["total_ios"]) for j in jobs
+                 if "jobname" in j],
+                [(f[2], f[3], f[5]) for f in lines if f[2]])
+
+    for f in glob.glob(os.path.join(tmp, "sa_*")):
+        os.unlink(f)
+    mine = named(BIN)
+    want = ([("b", 0, 256), ("d", 1, 256), ("f", 2, 256)],
+            [("b", "0", "1024"), ("d", "1", "1024"), ("f", "2", "1024")])
+    check(mine == want, "stats=0: iogauge's entries %r, want %r" % (mine, want))
+    logs = sorted(glob.glob(os.path.join(tmp, "sa_*")))
+    check(len(logs) == 4 and all(os.path.getsize(f) == 0 for f in logs),
+          "stats=0: logs %r not all there and empty" % logs)
+    rc, text = run_out(BIN, tmp, job, "normal")
+    check(re.findall(r"^\[(\w)\]", text, re.M) == ["b", "d", "f"],
+          "stats=0: text entries %r" % re.findall(r"^\[(\w)\]", text, re.M))
+    if FIO:
+        theirs = named(FIO)
+        check(theirs == mine, "stats=0: fio's named entries %r, iogauge's %r" % (theirs, mine))
+        flogs = sorted(glob.glob(os.path.join(tmp, "sa_*")))
+        check(flogs == logs and all(os.path.getsize(f) == 0 for f in flogs),
+              "stats=0: fio's logs %r" % flogs)
+        print("stats=0: fio %r, iogauge %r" % (theirs[0], mine[0]))
+
+
 with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(tmp, "data"), "wb") as f:
         f.truncate(FILE_SIZE)
     percents(tmp)
     zoned(tmp)
     unified(tmp)
+    stats_off(tmp)
 finish("fio_values")
