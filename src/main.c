@@ -63,14 +63,19 @@ static int std_fds_fill(void)
 static char stdout_buf[1 << 16];
 
 /* Errors of the job files and command line, one a line: each gets the
- * program's name. */
-static void print_errors(const char *text)
+ * program's name, and @what ("" or "warning: "). */
+static void print_lines(const char *what, const char *text)
 {
 	const char *nl;
 
 	for (; (nl = strchr(text, '\n')); text = nl + 1)
-		fprintf(stderr, "iogauge: %.*s\n", (int)(nl - text), text);
-	fprintf(stderr, "iogauge: %s\n", text);
+		fprintf(stderr, "iogauge: %s%.*s\n", what, (int)(nl - text), text);
+	fprintf(stderr, "iogauge: %s%s\n", what, text);
+}
+
+static void print_errors(const char *text)
+{
+	print_lines("", text);
 }
 
 /* Standard output's last flush (help, --parse-only, --job): a write that
@@ -454,7 +459,7 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	str_list_clear(&warn);
 	/* Every size checked before anything is opened or written. */
 	if (plan_jobs(jobs, nr, (uint64_t)sysconf(_SC_PAGESIZE), &plan, &cause)) {
-		fprintf(stderr, "iogauge: %s\n", cause);
+		print_errors(cause);
 		free(cause);
 		return EXIT_BAD_INPUT;
 	}
@@ -611,6 +616,18 @@ int main(int argc, char **argv)
 	if (!cli.parse_only) {
 		status = run_to_output(&cli, NULL, jobs, nr);
 		goto out;
+	}
+	/* What a run would refuse before opening anything (sizes, regions,
+	 * buffers): warnings here, as the thread limit above. */
+	{
+		struct run_plan plan;
+
+		free(cause);
+		cause = NULL;
+		if (plan_jobs(jobs, nr, (uint64_t)sysconf(_SC_PAGESIZE), &plan, &cause))
+			print_lines("warning: ", cause);
+		else
+			plan_free(&plan);
 	}
 	/* A job at a time: a file of many jobs need not be held as text. */
 	for (i = 0; i < nr; i++) {

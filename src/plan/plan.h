@@ -47,7 +47,8 @@ struct run_plan {
 /*
  * Plans @jobs (as job_build_all built them) with a @page-byte page.
  * 0 with *out filled (plan_free releases it), or -EINVAL with *cause set
- * to "ORIGIN: [job] message", ORIGIN the file:line or flag to blame.
+ * to "ORIGIN: [job] message" lines, one for each job that cannot be
+ * planned, ORIGIN the file:line or flag to blame.
  */
 int plan_jobs(const struct job *jobs, unsigned nr, uint64_t page, struct run_plan *out,
 	      char **cause);

@@ -159,6 +159,30 @@ def exec_example(tmp):
     print("exec.fio: %d errors in one pass" % len(got))
 
 
+def planned(tmp):
+    """Sizes and regions checked before anything is opened: each job's
+    refusal at once; --parse-only prints them as warnings and exits 0."""
+    write(os.path.join(tmp, "plan.fio"),
+          "[a]\nfilename=data\nsize=1m\noffset=9000p\n"            # 1-4
+          "[b]\nfilename=data\nsize=1m\n"                          # 5-7
+          "[c]\nfilename=data\noffset=1m\noffset_increment=5000p\nnumjobs=3\nsize=1m\n"
+          "[d]\nfilename=data\nbs=3g\nsize=4g\n")                 # 14-17
+    want = [r"plan\.fio:4: \[a\] the I/O region .* the largest file offset",
+            r"plan\.fio:11: \[c\] the I/O region of the last clone .* the largest file offset",
+            r"plan\.fio:16: \[d\] a block size of 3221225472 bytes .*"]
+    before = sorted(os.listdir(tmp))
+    rc, out, err = run(["plan.fio"], tmp)
+    got = errors_of(err)
+    check(rc == 2 and not out and len(got) == len(want) and
+          all(re.fullmatch(w, g) for w, g in zip(want, got)) and sorted(os.listdir(tmp)) == before,
+          "plan errors: exit %d:\n  %s" % (rc, "\n  ".join(got)))
+    rc, out, err = run(["--parse-only", "plan.fio"], tmp)
+    warns = [line[len("iogauge: warning: "):] for line in err.splitlines()
+             if line.startswith("iogauge: warning: ")]
+    check(rc == 0 and out.count("[") >= 4 and warns == got,
+          "plan errors, --parse-only: exit %d, warnings:\n  %s" % (rc, "\n  ".join(warns)))
+
+
 # fio 3.33's engines that iogauge does not build (network, cluster, GPU,
 # persistent memory, passthrough, zoned devices, other systems, plugins),
 # and options of engines missing from Debian's fio build.
@@ -206,5 +230,6 @@ with tempfile.TemporaryDirectory() as tmp:
     global_once(tmp)
     cap(tmp)
     not_built(tmp)
+    planned(tmp)
     exec_example(tmp)
 finish("errors")
