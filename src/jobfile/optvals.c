@@ -334,7 +334,9 @@ static int enum_lookup(const struct opt_def *o, const char *val, int *out, char 
 		}
 	}
 	enum_list(o, &sb);
-	return refuse_choice(o, val, &sb, cause);
+	/* -EINVAL written out: gcc -O3 then sees every success set the value. */
+	refuse_choice(o, val, &sb, cause);
+	return -EINVAL;
 }
 
 static int enum_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
@@ -381,7 +383,9 @@ static int engine_parse(const struct opt_def *o, struct job *job, const char *va
 	}
 	for (i = 0; engine_at(i); i++)
 		strbuf_addf(&sb, "%s%s", i ? " " : "", engine_at(i)->name);
-	return refuse_choice(o, val, &sb, cause);
+	/* -EINVAL written out: gcc -O3 then sees every success set the value. */
+	refuse_choice(o, val, &sb, cause);
+	return -EINVAL;
 }
 
 static void engine_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
