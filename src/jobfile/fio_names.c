@@ -28,6 +28,7 @@
 #define OF_RADOS     "fio's rados engine (for Ceph clusters)"
 #define OF_RBD	     "fio's rbd engine (for Ceph block devices)"
 #define OF_GLUSTER   "fio's gfapi and gfapi_async engines (for GlusterFS volumes)"
+#define OF_CUDA	     "fio's iomem=cudamalloc (for GPU memory through CUDA)"
 #define OF_CUFILE    "fio's libcufile engine (for GPU memory through NVIDIA cuFile)"
 #define OF_NFS	     "fio's nfs engine (for NFS servers through libnfs)"
 #define OF_NBD	     "fio's nbd engine (for NBD servers)"
@@ -84,6 +85,7 @@ static const struct {
 	{ "exec_prerun", FIO_OPT_UNSUPPORTED, NULL },
 	{ "flow_watermark", FIO_OPT_HARMLESS, "deprecated in fio, which ignores it" },
 	{ "gid", FIO_OPT_UNSUPPORTED, NULL },
+	{ "gpu_dev_id", FIO_OPT_NOT_BUILT, OF_CUDA },
 	{ "gpu_dev_ids", FIO_OPT_NOT_BUILT, OF_CUFILE },
 	{ "gtod_cpu", FIO_OPT_HARMLESS, "iogauge always times every I/O in the worker" },
 	{ "hdfs_use_direct", FIO_OPT_NOT_BUILT, OF_HDFS },
@@ -284,6 +286,8 @@ const char *fio_value_not_built(const char *name, const char *val)
 {
 	const char *const *hit;
 
+	if (!strcmp(name, "iomem") && !strcmp(val, "cudamalloc"))
+		return "fio's buffer memory in a GPU (CUDA)";
 	if (strcmp(name, "ioengine"))
 		return NULL;
 	/* fio loads any other name as a shared library: external:PATH. */

@@ -202,7 +202,7 @@ NOT_BUILT_OPTIONS = [
     "xnvme_sync", "xnvme_admin", "xnvme_dev_nsid", "xnvme_iovec", "hostname", "port", "proto",
     "protocol", "verb", "bindname", "clustername", "rbdname", "readfua", "sg_write_mode",
     "cmd_type", "uri", "skip_bad", "donorname", "volume", "brick", "single-instance",
-    "max_open_zones", "job_max_open_zones", "ignore_zone_limits", "read_beyond_wp",
+    "gpu_dev_id", "max_open_zones", "job_max_open_zones", "ignore_zone_limits", "read_beyond_wp",
     "zone_reset_threshold", "zone_reset_frequency", "zonecapacity",
 ]
 
