@@ -598,6 +598,10 @@ static void test_every_error(void **state)
 		   "t.fio:7: a section header must end with ']'\n"
 		   "t.fio:8: unknown option 'foo' (iogauge --help-options lists them)\n"
 		   "t.fio:11: [d] block size 8192 is larger than the size of 4096 bytes");
+	/* A job's first conflict and its conflict with other jobs, both. */
+	all_errors("[a]\niodepth=2\niodepth_batch_submit=4\nwait_for=nobody\n",
+		   "t.fio:3: [a] iodepth_batch_submit=4 is above iodepth=2\n"
+		   "t.fio:4: [a] wait_for=nobody names no earlier job");
 	/* Options outside any section, each one. */
 	all_errors("bs=4k\nrw=read\n[j]\n", "t.fio:1: option 'bs=4k' outside of any [section]\n"
 					    "t.fio:2: option 'rw=read' outside of any [section]");

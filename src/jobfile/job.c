@@ -936,31 +936,37 @@ static unsigned blame_seq(const struct job *job, const struct jobspec *spec, con
 }
 
 /* A job whose values were all taken gets its conflicts checked: the first
- * one is noted (a later check may rest on what an earlier one refused). */
+ * of check_job's is noted (a later check may rest on what an earlier one
+ * refused), and those with other jobs, which rest on nothing of it. */
 static void check_built(struct job *v, unsigned i, const struct jobspec *spec,
 			struct job_errors *errs)
 {
 	char *cause = NULL;
 	unsigned j;
-	int ret;
 
-	ret = check_job(&v[i], &cause);
+	if (check_job(&v[i], &cause)) {
+		job_errors_add(errs, blame_seq(&v[i], spec, cause), cause);
+		cause = NULL;
+	}
 	/* One clock for the run: fio's clocksource is global. */
-	if (!ret && v[i].clocksource != v[0].clocksource)
-		ret = job_fail_at(&v[i], "clocksource", &cause,
-				  "clocksource=%s, but [%s] has %s: it is one for the whole run",
-				  opt_enum_name(OPT_CLOCKSOURCE, (int)v[i].clocksource), v[0].name,
-				  opt_enum_name(OPT_CLOCKSOURCE, (int)v[0].clocksource));
-	if (!ret && v[i].wait_for) {
+	if (v[i].clocksource != v[0].clocksource) {
+		job_fail_at(&v[i], "clocksource", &cause,
+			    "clocksource=%s, but [%s] has %s: it is one for the whole run",
+			    opt_enum_name(OPT_CLOCKSOURCE, (int)v[i].clocksource), v[0].name,
+			    opt_enum_name(OPT_CLOCKSOURCE, (int)v[0].clocksource));
+		job_errors_add(errs, blame_seq(&v[i], spec, cause), cause);
+		cause = NULL;
+	}
+	if (v[i].wait_for) {
 		for (j = 0; j < i; j++)
 			if (!strcmp(v[j].name, v[i].wait_for))
 				break;
-		if (j == i)
-			ret = job_fail_at(&v[i], "wait_for", &cause,
-					  "wait_for=%s names no earlier job", v[i].wait_for);
+		if (j == i) {
+			job_fail_at(&v[i], "wait_for", &cause, "wait_for=%s names no earlier job",
+				    v[i].wait_for);
+			job_errors_add(errs, blame_seq(&v[i], spec, cause), cause);
+		}
 	}
-	if (ret)
-		job_errors_add(errs, blame_seq(&v[i], spec, cause), cause);
 }
 
 int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause)
