@@ -116,6 +116,13 @@ def zoned(tmp):
         # the zones before it (1 MiB = 6.25%).
         ("zoned_abs:50/1m:50", [6.25, 6.26, 100], [0.50, 0.50, 0.0]),
     ]
+    # fio's own example reads, with its last zone's share filled in.
+    example = "/usr/share/doc/fio/examples/rand-zones.fio"
+    if os.path.exists(example):
+        p = subprocess.run([BIN, "--parse-only", example], capture_output=True, text=True)
+        check(p.returncode == 0 and
+              "random_distribution=zoned:50/5:30/15:20/80 " in p.stdout,
+              "rand-zones.fio: exit %d, %s" % (p.returncode, p.stderr.strip()[-200:]))
     for dist, edges, want in cases:
         job = job_text(tmp, ["rw=randread", "io_size=64m",
                              "random_distribution=" + dist])
