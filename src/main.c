@@ -441,17 +441,20 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	unsigned i;
 	int status;
 
-	for (i = 0; cli->readonly && i < nr; i++) {
+	/* Every job that --readonly refuses, not the first alone. */
+	for (i = 0, status = 0; cli->readonly && i < nr; i++) {
 		if (job_modifies(&jobs[i])) {
 			fprintf(stderr,
 				"iogauge: [%s] rw=%s %s, and --readonly refuses every job that "
 				"writes or trims\n",
 				jobs[i].name, opt_enum_name(OPT_RW, (int)jobs[i].rw),
 				job_does(&jobs[i], DDIR_TRIM) ? "trims" : "writes");
-			return EXIT_BAD_INPUT;
+			status = EXIT_BAD_INPUT;
 		}
 		jobs[i].read_only = true;
 	}
+	if (status)
+		return status;
 
 	job_warnings(jobs, nr, &warn);
 	for (i = 0; i < warn.n; i++)

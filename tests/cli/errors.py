@@ -183,6 +183,18 @@ def planned(tmp):
           "plan errors, --parse-only: exit %d, warnings:\n  %s" % (rc, "\n  ".join(warns)))
 
 
+def readonly(tmp):
+    """--readonly: every job that writes or trims is named, nothing created."""
+    before = sorted(os.listdir(tmp))
+    rc, out, err = run(["--readonly", "--name=a", "--rw=write", "--filename=ro", "--size=4k",
+                        "--name=b", "--rw=read", "--filename=ro", "--size=4k",
+                        "--name=c", "--rw=randtrim", "--filename=ro", "--size=4k"], tmp)
+    got = errors_of(err)
+    check(rc == 2 and not out and sorted(os.listdir(tmp)) == before and
+          [g.split("]")[0] for g in got] == ["[a", "[c"],
+          "--readonly: exit %d:\n  %s" % (rc, "\n  ".join(got)))
+
+
 # fio 3.33's engines that iogauge does not build (network, cluster, GPU,
 # persistent memory, passthrough, zoned devices, other systems, plugins),
 # and options of engines missing from Debian's fio build.
@@ -231,5 +243,6 @@ with tempfile.TemporaryDirectory() as tmp:
     cap(tmp)
     not_built(tmp)
     planned(tmp)
+    readonly(tmp)
     exec_example(tmp)
 finish("errors")
