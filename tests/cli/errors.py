@@ -124,10 +124,12 @@ def global_once(tmp):
 def cap(tmp):
     """300 unknown options: the first 100, then a count."""
     write(os.path.join(tmp, "many.fio"),
-          "[j]\nfilename=data\nsize=1m\n" + "".join("zzzzzzzz%d=1\n" % i for i in range(300)))
-    want = [r"many\.fio:%d: unknown option 'zzzzzzzz%d'.*" % (i + 4, i) for i in range(100)]
+          "[j]\nfilename=data\nsize=1m\nwrite_lat_log=lat\n" +
+          "".join("zzzzzzzz%d=1\n" % i for i in range(300)))
+    want = [r"many\.fio:%d: unknown option 'zzzzzzzz%d'.*" % (i + 5, i) for i in range(100)]
     want.append(r"and 200 more errors")
-    refused_same(["many.fio"], tmp, want, "300 unknown options")
+    # Nor a report (--output) nor a log is written.
+    refused_same(["many.fio", "--output=report.txt"], tmp, want, "300 unknown options")
 
 
 def exec_example(tmp):
