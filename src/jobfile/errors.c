@@ -12,6 +12,11 @@
 
 void job_errors_add(struct job_errors *e, unsigned seq, char *msg)
 {
+	job_errors_add_in(e, seq, 0, msg);
+}
+
+void job_errors_add_in(struct job_errors *e, unsigned seq, unsigned spec, char *msg)
+{
 	struct job_error *slot;
 	unsigned i, last = 0;
 
@@ -37,6 +42,7 @@ void job_errors_add(struct job_errors *e, unsigned seq, char *msg)
 		return;
 	}
 	slot->seq = seq;
+	slot->spec = spec;
 	slot->order = e->total;
 	slot->msg = msg;
 }

@@ -110,7 +110,7 @@ void jobset_free(struct jobset *js)
 
 void jobset_error(struct jobset *js, char *msg)
 {
-	job_errors_add(&js->errors, ++js->seq, msg);
+	job_errors_add_in(&js->errors, ++js->seq, js->reading, msg);
 }
 
 static const char *intern(struct jobset *js, const char *s)
@@ -152,6 +152,8 @@ struct jobspec *jobset_add_cmdline_job(struct jobset *js, const char *name,
 int jobset_keep(struct jobset *js, const struct str_list *names, char **cause)
 {
 	bool *used = xcalloc(names->n ? names->n : 1, sizeof(*used));
+	bool *dropped = xcalloc(js->nr ? js->nr : 1, sizeof(*dropped));
+	struct job_errors *e = &js->errors;
 	unsigned i, j, kept = 0;
 	int ret = 0;
 
@@ -165,8 +167,22 @@ int jobset_keep(struct jobset *js, const struct str_list *names, char **cause)
 			js->specs[kept++] = js->specs[i];
 		else
 			spec_free(&js->specs[i]);
+		dropped[i] = !keep;
 	}
 	js->nr = kept;
+	/* As fio, which does not read the sections --section leaves out: what
+	 * was wrong in them is not reported (in [global] it still is). */
+	for (i = j = 0; i < e->n; i++) {
+		if (e->v[i].spec && dropped[e->v[i].spec - 1]) {
+			free(e->v[i].msg);
+			e->total--;
+			continue;
+		}
+		e->v[i].spec = 0;
+		e->v[j++] = e->v[i];
+	}
+	e->n = j;
+	free(dropped);
 	for (j = 0; j < names->n && !ret; j++) {
 		if (!used[j]) {
 			*cause = xasprintf("--section=%s: no job has that name", names->v[j]);
@@ -453,6 +469,7 @@ static void open_section(struct reader *r, char *line)
 	struct jobspec *spec;
 	char *end = strrchr(line, ']'), *name;
 
+	r->js->reading = 0; /* the header's own errors belong to no section */
 	if (!end || end[1]) {
 		reader_fail(r, "a section header must end with ']'");
 		section_refused(r);
@@ -488,6 +505,7 @@ static void open_section(struct reader *r, char *line)
 	}
 	spec = jobset_add_job(r->js, name, &where);
 	r->vals = spec->vals;
+	r->js->reading = r->js->nr;
 }
 
 static bool key_char_ok(char c)
@@ -646,6 +664,7 @@ static int parse_stream(struct jobset *js, FILE *fp, const char *name, char **ca
 	ret = ini_parse_stream(reader_next, &r, reader_handler, &r);
 	while (r.depth)
 		src_pop(&r);
+	js->reading = 0;
 	js->stopped |= r.stop;
 	vals_free(r.discard);
 	if (ret > 0)

@@ -33,6 +33,7 @@
 struct job_error {
 	unsigned seq;
 	unsigned order; /* when added: ties keep it */
+	unsigned spec;	/* 1 + the job section it was read in; 0: none, or [global] */
 	char *msg;	/* "FILE:LINE: message", or "--flag: message" */
 };
 
@@ -43,6 +44,8 @@ struct job_errors {
 
 /* Adds @msg, which @e now owns; a message already kept is dropped. */
 void job_errors_add(struct job_errors *e, unsigned seq, char *msg);
+/* The same, for an error read in job section @spec (1 + its index). */
+void job_errors_add_in(struct job_errors *e, unsigned seq, unsigned spec, char *msg);
 /* One message a line, in reading order, then "and N more errors" when
  * some were not kept.  A fresh string; "" when there are none. */
 char *job_errors_text(const struct job_errors *e);
@@ -98,6 +101,7 @@ struct jobset {
 	struct str_list names;	  /* file names that origins point into */
 	struct str_list warnings; /* "file:line: warning: message", in order */
 	struct job_errors errors; /* every error read so far */
+	unsigned reading;	  /* 1 + the job section being read; 0: none, or [global] */
 	bool stopped;		  /* a file was not read to its end: no jobs are built */
 	unsigned seq;
 	unsigned section; /* counts sections, --name jobs and the --set pass */

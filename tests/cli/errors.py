@@ -11,6 +11,7 @@
 # Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_SRC.
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -185,6 +186,28 @@ def planned(tmp):
           "plan errors, --parse-only: exit %d, warnings:\n  %s" % (rc, "\n  ".join(warns)))
 
 
+def sections(tmp):
+    """--section: the errors of the job sections it leaves out are not
+    reported, as fio does not read those; [global]'s and the kept ones' are."""
+    write(os.path.join(tmp, "sec.fio"),
+          "[a]\nfrob=1\nsize=1m\nrw=bogus\n[b]\nsize=1m\nfilename=sec\n")
+    rc, out, err = run(["--parse-only", "--section=b", "sec.fio"], tmp)
+    check(rc == 0 and "[b]" in out and not errors_of(err),
+          "--section=b: exit %d, %r" % (rc, errors_of(err)))
+    if shutil.which("fio"):
+        p = subprocess.run(["fio", "--parse-only", "--section=b", "sec.fio"], cwd=tmp,
+                           capture_output=True, text=True)
+        check(p.returncode == 0, "fio --section=b: exit %d" % p.returncode)
+    refused_same(["--section=a", "sec.fio"], tmp,
+                 [r"sec\.fio:2: unknown option 'frob'.*", r"sec\.fio:4: rw: 'bogus' .*"],
+                 "--section=a")
+    write(os.path.join(tmp, "sec2.fio"),
+          "[global]\nbogusg=1\n[a]\nfrob=1\n[b]\nsize=1m\nfilename=sec\nfrob2=1\n")
+    refused_same(["--section=b", "sec2.fio"], tmp,
+                 [r"sec2\.fio:2: unknown option 'bogusg'.*",
+                  r"sec2\.fio:8: unknown option 'frob2'.*"], "--section=b, [global]")
+
+
 def readonly(tmp):
     """--readonly: every job that writes or trims is named, nothing created."""
     before = sorted(os.listdir(tmp))
@@ -246,5 +269,6 @@ with tempfile.TemporaryDirectory() as tmp:
     not_built(tmp)
     planned(tmp)
     readonly(tmp)
+    sections(tmp)
     exec_example(tmp)
 finish("errors")
