@@ -309,7 +309,7 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 				     "or terse"));
 	apply_sets(&cli->js, &sets);
 	if (sections.n && jobset_keep(&cli->js, &sections, cause)) {
-		jobset_error(&cli->js, *cause);
+		free(*cause); /* its errors are in cli->js.errors already */
 		*cause = NULL;
 	}
 	ret = 0;

@@ -183,13 +183,15 @@ int jobset_keep(struct jobset *js, const struct str_list *names, char **cause)
 	}
 	e->n = j;
 	free(dropped);
-	for (j = 0; j < names->n && !ret; j++) {
+	for (j = 0; j < names->n; j++) {
 		if (!used[j]) {
-			*cause = xasprintf("--section=%s: no job has that name", names->v[j]);
+			jobset_error(js, xasprintf("--section=%s: no job has that name", names->v[j]));
 			ret = -EINVAL;
 		}
 	}
 	free(used);
+	if (ret)
+		*cause = job_errors_text(&js->errors);
 	return ret;
 }
 

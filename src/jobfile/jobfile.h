@@ -130,7 +130,8 @@ struct jobspec *jobset_add_cmdline_job(struct jobset *js, const char *name,
 				       const struct origin *where);
 
 /* Keeps only the jobs whose section name is in @names (--section); a name
- * that matches no job is an error.  0 or -EINVAL with *cause set. */
+ * that matches no job is an error, each added to js->errors.  0, or
+ * -EINVAL with *cause set to all of js->errors. */
 int jobset_keep(struct jobset *js, const struct str_list *names, char **cause);
 
 /* Adds @msg (owned) to js->errors, after every setting read so far. */

@@ -206,6 +206,9 @@ def sections(tmp):
     refused_same(["--section=b", "sec2.fio"], tmp,
                  [r"sec2\.fio:2: unknown option 'bogusg'.*",
                   r"sec2\.fio:8: unknown option 'frob2'.*"], "--section=b, [global]")
+    refused_same(["--section=x", "--section=b", "--section=y", "sec.fio"], tmp,
+                 [r"--section=x: no job has that name", r"--section=y: no job has that name"],
+                 "two --section names that match no job")
 
 
 def readonly(tmp):
