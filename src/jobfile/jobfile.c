@@ -185,7 +185,8 @@ int jobset_keep(struct jobset *js, const struct str_list *names, char **cause)
 	free(dropped);
 	for (j = 0; j < names->n; j++) {
 		if (!used[j]) {
-			jobset_error(js, xasprintf("--section=%s: no job has that name", names->v[j]));
+			jobset_error(js,
+				     xasprintf("--section=%s: no job has that name", names->v[j]));
 			ret = -EINVAL;
 		}
 	}
