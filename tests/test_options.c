@@ -299,6 +299,9 @@ static void test_random_distribution(void **state)
 	must_set(job, "random_distribution", "zoned_abs:50/1m:50");
 	assert_int_equal(rd->zones[0][1].size, 0);
 	must_fail(job, "random_distribution", "zoned:50/10::50/90", "an empty zone ends");
+	/* fio 3.33 refuses any comma: per-direction zones never parse there. */
+	must_fail(job, "random_distribution", "zoned:50/5:30/15:20/,50/10:50/90", "a comma");
+	must_fail(job, "random_distribution", "zoned:100/100,", "a comma");
 	must_fail(job, "random_distribution", "zoned_abs:50/1m:50/", "not a number");
 	must_fail(job, "random_distribution", "gauss:1", "not a valid random_distribution");
 	must_fail(job, "random_distribution", "zipf", "needs parameters");

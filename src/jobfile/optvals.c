@@ -1097,6 +1097,14 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 			"'%s' is not a valid random_distribution (valid: random zipf:THETA "
 			"pareto:H normal:SIGMA zoned:A/S:... zoned_abs:A/SIZE:...)",
 			val);
+	/* fio 3.33 matches the name up to the first ',' (before any ':'), so a
+	 * comma, per-direction zones included, never parses in fio. */
+	if (strchr(val, ','))
+		return set_cause(cause,
+				 "'%s': fio 3.33 refuses a comma here (it reads the name up to the "
+				 "first comma), so per-direction lists, though its documentation "
+				 "shows them, are refused too",
+				 val);
 	memset(rd->nr_zones, 0, sizeof(rd->nr_zones));
 	rd->kind = rdist_names[i].kind;
 	rd->param = rd->center = 0;
