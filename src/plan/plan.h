@@ -65,8 +65,8 @@ void plan_region(const struct job_plan *jp, unsigned clone, unsigned filenum, ui
 
 /*
  * The region once the file is laid out with @size bytes: percentage
- * offsets and sizes taken of @size (in whole blocks of bs, as fio), on top
- * of *start and *len from plan_region.  0, or -ERANGE when the region
+ * offsets and sizes taken of @size (the start rounded up to the smallest
+ * block size, as fio), on top of *start and *len from plan_region.  0, or -ERANGE when the region
  * would end past @size or PLAN_REGION_MAX, or is empty.
  */
 int plan_region_in_file(const struct job_plan *jp, unsigned clone, uint64_t size, uint64_t *start,
