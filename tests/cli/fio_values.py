@@ -72,6 +72,8 @@ def percents(tmp):
         (["io_size=0%", "size=8m"], [(2048, 0, 8384512)]),
         # Not on a block: fio rounds the start up to the smallest block size.
         (["offset=30%", "bs=64k"], [(179, 5046272, 16711680)]),
+        (["size=33%", "bs=64k"], [(84, 0, 5439488)]),
+        (["io_size=33%", "bs=64k"], [(85, 0, 5505024)]),
         (["offset=33%", "size=33%"], [(1351, 5537792, 11067392)]),
         (["offset=25%", "numjobs=2", "offset_increment=10%", "size=2m"],
          [(512, 4194304, 6287360), (512, 5873664, 7966720)]),
