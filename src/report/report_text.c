@@ -68,6 +68,9 @@ static void rate_lines(const struct job *job, const struct dir_stats *d, unsigne
 	strbuf_addf(sb, "  rate (%s): ", job->rate_process == RATE_POISSON ? "poisson" : "linear");
 	if (rr.iops)
 		strbuf_addf(sb, "target %.0f IOPS, achieved %.2f", rr.target, rr.achieved);
+	else if (job->unit_base == 1) /* in bits, as the rates below */
+		strbuf_addf(sb, "target %.2f Mbits/sec, achieved %.2f", rr.target * 8 / 1048576.0,
+			    rr.achieved * 8 / 1048576.0);
 	else
 		strbuf_addf(sb, "target %.2f MBs/sec, achieved %.2f", rr.target / 1048576.0,
 			    rr.achieved / 1048576.0);
