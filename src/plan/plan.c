@@ -207,17 +207,17 @@ int plan_region_in_file(const struct job_plan *jp, unsigned clone, uint64_t size
 			uint64_t *len)
 {
 	const struct job *job = jp->job;
-	uint64_t align = job->offset_align, lo, hi, add, end;
+	uint64_t align = job->offset_align, lo, hi, add, end, min_bs;
 	bool bad = false;
 
 	/* As fio's get_start_offset: percentages are of the file as laid
 	 * out, and a start with one in it is rounded up to offset_align, or
 	 * to the smallest block of reads and writes. */
-	if (!align) {
-		job_bs_bounds(job, DDIR_READ, &lo, &hi);
-		job_bs_bounds(job, DDIR_WRITE, &align, &hi);
-		align = lo < align ? lo : align;
-	}
+	job_bs_bounds(job, DDIR_READ, &lo, &hi);
+	job_bs_bounds(job, DDIR_WRITE, &min_bs, &hi);
+	min_bs = lo < min_bs ? lo : min_bs;
+	if (!align)
+		align = min_bs;
 	if (job->offset.pct) {
 		add = plan_pct(size, job->offset.val);
 		bad |= __builtin_add_overflow(*start, add, start);
@@ -233,10 +233,12 @@ int plan_region_in_file(const struct job_plan *jp, unsigned clone, uint64_t size
 		*start = UINT64_MAX;
 		return -ERANGE;
 	}
+	/* size=N%, as fio's setup_files: N% of each file (not divided among
+	 * them), down to a multiple of the smallest block. */
 	if (job->size.pct)
-		*len = plan_pct(size, job->size.val) / jp->nfiles;
-	/* A percentage offset takes its region from what is left after it. */
-	if ((job->offset.pct || job->offset_increment.pct) &&
+		*len = plan_pct(size, job->size.val) / min_bs * min_bs;
+	/* A percentage takes its region from what is left after the start. */
+	if ((job->offset.pct || job->offset_increment.pct || job->size.pct) &&
 	    (__builtin_add_overflow(*start, *len, &end) || end > size))
 		*len = size > *start ? size - *start : 0;
 	else if (!*len)

@@ -74,12 +74,31 @@ def percents(tmp):
         (["offset=30%", "bs=64k"], [(179, 5046272, 16711680)]),
         (["size=33%", "bs=64k"], [(84, 0, 5439488)]),
         (["io_size=33%", "bs=64k"], [(85, 0, 5505024)]),
+        # A percentage size that would pass the end: what is left.
+        (["offset=60%", "size=50%"], [(1638, 10067968, 16773120)]),
         (["offset=33%", "size=33%"], [(1351, 5537792, 11067392)]),
         (["offset=25%", "numjobs=2", "offset_increment=10%", "size=2m"],
          [(512, 4194304, 6287360), (512, 5873664, 7966720)]),
         (["offset=1m", "offset_increment=10%", "numjobs=3", "size=1m"],
          [(256, 1048576, 2093056), (256, 2727936, 3772416), (256, 4407296, 5451776)]),
     ]
+    # size=N% is N% of each file (fio), not of their sum divided among them.
+    two = os.path.join(tmp, "data2")
+    with open(two, "wb") as f:
+        f.truncate(FILE_SIZE)
+    job = job_text(tmp, ["rw=read", "size=50%"]).replace(
+        "filename=%s" % os.path.join(tmp, "data"),
+        "filename=%s:%s" % (os.path.join(tmp, "data"), two))
+    got = offsets(BIN, tmp, job, "i")
+    want = sorted(list(range(0, FILE_SIZE // 2, 4096)) * 2)
+    check(got is not None and len(got) == 1 and sorted(got[0]) == want,
+          "size=50%% of two files: iogauge %r" % (got and [(len(o), min(o), max(o)) for o in got]))
+    if FIO:
+        theirs = offsets(FIO, tmp, job, "f")
+        check(theirs is not None and len(theirs) == 1 and sorted(theirs[0]) == want,
+              "size=50%% of two files: fio %r" %
+              (theirs and [(len(o), min(o), max(o)) for o in theirs]))
+    os.unlink(two)
     for opts, want in cases:
         job = job_text(tmp, ["rw=read"] + opts)
         got = offsets(BIN, tmp, job, "i")
