@@ -154,8 +154,11 @@ static void test_reader_errors(void **state)
 	must_fail("bs=4k\n[j]\n", "t.fio:1: ", "outside of any [section]");
 	must_fail("[j]\nrw=read\nbogusopt=3\n", "t.fio:3: ", "unknown option 'bogusopt'");
 	must_fail("[j]\niodpeth=3\n", "t.fio:2: ", "did you mean 'iodepth'?");
-	must_fail("[j]\n\n\nread_beyond_wp=1\n",
-		  "t.fio:4: ", "'read_beyond_wp' is a fio option that iogauge does not implement");
+	must_fail("[j]\n\n\nprofile=tiobench\n",
+		  "t.fio:4: ", "'profile' is a fio option that iogauge does not implement");
+	must_fail("[j]\n\n\nread_beyond_wp=1\n", "t.fio:4: ",
+		  "'read_beyond_wp' is an option of fio's zonemode=zbd (for zoned block devices), "
+		  "which iogauge does not build");
 	must_fail("[j]\nbs=4q\n", "t.fio:2: bs: ", "unknown size suffix 'q'");
 	must_fail("[j]\nrw=bogus\n", "t.fio:2: rw: ", "valid: read write");
 	must_fail("[j\n", "t.fio:1: ", "must end with ']'");

@@ -117,7 +117,8 @@ static void test_find_and_suggest(void **state)
 	assert_string_equal(opt_suggest("rwmixrad"), "rwmixread");
 	assert_string_equal(opt_suggest("tim_based"), "time_based");
 	assert_null(opt_suggest("xyzzy"));
-	assert_int_equal(fio_option_status("read_beyond_wp", &why), FIO_OPT_UNSUPPORTED);
+	assert_int_equal(fio_option_status("profile", &why), FIO_OPT_UNSUPPORTED);
+	assert_int_equal(fio_option_status("read_beyond_wp", &why), FIO_OPT_NOT_BUILT);
 	assert_int_equal(fio_option_status("gtod_cpu", &why), FIO_OPT_HARMLESS);
 	assert_non_null(why);
 	assert_int_equal(fio_option_status("threads", &why), FIO_OPT_HARMLESS);
