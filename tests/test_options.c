@@ -234,7 +234,8 @@ static void test_rw(void **state)
 		    job_is_random(job->rw));
 	must_fail(job, "rw", "randread:abc", "bad :N suffix");
 	must_fail(job, "rw", "randread:0", "1 to");
-	must_fail(job, "ioengine", "sg", "a fio I/O engine");
+	must_fail(job, "ioengine", "sg", "which iogauge does not build");
+	must_fail(job, "ioengine", "guasi", "a fio I/O engine");
 	must_fail(job, "ioengine", "nope", "valid: psync sync libaio io_uring mmap null");
 	job_del(job);
 }
