@@ -134,7 +134,9 @@ static void test_find_and_suggest(void **state)
 	assert_non_null(fio_value_not_built("ioengine", "xnvme"));
 	assert_non_null(fio_value_not_built("ioengine", "cpp_null"));
 	assert_non_null(fio_value_not_built("ioengine", "external:/x.so"));
-	assert_non_null(fio_value_not_built("zonemode", "zbd"));
+	/* zonemode=zbd keeps zonemode's own refusal (fio_value_unsupported). */
+	assert_null(fio_value_not_built("zonemode", "zbd"));
+	assert_non_null(fio_value_unsupported("zonemode", "zbd"));
 	assert_null(fio_value_not_built("zonemode", "strided"));
 	assert_non_null(fio_value_not_built("iomem", "cudamalloc"));
 	assert_int_equal(fio_option_status("gpu_dev_id", &why), FIO_OPT_NOT_BUILT);

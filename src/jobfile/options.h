@@ -301,8 +301,8 @@ enum fio_opt_status fio_option_status(const char *name, const char **why);
  * ("sg" for ioengine), a phrase saying what it is; else NULL. */
 const char *fio_value_unsupported(const char *name, const char *val);
 /* When @val is a value fio accepts for option @name that iogauge will not
- * build ("rdma" for ioengine, "zbd" for zonemode): "fio's engine for Y";
- * else NULL. */
+ * build ("rdma" for ioengine, "cudamalloc" for iomem): "fio's engine for
+ * Y"; else NULL. */
 const char *fio_value_not_built(const char *name, const char *val);
 
 #endif
