@@ -62,6 +62,22 @@ static int std_fds_fill(void)
 
 static char stdout_buf[1 << 16];
 
+/* Errors of the job files and command line, one a line: each gets the
+ * program's name, and @what ("" or "warning: "). */
+static void print_lines(const char *what, const char *text)
+{
+	const char *nl;
+
+	for (; (nl = strchr(text, '\n')); text = nl + 1)
+		fprintf(stderr, "iogauge: %s%.*s\n", what, (int)(nl - text), text);
+	fprintf(stderr, "iogauge: %s%s\n", what, text);
+}
+
+static void print_errors(const char *text)
+{
+	print_lines("", text);
+}
+
 /* Standard output's last flush (help, --parse-only, --job): a write that
  * failed is status 1, unless the status already tells of a failure. */
 static int flush_stdout(int status)
@@ -425,17 +441,20 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	unsigned i;
 	int status;
 
-	for (i = 0; cli->readonly && i < nr; i++) {
+	/* Every job that --readonly refuses, not the first alone. */
+	for (i = 0, status = 0; cli->readonly && i < nr; i++) {
 		if (job_modifies(&jobs[i])) {
 			fprintf(stderr,
 				"iogauge: [%s] rw=%s %s, and --readonly refuses every job that "
 				"writes or trims\n",
 				jobs[i].name, opt_enum_name(OPT_RW, (int)jobs[i].rw),
 				job_does(&jobs[i], DDIR_TRIM) ? "trims" : "writes");
-			return EXIT_BAD_INPUT;
+			status = EXIT_BAD_INPUT;
 		}
 		jobs[i].read_only = true;
 	}
+	if (status)
+		return status;
 
 	job_warnings(jobs, nr, &warn);
 	for (i = 0; i < warn.n; i++)
@@ -443,7 +462,7 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	str_list_clear(&warn);
 	/* Every size checked before anything is opened or written. */
 	if (plan_jobs(jobs, nr, (uint64_t)sysconf(_SC_PAGESIZE), &plan, &cause)) {
-		fprintf(stderr, "iogauge: %s\n", cause);
+		print_errors(cause);
 		free(cause);
 		return EXIT_BAD_INPUT;
 	}
@@ -545,7 +564,15 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "sqlio"))
 		return sqlio_main(argc - 1, argv + 1);
 	if (cli_parse(&cli, argc, argv, &cause)) {
-		fprintf(stderr, "iogauge: %s\n", cause);
+		for (i = 0; i < cli.js.warnings.n; i++)
+			fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
+		/* The jobs are built all the same, so that their bad values are
+		 * reported with the rest; with cli's errors they never run. */
+		free(cause);
+		cause = NULL;
+		if (!job_build_all(&cli.js, &jobs, &nr, &cause))
+			abort(); /* job_build_all refuses a jobset with errors */
+		print_errors(cause);
 		status = EXIT_BAD_INPUT;
 		goto out;
 	}
@@ -578,7 +605,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (job_build_all(&cli.js, &jobs, &nr, &cause)) {
-		fprintf(stderr, "iogauge: %s\n", cause);
+		print_errors(cause);
 		status = EXIT_BAD_INPUT;
 		goto out;
 	}
@@ -592,6 +619,18 @@ int main(int argc, char **argv)
 	if (!cli.parse_only) {
 		status = run_to_output(&cli, NULL, jobs, nr);
 		goto out;
+	}
+	/* What a run would refuse before opening anything (sizes, regions,
+	 * buffers): warnings here, as the thread limit above. */
+	{
+		struct run_plan plan;
+
+		free(cause);
+		cause = NULL;
+		if (plan_jobs(jobs, nr, (uint64_t)sysconf(_SC_PAGESIZE), &plan, &cause))
+			print_lines("warning: ", cause);
+		else
+			plan_free(&plan);
 	}
 	/* A job at a time: a file of many jobs need not be held as text. */
 	for (i = 0; i < nr; i++) {

@@ -154,8 +154,11 @@ static void test_reader_errors(void **state)
 	must_fail("bs=4k\n[j]\n", "t.fio:1: ", "outside of any [section]");
 	must_fail("[j]\nrw=read\nbogusopt=3\n", "t.fio:3: ", "unknown option 'bogusopt'");
 	must_fail("[j]\niodpeth=3\n", "t.fio:2: ", "did you mean 'iodepth'?");
-	must_fail("[j]\n\n\nread_beyond_wp=1\n",
-		  "t.fio:4: ", "'read_beyond_wp' is a fio option that iogauge does not implement");
+	must_fail("[j]\n\n\nprofile=tiobench\n",
+		  "t.fio:4: ", "'profile' is a fio option that iogauge does not implement");
+	must_fail("[j]\n\n\nread_beyond_wp=1\n", "t.fio:4: ",
+		  "'read_beyond_wp' is an option of fio's zonemode=zbd (for zoned block devices), "
+		  "which iogauge does not build");
 	must_fail("[j]\nbs=4q\n", "t.fio:2: bs: ", "unknown size suffix 'q'");
 	must_fail("[j]\nrw=bogus\n", "t.fio:2: rw: ", "valid: read write");
 	must_fail("[j\n", "t.fio:1: ", "must end with ']'");
@@ -527,6 +530,110 @@ static void test_many(void **state)
 	strbuf_free(&sb);
 }
 
+/* Whether @got is @want, where a '*' in @want stands for any text within
+ * one line (an engine list that grows with the build). */
+static bool lines_match(const char *want, const char *got)
+{
+	if (*want == '*') {
+		for (;; got++) {
+			if (lines_match(want + 1, got))
+				return true;
+			if (!*got || *got == '\n')
+				return false;
+		}
+	}
+	if (!*want)
+		return !*got;
+	return *want == *got && lines_match(want + 1, got + 1);
+}
+
+/* Reads @text and builds its jobs even when reading failed, as main.c
+ * does: the messages of both, one a line, must be @want ('*': any text). */
+static void all_errors(const char *text, const char *want)
+{
+	struct parsed p;
+	char *cause = NULL;
+
+	memset(&p, 0, sizeof(p));
+	jobset_init(&p.js);
+	if (jobfile_parse_mem(&p.js, "t.fio", text, strlen(text), &cause))
+		free(cause);
+	cause = NULL;
+	assert_int_equal(job_build_all(&p.js, &p.jobs, &p.nr, &cause), -EINVAL);
+	if (!lines_match(want, cause))
+		fail_msg("--- got ---\n%s\n--- want ---\n%s", cause, want);
+	free(cause);
+	jobset_free(&p.js);
+}
+
+static void test_every_error(void **state)
+{
+	struct strbuf sb = { 0 }, want = { 0 };
+	unsigned i;
+
+	(void)state;
+	/* Unknown and refused options, bad values, in [global] and jobs:
+	 * each once, in file order; a job with a bad value is not checked
+	 * for conflicts. */
+	all_errors("[global]\nbs=4q\nsize=1m\nfrobnicate=1\n"
+		   "[a]\nrw=read\niodepth=abc\nhostname=foo\n"
+		   "[b]\nrw=write\nrwmixread=70\nrwmixwrite=70\nioengine=rdma\n",
+		   "t.fio:2: bs: '4q': unknown size suffix 'q' (valid: k m g t p, each "
+		   "alone or with b or ib, any case)\n"
+		   "t.fio:4: unknown option 'frobnicate' (iogauge --help-options lists them)\n"
+		   "t.fio:7: iodepth: 'abc' is not a number\n"
+		   "t.fio:8: 'hostname' is an option of fio's net, netsplice, rdma, libhdfs "
+		   "and librpma engines (for network sockets, RDMA and HDFS), which iogauge "
+		   "does not build\n"
+		   "t.fio:13: ioengine: 'rdma' is fio's engine for RDMA networks, which "
+		   "iogauge does not build (valid: *)");
+	/* A bad value in [global] is reported once, not once per job. */
+	all_errors("[global]\niodepth=abc\n[a]\n[b]\n[c]\n",
+		   "t.fio:2: iodepth: 'abc' is not a number");
+	/* Conflicts in two jobs, an unknown option in a third, a bad header:
+	 * the conflicts sort at the option they blame. */
+	all_errors("[a]\nrwmixread=70\nrwmixwrite=70\n"
+		   "[b]\niodepth=2\niodepth_batch_submit=4\n"
+		   "[c\nfoo=1\n"
+		   "[d]\nsize=4k\nbs=8k\n",
+		   "t.fio:3: [a] rwmixread=70 and rwmixwrite=70 add up to 140%, not 100%\n"
+		   "t.fio:6: [b] iodepth_batch_submit=4 is above iodepth=2\n"
+		   "t.fio:7: a section header must end with ']'\n"
+		   "t.fio:8: unknown option 'foo' (iogauge --help-options lists them)\n"
+		   "t.fio:11: [d] block size 8192 is larger than the size of 4096 bytes");
+	/* A job's first conflict and its conflict with other jobs, both. */
+	all_errors("[a]\niodepth=2\niodepth_batch_submit=4\nwait_for=nobody\n",
+		   "t.fio:3: [a] iodepth_batch_submit=4 is above iodepth=2\n"
+		   "t.fio:4: [a] wait_for=nobody names no earlier job");
+	/* Options outside any section, each one. */
+	all_errors("bs=4k\nrw=read\n[j]\n", "t.fio:1: option 'bs=4k' outside of any [section]\n"
+					    "t.fio:2: option 'rw=read' outside of any [section]");
+	/* The cap: the first JOBFILE_ERRORS_MAX in file order, reader's and
+	 * builder's mixed, then a count of the others. */
+	strbuf_adds(&sb, "[j]\n");
+	for (i = 0; i < JOBFILE_ERRORS_MAX + 50; i++) {
+		if (i % 2)
+			strbuf_adds(&sb, "qqqqqqqqqq=1\n");
+		else
+			strbuf_addf(&sb, "iodepth=x%u\n", i);
+		if (i >= JOBFILE_ERRORS_MAX)
+			continue;
+		if (i)
+			strbuf_addc(&want, '\n');
+		if (i % 2)
+			strbuf_addf(&want,
+				    "t.fio:%u: unknown option 'qqqqqqqqqq' (iogauge "
+				    "--help-options lists them)",
+				    i + 2);
+		else
+			strbuf_addf(&want, "t.fio:%u: iodepth: 'x%u' is not a number", i + 2, i);
+	}
+	strbuf_adds(&want, "\nand 50 more errors");
+	all_errors(sb.buf, want.buf);
+	strbuf_free(&sb);
+	strbuf_free(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -549,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_shared_global),
 		cmocka_unit_test(test_thread_limit),
 		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_every_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

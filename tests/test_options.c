@@ -117,11 +117,31 @@ static void test_find_and_suggest(void **state)
 	assert_string_equal(opt_suggest("rwmixrad"), "rwmixread");
 	assert_string_equal(opt_suggest("tim_based"), "time_based");
 	assert_null(opt_suggest("xyzzy"));
-	assert_int_equal(fio_option_status("read_beyond_wp", &why), FIO_OPT_UNSUPPORTED);
+	assert_int_equal(fio_option_status("profile", &why), FIO_OPT_UNSUPPORTED);
+	assert_int_equal(fio_option_status("read_beyond_wp", &why), FIO_OPT_NOT_BUILT);
 	assert_int_equal(fio_option_status("gtod_cpu", &why), FIO_OPT_HARMLESS);
 	assert_non_null(why);
 	assert_int_equal(fio_option_status("threads", &why), FIO_OPT_HARMLESS);
 	assert_int_equal(fio_option_status("bogus", &why), FIO_OPT_UNKNOWN);
+	/* What iogauge will not build: refused by name, with what it is for. */
+	assert_int_equal(fio_option_status("http_verbose", &why), FIO_OPT_NOT_BUILT);
+	assert_non_null(strstr(why, "fio's http engine (for "));
+	assert_int_equal(fio_option_status("max_open_zones", &why), FIO_OPT_NOT_BUILT);
+	assert_non_null(strstr(why, "zoned block devices"));
+	assert_int_equal(fio_option_status("xnvme_iovec", &why), FIO_OPT_NOT_BUILT);
+	assert_int_equal(fio_option_status("zonecapacity", &why), FIO_OPT_NOT_BUILT);
+	assert_non_null(fio_value_not_built("ioengine", "rdma"));
+	assert_non_null(fio_value_not_built("ioengine", "xnvme"));
+	assert_non_null(fio_value_not_built("ioengine", "cpp_null"));
+	assert_non_null(fio_value_not_built("ioengine", "external:/x.so"));
+	/* zonemode=zbd keeps zonemode's own refusal (fio_value_unsupported). */
+	assert_null(fio_value_not_built("zonemode", "zbd"));
+	assert_non_null(fio_value_unsupported("zonemode", "zbd"));
+	assert_null(fio_value_not_built("zonemode", "strided"));
+	assert_non_null(fio_value_not_built("iomem", "cudamalloc"));
+	assert_int_equal(fio_option_status("gpu_dev_id", &why), FIO_OPT_NOT_BUILT);
+	assert_null(fio_value_not_built("ioengine", "psync"));
+	assert_null(fio_value_not_built("rw", "rdma"));
 }
 
 static void test_bs_per_direction(void **state)
@@ -216,7 +236,8 @@ static void test_rw(void **state)
 		    job_is_random(job->rw));
 	must_fail(job, "rw", "randread:abc", "bad :N suffix");
 	must_fail(job, "rw", "randread:0", "1 to");
-	must_fail(job, "ioengine", "sg", "a fio I/O engine");
+	must_fail(job, "ioengine", "sg", "which iogauge does not build");
+	must_fail(job, "ioengine", "guasi", "a fio I/O engine");
 	must_fail(job, "ioengine", "nope", "valid: psync sync libaio io_uring mmap null");
 	job_del(job);
 }
@@ -265,7 +286,27 @@ static void test_random_distribution(void **state)
 	must_fail(job, "random_distribution", "zipf:1", "not 1.0");
 	must_fail(job, "random_distribution", "pareto:2", "between 0 and 1");
 	must_fail(job, "random_distribution", "zoned:50/5:30/15", "not 100%");
-	must_fail(job, "random_distribution", "zoned:50/50:50/40", "size percentages");
+	must_fail(job, "random_distribution", "zoned:50/60:50/50", "size percentages");
+	/* As fio: a missing, empty or 0 size shares what the others leave
+	 * (rounded down); the only zone gets none; sizes may fall short. */
+	must_set(job, "random_distribution", "zoned:50/5:30/15:20/");
+	assert_true(rd->zones[0][2].size_pct == 80);
+	must_set(job, "random_distribution", "zoned:30/10:30:40/0:");
+	assert_int_equal(rd->nr_zones[0], 3);
+	assert_true(rd->zones[0][1].size_pct == 45 && rd->zones[0][2].size_pct == 45);
+	must_set(job, "random_distribution", "zoned:40/10:30:30");
+	assert_true(rd->zones[0][1].size_pct == 45);
+	must_set(job, "random_distribution", "zoned:100");
+	assert_true(rd->zones[0][0].size_pct == 0);
+	must_set(job, "random_distribution", "zoned:50/50:50/40");
+	assert_true(rd->zones[0][1].size_pct == 40);
+	must_set(job, "random_distribution", "zoned_abs:50/1m:50");
+	assert_int_equal(rd->zones[0][1].size, 0);
+	must_fail(job, "random_distribution", "zoned:50/10::50/90", "an empty zone ends");
+	/* fio 3.33 refuses any comma: per-direction zones never parse there. */
+	must_fail(job, "random_distribution", "zoned:50/5:30/15:20/,50/10:50/90", "a comma");
+	must_fail(job, "random_distribution", "zoned:100/100,", "a comma");
+	must_fail(job, "random_distribution", "zoned_abs:50/1m:50/", "not a number");
 	must_fail(job, "random_distribution", "gauss:1", "not a valid random_distribution");
 	must_fail(job, "random_distribution", "zipf", "needs parameters");
 	must_fail(job, "random_distribution", "zipf:1.2:2", "center");

@@ -101,7 +101,8 @@ static const char *flag_value(int argc, char **argv, int *i, const char *eq, con
 	return NULL;
 }
 
-static int apply_sets(struct jobset *js, const struct str_list *sets, char **cause)
+/* Each --set error is added to js->errors: -EINVAL when there are any. */
+static int apply_sets(struct jobset *js, const struct str_list *sets)
 {
 	struct origin where = { .kind = ORIGIN_SET };
 	unsigned i, j;
@@ -109,7 +110,7 @@ static int apply_sets(struct jobset *js, const struct str_list *sets, char **cau
 	int ret = 0;
 
 	js->section++;
-	for (i = 0; i < sets->n && !ret; i++) {
+	for (i = 0; i < sets->n; i++) {
 		eq = strchr(sets->v[i], '=');
 		key = eq ? xstrndup(sets->v[i], (size_t)(eq - sets->v[i])) : xstrdup(sets->v[i]);
 		/* Checked once even when no job exists, so a typo never passes;
@@ -119,12 +120,14 @@ static int apply_sets(struct jobset *js, const struct str_list *sets, char **cau
 			ret = jobset_set(js, js->specs[j].vals, key, eq ? eq + 1 : NULL, &where,
 					 &inner);
 		if (ret) {
-			*cause = xasprintf("--set %s: %s", sets->v[i], inner);
+			jobset_error(js, xasprintf("--set %s: %s", sets->v[i], inner));
 			free(inner);
+			inner = NULL;
+			ret = 0;
 		}
 		free(key);
 	}
-	return ret;
+	return js->errors.total ? -EINVAL : 0;
 }
 
 /*
@@ -193,9 +196,17 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 
 	memset(cli, 0, sizeof(*cli));
 	jobset_init(&cli->js);
-	for (i = 1; i < argc && !ret; i++) {
+	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		struct origin where = { .kind = ORIGIN_CMDLINE };
+
+		/* Every error is noted and the next argument read: all are
+		 * reported together. */
+		if (ret) {
+			jobset_error(&cli->js, *cause);
+			*cause = NULL;
+			ret = 0;
+		}
 
 		if (!strcmp(arg, "-h")) {
 			cli->help = true;
@@ -207,7 +218,10 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			else if (!strcmp(arg, "--"))
 				continue;
 			else {
-				ret = jobfile_parse_file(&cli->js, arg, cause);
+				/* Its errors are in cli->js.errors already. */
+				if (jobfile_parse_file(&cli->js, arg, &inner))
+					free(inner);
+				inner = NULL;
 				cli->nr_inputs++;
 			}
 			continue;
@@ -284,14 +298,25 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			}
 		}
 	}
-	if (!ret && (cli->formats & CLI_FMT_SQLIO))
-		ret = set_cause(cause, "--output-format=sqlio is the report of 'iogauge sqlio' "
-				       "(SQLIO command lines); job files get normal, json, json+ "
-				       "or terse");
-	if (!ret)
-		ret = apply_sets(&cli->js, &sets, cause);
-	if (!ret && sections.n)
-		ret = jobset_keep(&cli->js, &sections, cause);
+	if (ret) {
+		jobset_error(&cli->js, *cause);
+		*cause = NULL;
+	}
+	if (cli->formats & CLI_FMT_SQLIO)
+		jobset_error(&cli->js,
+			     xstrdup("--output-format=sqlio is the report of 'iogauge sqlio' "
+				     "(SQLIO command lines); job files get normal, json, json+ "
+				     "or terse"));
+	apply_sets(&cli->js, &sets);
+	if (sections.n && jobset_keep(&cli->js, &sections, cause)) {
+		free(*cause); /* its errors are in cli->js.errors already */
+		*cause = NULL;
+	}
+	ret = 0;
+	if (cli->js.errors.total) {
+		*cause = job_errors_text(&cli->js.errors);
+		ret = -EINVAL;
+	}
 	free(name);
 	str_list_clear(&sets);
 	str_list_clear(&sections);

@@ -246,16 +246,29 @@ static void job_copy(struct job *to, const struct job *from)
 	}
 }
 
+/* Applies one setting; a bad value is added to @errs (at its place in
+ * reading order) and the job keeps the value it had. */
+static int apply_noting(struct job *job, const struct setting *sv, struct job_errors *errs)
+{
+	char *cause = NULL;
+
+	if (!apply_value(job, sv, &cause))
+		return 0;
+	job_errors_add(errs, sv->origin.seq, cause);
+	return -EINVAL;
+}
+
 /*
  * Applies @spec's settings [@from, @to) to @job, which holds those before
  * @from: kb_base first (checked, and its origin noted, even with no size),
  * then the others in reading order, each scaled by its kb_base.  *@last_section
  * is the highest section applied so far; -EAGAIN when a setting in the
  * range comes from a section not after it, so kb_base could reach across
- * (the caller then builds the job from its start).
+ * (the caller then builds the job from its start).  Every bad value is
+ * added to @errs, and the others still applied: -EINVAL then.
  */
 static int apply_range(struct job *job, const struct jobspec *spec, unsigned from, unsigned to,
-		       unsigned *last_section, char **cause)
+		       unsigned *last_section, struct job_errors *errs)
 {
 	const struct opt_def *kb = opt_find("kb_base"), *name = opt_find("name");
 	unsigned i, before = job->kb_base, after, nr_marks, top = *last_section;
@@ -269,14 +282,14 @@ static int apply_range(struct job *job, const struct jobspec *spec, unsigned fro
 			return -EAGAIN;
 		top = section > top ? section : top;
 	}
-	for (i = from; i < to && !ret; i++)
+	for (i = from; i < to; i++)
 		if (jobspec_setting(spec, i)->opt == kb)
-			ret = apply_value(job, jobspec_setting(spec, i), cause);
-	if (ret)
-		return ret;
+			ret |= apply_noting(job, jobspec_setting(spec, i), errs);
+	if (ret) /* sizes would be scaled by a kb_base that is not there */
+		return -EINVAL;
 	after = job->kb_base;
 	marks = kb_marks(spec, from, to, kb, &nr_marks);
-	for (i = from; i < to && !ret; i++) {
+	for (i = from; i < to; i++) {
 		const struct setting *sv = jobspec_setting(spec, i);
 
 		/* fio's name= in a global section names no job. */
@@ -284,12 +297,12 @@ static int apply_range(struct job *job, const struct jobspec *spec, unsigned fro
 		    (sv->opt == name && sv->origin.global && sv->origin.kind == ORIGIN_FILE))
 			continue;
 		job->kb_base = kb_base_for(marks, nr_marks, sv->origin.section, before);
-		ret = apply_value(job, sv, cause);
+		ret |= apply_noting(job, sv, errs);
 	}
 	free(marks);
 	job->kb_base = after;
 	*last_section = top;
-	return ret;
+	return ret ? -EINVAL : 0;
 }
 
 /*
@@ -301,6 +314,7 @@ struct job_base {
 	const struct settings *from; /* NULL: nothing built yet */
 	unsigned n;
 	unsigned last_section;
+	bool bad; /* a value was refused (and noted once) */
 	struct job job;
 };
 
@@ -314,8 +328,10 @@ static void base_clear(struct job_base *base)
 }
 
 /* Brings @base to @spec's inherited settings: extended when it holds a
- * start of them, else built anew.  0, -EAGAIN or -EINVAL as apply_range. */
-static int base_update(struct job_base *base, const struct jobspec *spec, char **cause)
+ * start of them, else built anew.  0, -EAGAIN, or -EINVAL when a value
+ * it holds was refused (each noted in @errs once, for every job). */
+static int base_update(struct job_base *base, const struct jobspec *spec, struct job_errors *errs,
+		       char **cause)
 {
 	int ret;
 
@@ -329,41 +345,50 @@ static int base_update(struct job_base *base, const struct jobspec *spec, char *
 		base->from = spec->inherited;
 		base->n = 0;
 		base->last_section = 0;
+		base->bad = false;
 	}
-	ret = apply_range(&base->job, spec, base->n, spec->nr_inherited, &base->last_section,
-			  cause);
-	if (ret)
+	ret = apply_range(&base->job, spec, base->n, spec->nr_inherited, &base->last_section, errs);
+	if (ret == -EAGAIN) {
 		base_clear(base);
-	else
-		base->n = spec->nr_inherited;
-	return ret;
+		return ret;
+	}
+	base->n = spec->nr_inherited;
+	base->bad |= ret == -EINVAL;
+	return base->bad ? -EINVAL : 0;
 }
 
+/* Builds @spec into @job.  0; -EINVAL with the bad values in @errs (the
+ * job is built, without them); or -ENOMEM-like failures with *cause. */
 static int job_build(const struct jobspec *spec, struct job_base *base, struct job *job,
-		     char **cause)
+		     struct job_errors *errs, char **cause)
 {
 	unsigned nr = jobspec_nr_settings(spec), last = 0;
-	int ret = spec->inherited ? base_update(base, spec, cause) : -EAGAIN;
+	int ret = spec->inherited ? base_update(base, spec, errs, cause) : -EAGAIN;
+	bool bad = ret == -EINVAL;
 
-	if (!ret) {
+	if (!ret || bad) {
 		job_copy(job, &base->job);
 		last = base->last_section;
-		ret = apply_range(job, spec, spec->nr_inherited, nr, &last, cause);
+		ret = apply_range(job, spec, spec->nr_inherited, nr, &last, errs);
 		if (ret == -EAGAIN)
 			job_free(job);
+	} else if (ret != -EAGAIN) {
+		return ret;
 	}
 	/* Sections out of order (or nothing inherited): all of it, in one go. */
 	if (ret == -EAGAIN) {
 		last = 0;
+		bad = false;
 		ret = job_defaults(job, cause);
-		if (!ret)
-			ret = apply_range(job, spec, 0, nr, &last, cause);
+		if (ret)
+			return ret;
+		ret = apply_range(job, spec, 0, nr, &last, errs);
 	}
-	if (!ret && !job->name) {
+	if (!job->name) {
 		job->name = xstrdup(spec->name);
 		job_set_origin(job, opt_index(opt_find("name")), &spec->where, NULL);
 	}
-	return ret;
+	return bad ? -EINVAL : ret;
 }
 
 void job_bs_bounds(const struct job *job, enum ddir d, uint64_t *lo, uint64_t *hi)
@@ -1033,39 +1058,92 @@ static int check_job(struct job *job, char **cause)
 	return check_verify(job, ops, cause);
 }
 
-int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause)
+/* Where in reading order a job_fail_at() message belongs: at the option
+ * it blames (its text starts with that option's origin), else at the job. */
+static unsigned blame_seq(const struct job *job, const struct jobspec *spec, const char *msg)
 {
-	struct job *v = xcalloc(js->nr, sizeof(*v));
-	struct job_base base = { 0 };
-	unsigned i, j;
-	int ret = 0;
+	struct strbuf sb = { 0 };
+	unsigned i, seq = spec->where.seq;
 
-	for (i = 0; i < js->nr && !ret; i++) {
-		ret = job_build(&js->specs[i], &base, &v[i], cause);
-		if (!ret)
-			ret = check_job(&v[i], cause);
-		if (ret)
+	for (i = 0; i < opt_rows(); i++) {
+		const struct origin *o = job_origin(job, i);
+
+		if (o->kind == ORIGIN_DEFAULT)
+			continue;
+		sb.len = 0;
+		origin_format(o, opt_at(i)->name, &sb);
+		strbuf_adds(&sb, ": [");
+		if (!strncmp(msg, sb.buf, sb.len)) {
+			seq = o->seq;
 			break;
-		/* One clock for the run: fio's clocksource is global. */
-		if (!ret && v[i].clocksource != v[0].clocksource)
-			ret = job_fail_at(
-				&v[i], "clocksource", cause,
-				"clocksource=%s, but [%s] has %s: it is one for the whole run",
-				opt_enum_name(OPT_CLOCKSOURCE, (int)v[i].clocksource), v[0].name,
-				opt_enum_name(OPT_CLOCKSOURCE, (int)v[0].clocksource));
-		if (!ret && v[i].wait_for) {
-			for (j = 0; j < i; j++)
-				if (!strcmp(v[j].name, v[i].wait_for))
-					break;
-			if (j == i)
-				ret = job_fail_at(&v[i], "wait_for", cause,
-						  "wait_for=%s names no earlier job",
-						  v[i].wait_for);
 		}
 	}
+	strbuf_free(&sb);
+	return seq;
+}
+
+/* A job whose values were all taken gets its conflicts checked: the first
+ * of check_job's is noted (a later check may rest on what an earlier one
+ * refused), and those with other jobs, which rest on nothing of it. */
+static void check_built(struct job *v, unsigned i, const struct jobspec *spec,
+			struct job_errors *errs)
+{
+	char *cause = NULL;
+	unsigned j;
+
+	if (check_job(&v[i], &cause)) {
+		job_errors_add(errs, blame_seq(&v[i], spec, cause), cause);
+		cause = NULL;
+	}
+	/* One clock for the run: fio's clocksource is global. */
+	if (v[i].clocksource != v[0].clocksource) {
+		job_fail_at(&v[i], "clocksource", &cause,
+			    "clocksource=%s, but [%s] has %s: it is one for the whole run",
+			    opt_enum_name(OPT_CLOCKSOURCE, (int)v[i].clocksource), v[0].name,
+			    opt_enum_name(OPT_CLOCKSOURCE, (int)v[0].clocksource));
+		job_errors_add(errs, blame_seq(&v[i], spec, cause), cause);
+		cause = NULL;
+	}
+	if (v[i].wait_for) {
+		for (j = 0; j < i; j++)
+			if (!strcmp(v[j].name, v[i].wait_for))
+				break;
+		if (j == i) {
+			job_fail_at(&v[i], "wait_for", &cause, "wait_for=%s names no earlier job",
+				    v[i].wait_for);
+			job_errors_add(errs, blame_seq(&v[i], spec, cause), cause);
+		}
+	}
+}
+
+int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause)
+{
+	struct job *v = xcalloc(js->nr ? js->nr : 1, sizeof(*v));
+	struct job_base base = { 0 };
+	struct job_errors errs;
+	unsigned i, built;
+	int ret = 0;
+
+	/* The reader's errors first: a jobset with any does not run.  Jobs
+	 * cut short by input that is not text are not built. */
+	job_errors_copy(&errs, &js->errors);
+	for (i = 0; i < js->nr && !js->stopped; i++) {
+		ret = job_build(&js->specs[i], &base, &v[i], &errs, cause);
+		if (ret && ret != -EINVAL)
+			break;
+		if (!ret)
+			check_built(v, i, &js->specs[i], &errs);
+		ret = 0;
+	}
+	built = i + (i < js->nr && !js->stopped);
 	base_clear(&base);
+	if (!ret && errs.total) {
+		*cause = job_errors_text(&errs);
+		ret = -EINVAL;
+	}
+	job_errors_clear(&errs);
 	if (ret) {
-		job_free_all(v, i + (i < js->nr));
+		job_free_all(v, built);
 		return ret;
 	}
 	*jobs = v;

@@ -37,6 +37,9 @@ enum rate_process { RATE_LINEAR, RATE_POISSON };
 /* What thinktime_blocks counts: I/Os completed (fio's default) or issued. */
 enum think_type { THINK_COMPLETE, THINK_ISSUE };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
+/* fio's unified_rw_reporting: each direction apart, all of them as one
+ * "mixed" direction, or both. */
+enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum fadvise_hint { FADV_HINT_NONE, FADV_HINT_WORKLOAD, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM };
 /* What exitall ends when a clone ends: its reporting group, the clones
  * running at the time, or every clone of the run (fio's exit_what). */
@@ -282,6 +285,9 @@ struct job {
 	char *wait_for;
 	bool new_group;
 	bool group_reporting;
+	bool stats; /* 0: left out of the report, its logs empty (fio's stats=0) */
+	enum unified_rw unified_rw_reporting;
+	unsigned unit_base;	   /* fio's: 1, rates in bits in the text report; 0 or 8: bytes */
 	uint64_t thinktime;	   /* ns */
 	unsigned thinktime_blocks; /* I/Os between thinks */
 	uint64_t thinktime_spin;   /* ns of the think spent spinning */
@@ -498,7 +504,9 @@ const struct engine_ops *job_engine(const struct job *job);
  * Builds every job of @js (defaults, then kb_base, then values in the
  * order they were read) and checks the rules that involve two options or
  * two jobs.  Returns 0 with *jobs and *nr set, or -EINVAL with *cause set to
- * "ORIGIN: message" naming the file:line or flag that set the bad value.
+ * "ORIGIN: message" lines naming the file:line or flag of each error: those
+ * js->errors holds from reading, every bad value, and each job's first
+ * conflict between options, in reading order (job_errors_text).
  */
 int job_build_all(const struct jobset *js, struct job **jobs, unsigned *nr, char **cause);
 void job_free_all(struct job *jobs, unsigned nr);

@@ -35,13 +35,14 @@ struct reader {
 	struct jobset *js;
 	struct src stack[INCLUDE_DEPTH_MAX];
 	int depth;
-	struct settings *vals; /* where options go now; NULL before any section */
+	struct settings *vals;	  /* where options go now; NULL before any section */
+	struct settings *discard; /* after a section header that was refused */
 	bool global;
 	const char *file; /* origin of the line last handed to libinih */
 	unsigned line;
 	bool bare;
 	bool spaced;			/* white space right after = */
-	char *err;			/* first error, "file:line: message" */
+	bool stop;			/* the rest cannot be read as text */
 	char buf[JOBFILE_LINE_MAX + 2]; /* a line, its newline and a NUL */
 };
 
@@ -103,7 +104,13 @@ void jobset_free(struct jobset *js)
 	vals_free(js->cmdline);
 	str_list_clear(&js->names);
 	str_list_clear(&js->warnings);
+	job_errors_clear(&js->errors);
 	memset(js, 0, sizeof(*js));
+}
+
+void jobset_error(struct jobset *js, char *msg)
+{
+	job_errors_add_in(&js->errors, ++js->seq, js->reading, msg);
 }
 
 static const char *intern(struct jobset *js, const char *s)
@@ -123,6 +130,7 @@ struct jobspec *jobset_add_job(struct jobset *js, const char *name, const struct
 	s = &js->specs[js->nr++];
 	s->name = xstrdup(name);
 	s->where = *where;
+	s->where.seq = ++js->seq; /* where messages about the job sort */
 	/* The [global] settings so far, shared: later ones are appended
 	 * past nr_inherited, which this job does not see. */
 	s->inherited = js->global;
@@ -144,6 +152,8 @@ struct jobspec *jobset_add_cmdline_job(struct jobset *js, const char *name,
 int jobset_keep(struct jobset *js, const struct str_list *names, char **cause)
 {
 	bool *used = xcalloc(names->n ? names->n : 1, sizeof(*used));
+	bool *dropped = xcalloc(js->nr ? js->nr : 1, sizeof(*dropped));
+	struct job_errors *e = &js->errors;
 	unsigned i, j, kept = 0;
 	int ret = 0;
 
@@ -157,15 +167,32 @@ int jobset_keep(struct jobset *js, const struct str_list *names, char **cause)
 			js->specs[kept++] = js->specs[i];
 		else
 			spec_free(&js->specs[i]);
+		dropped[i] = !keep;
 	}
 	js->nr = kept;
-	for (j = 0; j < names->n && !ret; j++) {
+	/* As fio, which does not read the sections --section leaves out: what
+	 * was wrong in them is not reported (in [global] it still is). */
+	for (i = j = 0; i < e->n; i++) {
+		if (e->v[i].spec && dropped[e->v[i].spec - 1]) {
+			free(e->v[i].msg);
+			e->total--;
+			continue;
+		}
+		e->v[i].spec = 0;
+		e->v[j++] = e->v[i];
+	}
+	e->n = j;
+	free(dropped);
+	for (j = 0; j < names->n; j++) {
 		if (!used[j]) {
-			*cause = xasprintf("--section=%s: no job has that name", names->v[j]);
+			jobset_error(js,
+				     xasprintf("--section=%s: no job has that name", names->v[j]));
 			ret = -EINVAL;
 		}
 	}
 	free(used);
+	if (ret)
+		*cause = job_errors_text(&js->errors);
 	return ret;
 }
 
@@ -191,6 +218,10 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 			*cause = xasprintf(
 				"'%s' is a fio option that iogauge does not implement%s%s", key,
 				why ? ": " : "", why ? why : "");
+			return -EINVAL;
+		case FIO_OPT_NOT_BUILT:
+			*cause = xasprintf("'%s' is an option of %s, which iogauge does not build",
+					   key, why);
 			return -EINVAL;
 		case FIO_OPT_UNKNOWN:
 			break;
@@ -233,19 +264,19 @@ int jobset_set(struct jobset *js, struct settings *vals, const char *key, const 
 static void reader_vfail(struct reader *r, int at, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
-/* Notes the first error, at the line last read of stack[@at] (none: -1). */
+/* Adds an error at the line last read of stack[@at] (none: -1); reading
+ * goes on unless the caller sets r->stop. */
 static void reader_vfail(struct reader *r, int at, const char *fmt, va_list ap)
 {
-	char *msg;
+	char *msg = xvasprintf(fmt, ap);
 
-	if (r->err)
-		return;
-	msg = xvasprintf(fmt, ap);
-	if (at >= 0)
-		r->err = xasprintf("%s:%u: %s", r->stack[at].path, r->stack[at].line, msg);
-	else
-		r->err = xasprintf("%s", msg);
-	free(msg);
+	if (at >= 0) {
+		jobset_error(r->js,
+			     xasprintf("%s:%u: %s", r->stack[at].path, r->stack[at].line, msg));
+		free(msg);
+	} else {
+		jobset_error(r->js, msg);
+	}
 }
 
 static void reader_fail_at(struct reader *r, int at, const char *fmt, ...)
@@ -352,7 +383,7 @@ static void src_pop(struct reader *r)
 
 /*
  * Reads the next line of @s into r->buf, with its newline; *len is its
- * length.  1, 0 at the end, or -1 with r->err set: a line longer than
+ * length.  1, 0 at the end, or -1 with r->stop set: a line longer than
  * JOBFILE_LINE_MAX, more than JOBFILE_SIZE_MAX in all, or a read error
  * (never taken for the end: a job cut short would run as something else).
  */
@@ -379,18 +410,21 @@ static int read_line(struct reader *r, struct src *s, size_t *len)
 				       s->path, s->line, strerror(err));
 		else
 			reader_fail(r, "read error: %s", strerror(err));
+		r->stop = true;
 		return -1;
 	}
 	r->js->bytes_read += n;
 	if (n == sizeof(r->buf) - 1 && r->buf[n - 1] != '\n') {
 		s->line++;
 		reader_fail(r, "line too long: more than %d characters", JOBFILE_LINE_MAX);
+		r->stop = true;
 		return -1;
 	}
 	if (r->js->bytes_read > JOBFILE_SIZE_MAX) {
 		s->line++;
 		reader_fail(r, "the job files are larger than %d MiB in all (with their includes)",
 			    JOBFILE_SIZE_MAX >> 20);
+		r->stop = true;
 		return -1;
 	}
 	return n > 0;
@@ -422,24 +456,38 @@ static void do_include(struct reader *r, const char *name)
 	free(path);
 }
 
+/* After a refused header, the section's options are still checked, for
+ * their own errors, but kept nowhere. */
+static void section_refused(struct reader *r)
+{
+	if (!r->discard)
+		r->discard = vals_new(NULL);
+	r->vals = r->discard;
+	r->global = false;
+}
+
 static void open_section(struct reader *r, char *line)
 {
 	struct origin where = { .kind = ORIGIN_FILE };
 	struct jobspec *spec;
 	char *end = strrchr(line, ']'), *name;
 
+	r->js->reading = 0; /* the header's own errors belong to no section */
 	if (!end || end[1]) {
 		reader_fail(r, "a section header must end with ']'");
+		section_refused(r);
 		return;
 	}
 	*end = '\0';
 	name = trim(line + 1);
 	if (!*name) {
 		reader_fail(r, "empty section name '[]'");
+		section_refused(r);
 		return;
 	}
 	if (r->depth > 1) {
 		reader_fail(r, "[%s]: no sections in included files", name);
+		section_refused(r);
 		return;
 	}
 	where.file = r->stack[0].path;
@@ -455,10 +503,12 @@ static void open_section(struct reader *r, char *line)
 	if (r->js->nr >= JOBFILE_JOBS_MAX) {
 		reader_fail(r, "[%s]: more than %d jobs (a run takes at most %d threads)", name,
 			    JOBFILE_JOBS_MAX, JOB_MAX_NUMJOBS);
+		r->stop = true;
 		return;
 	}
 	spec = jobset_add_job(r->js, name, &where);
 	r->vals = spec->vals;
+	r->js->reading = r->js->nr;
 }
 
 static bool key_char_ok(char c)
@@ -469,7 +519,8 @@ static bool key_char_ok(char c)
 
 /*
  * libinih's ini_reader: hands over one key=value or [section] line at a
- * time, or NULL at the end (or after an error, which stops the parse).
+ * time, or NULL at the end (or when the rest is not text).  A line with an
+ * error is noted and skipped, so one reading finds them all.
  */
 static char *reader_next(char *str, int num, void *stream)
 {
@@ -479,7 +530,7 @@ static char *reader_next(char *str, int num, void *stream)
 	size_t len, need;
 	int got;
 
-	while (!r->err && r->depth) {
+	while (!r->stop && r->depth) {
 		s = &r->stack[r->depth - 1];
 		got = read_line(r, s, &len);
 		if (got < 0)
@@ -492,6 +543,7 @@ static char *reader_next(char *str, int num, void *stream)
 		line = r->buf;
 		if (memchr(line, '\0', len)) {
 			reader_fail(r, "a NUL byte in the line: this is not a text file");
+			r->stop = true;
 			break;
 		}
 		if (s->line == 1 && !strncmp(line, "\xEF\xBB\xBF", 3))
@@ -510,7 +562,7 @@ static char *reader_next(char *str, int num, void *stream)
 		r->line = s->line;
 		if (*line == '[') {
 			open_section(r, line);
-			if (r->err)
+			if (r->stop)
 				break;
 			snprintf(str, (size_t)num, "[s]\n");
 			return str;
@@ -522,7 +574,7 @@ static char *reader_next(char *str, int num, void *stream)
 		}
 		if (!r->vals) {
 			reader_fail(r, "option '%s' outside of any [section]", line);
-			break;
+			continue;
 		}
 		eq = strchr(line, '=');
 		if (eq)
@@ -532,7 +584,7 @@ static char *reader_next(char *str, int num, void *stream)
 			;
 		if (!*key || *cut) {
 			reader_fail(r, "'%s' is not an option name", key);
-			break;
+			continue;
 		}
 		r->bare = !eq;
 		r->spaced = eq && (eq[1] == ' ' || eq[1] == '\t');
@@ -542,7 +594,7 @@ static char *reader_next(char *str, int num, void *stream)
 				    "line too long: %zu characters after comments are removed; "
 				    "the system's libinih reads at most %d",
 				    need - 3 + 1, num - 2);
-			break;
+			continue;
 		}
 		snprintf(str, (size_t)num, "%s=%s\n", key, eq ? trim(eq + 1) : "");
 		return str;
@@ -584,18 +636,17 @@ static int reader_handler(void *user, const char *section, const char *name, con
 	char *cause = NULL;
 
 	(void)section;
-	if (r->err)
-		return 0;
 	if (r->spaced && misread_spaced(name, value)) {
-		r->err = xasprintf("%s:%u: %s: '%s= %s': fio keeps the space after '=' and then "
-				   "reads only the number, without its unit; remove the space",
-				   r->file, r->line, name, name, value);
-		return 0;
+		jobset_error(r->js,
+			     xasprintf("%s:%u: %s: '%s= %s': fio keeps the space after '=' and "
+				       "then reads only the number, without its unit; remove "
+				       "the space",
+				       r->file, r->line, name, name, value));
+		return 1;
 	}
 	if (jobset_set(r->js, r->vals, name, r->bare ? NULL : value, &where, &cause)) {
-		r->err = xasprintf("%s:%u: %s", r->file, r->line, cause);
+		jobset_error(r->js, xasprintf("%s:%u: %s", r->file, r->line, cause));
 		free(cause);
-		return 0;
 	}
 	return 1;
 }
@@ -603,25 +654,29 @@ static int reader_handler(void *user, const char *section, const char *name, con
 static int parse_stream(struct jobset *js, FILE *fp, const char *name, char **cause)
 {
 	struct reader r = { .js = js };
-	unsigned first_job = js->nr;
+	unsigned first_job = js->nr, errors = js->errors.total;
 	int ret;
 
 	/* Each file starts from the command line's defaults, as in fio. */
 	vals_free(js->global);
 	js->global = vals_new(js->cmdline);
 	if (src_push(&r, fp, name, false)) {
-		*cause = r.err;
+		*cause = job_errors_text(&js->errors);
 		return -EINVAL;
 	}
 	ret = ini_parse_stream(reader_next, &r, reader_handler, &r);
 	while (r.depth)
 		src_pop(&r);
-	if (!r.err && ret > 0)
-		r.err = xasprintf("%s:%u: libinih could not read the line", r.file, r.line);
-	else if (!r.err && ret < 0)
-		r.err = xasprintf("%s: libinih failed (%d)", name, ret);
-	if (r.err) {
-		*cause = r.err;
+	js->reading = 0;
+	js->stopped |= r.stop;
+	vals_free(r.discard);
+	if (ret > 0)
+		jobset_error(js,
+			     xasprintf("%s:%u: libinih could not read the line", r.file, r.line));
+	else if (ret < 0)
+		jobset_error(js, xasprintf("%s: libinih failed (%d)", name, ret));
+	if (js->errors.total != errors) {
+		*cause = job_errors_text(&js->errors);
 		return -EINVAL;
 	}
 	if (js->nr_files_read++ > 0 && js->nr > first_job) {
@@ -643,7 +698,8 @@ int jobfile_parse_file(struct jobset *js, const char *path, char **cause)
 	fp = fopen(path, "r");
 	if (!fp) {
 		ret = -errno;
-		*cause = xasprintf("%s: %s", path, strerror(errno));
+		jobset_error(js, xasprintf("%s: %s", path, strerror(errno)));
+		*cause = job_errors_text(&js->errors);
 		return ret;
 	}
 	ret = parse_stream(js, fp, path, cause);
@@ -659,8 +715,11 @@ int jobfile_parse_mem(struct jobset *js, const char *name, const char *text, siz
 	int ret;
 
 	if (!fp) {
-		*cause = xasprintf("%s: %s", name, strerror(errno));
-		return -errno;
+		int err = errno;
+
+		jobset_error(js, xasprintf("%s: %s", name, strerror(err)));
+		*cause = job_errors_text(&js->errors);
+		return -err;
 	}
 	ret = parse_stream(js, fp, name, cause);
 	fclose(fp);

@@ -21,6 +21,36 @@
  * never closes) is refused, not held. */
 #define JOBFILE_LINE_MAX 8191
 #define JOBFILE_SIZE_MAX (64 << 20)
+/* The most error messages kept for the report; the rest are counted. */
+#define JOBFILE_ERRORS_MAX 100
+
+/*
+ * The errors of one reading, job files and command line and the jobs built
+ * from them: all are reported at once, in reading order (@seq, as struct
+ * origin's), and nothing runs.  Only the JOBFILE_ERRORS_MAX first in that
+ * order are kept; @total counts every distinct one.
+ */
+struct job_error {
+	unsigned seq;
+	unsigned order; /* when added: ties keep it */
+	unsigned spec;	/* 1 + the job section it was read in; 0: none, or [global] */
+	char *msg;	/* "FILE:LINE: message", or "--flag: message" */
+};
+
+struct job_errors {
+	struct job_error *v;
+	unsigned n, total;
+};
+
+/* Adds @msg, which @e now owns; a message already kept is dropped. */
+void job_errors_add(struct job_errors *e, unsigned seq, char *msg);
+/* The same, for an error read in job section @spec (1 + its index). */
+void job_errors_add_in(struct job_errors *e, unsigned seq, unsigned spec, char *msg);
+/* One message a line, in reading order, then "and N more errors" when
+ * some were not kept.  A fresh string; "" when there are none. */
+char *job_errors_text(const struct job_errors *e);
+void job_errors_copy(struct job_errors *to, const struct job_errors *from);
+void job_errors_clear(struct job_errors *e);
 
 /* One option as written, in reading order.  A job applies its settings
  * in order, so a later value overrides an earlier one piece by piece, as
@@ -70,6 +100,9 @@ struct jobset {
 	size_t bytes_read;	  /* job files and includes: at most JOBFILE_SIZE_MAX */
 	struct str_list names;	  /* file names that origins point into */
 	struct str_list warnings; /* "file:line: warning: message", in order */
+	struct job_errors errors; /* every error read so far */
+	unsigned reading;	  /* 1 + the job section being read; 0: none, or [global] */
+	bool stopped;		  /* a file was not read to its end: no jobs are built */
 	unsigned seq;
 	unsigned section; /* counts sections, --name jobs and the --set pass */
 };
@@ -80,7 +113,9 @@ void jobset_free(struct jobset *js);
 /*
  * Reads a job file into @js; "-" reads standard input.  Returns 0, or a
  * negative errno with *cause set to "FILE:LINE: message" (or "FILE:
- * message" when the file cannot be opened).
+ * message" when the file cannot be opened).  A file with errors is read
+ * to its end (unless it is no text at all), each error added to
+ * js->errors; *cause is then all of js->errors (job_errors_text).
  */
 int jobfile_parse_file(struct jobset *js, const char *path, char **cause);
 /* The same, from @len bytes of @text, reported as @name. */
@@ -95,8 +130,12 @@ struct jobspec *jobset_add_cmdline_job(struct jobset *js, const char *name,
 				       const struct origin *where);
 
 /* Keeps only the jobs whose section name is in @names (--section); a name
- * that matches no job is an error.  0 or -EINVAL with *cause set. */
+ * that matches no job is an error, each added to js->errors.  0, or
+ * -EINVAL with *cause set to all of js->errors. */
 int jobset_keep(struct jobset *js, const struct str_list *names, char **cause);
+
+/* Adds @msg (owned) to js->errors, after every setting read so far. */
+void jobset_error(struct jobset *js, char *msg);
 
 /*
  * Appends option @key to @vals (a jobspec's or a global set) after expanding

@@ -110,6 +110,23 @@ static const struct opt_enum fallocate_enums[] = {
 	{ "truncate", FALLOC_TRUNCATE }, { NULL, 0 },
 };
 
+static const struct opt_enum unified_enums[] = {
+	{ "none", UNIFIED_NONE },
+	{ "0", UNIFIED_NONE },
+	{ "mixed", UNIFIED_MIXED },
+	{ "1", UNIFIED_MIXED },
+	{ "both", UNIFIED_BOTH },
+	{ "2", UNIFIED_BOTH },
+	{ NULL, 0 },
+};
+
+static const struct opt_enum unit_base_enums[] = {
+	{ "0", 0 },
+	{ "8", 8 },
+	{ "1", 1 },
+	{ NULL, 0 },
+};
+
 static const struct opt_enum coe_enums[] = {
 	{ "none", COE_NONE },	{ "0", COE_NONE }, { "read", COE_READ },
 	{ "write", COE_WRITE }, { "io", COE_IO },  { "verify", COE_VERIFY },
@@ -468,6 +485,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "bytes of I/O region per job, or a % of the file" },
 	[OPT_STARTDELAY] = { .name = "startdelay", .kind = &opt_kind_time_range, F2(startdelay_min, startdelay_max),
 	  .unit = NSEC_PER_SEC, .def = "0", .help = "wait this long (or LO-HI) before starting" },
+	[OPT_STATS] = { .name = "stats", .kind = &opt_kind_bool, F(stats), .def = "1",
+	  .flags = OPTF_BARE, .help = "0: leave the job out of the report, and its logs empty" },
 	[OPT_STEADYSTATE] = { .name = "steadystate", .alias = "ss", .kind = &opt_kind_steady, F(steadystate),
 	  .def = "iops_slope:0.01%", .help = "end the job when steady: iops, iops_slope, bw, bw_slope :limit or :N%" },
 	[OPT_STEADYSTATE_DURATION] = { .name = "steadystate_duration", .alias = "ss_dur", .kind = &opt_kind_time,
@@ -513,8 +532,14 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "check that blocks trimmed read back as zeros (0: do not read them)" },
 	[OPT_UID] = { .name = "uid", .kind = &opt_kind_uint, F(uid), .max = 4294967294u,
 	  .help = "the user ID each clone takes before its I/O (setuid)" },
+	[OPT_UNIFIED_RW_REPORTING] = { .name = "unified_rw_reporting", .kind = &opt_kind_enum,
+	  F(unified_rw_reporting), .enums = unified_enums, .def = "none",
+	  .help = "report reads, writes and trims apart (none), as one 'mixed' (mixed), or both" },
 	[OPT_UNIQUE_FILENAME] = { .name = "unique_filename", .kind = &opt_kind_bool, F(unique_filename), .def = "1",
 	  .flags = OPTF_BARE, .help = "fio's client prefix on file names (no client mode here: no effect)" },
+	[OPT_UNIT_BASE] = { .name = "unit_base", .kind = &opt_kind_enum, F(unit_base),
+	  .enums = unit_base_enums, .def = "0",
+	  .help = "rates of the text report in bytes (0: auto, 8) or bits (1)" },
 	[OPT_UNLINK] = { .name = "unlink", .kind = &opt_kind_bool, F(unlink), .def = "0",
 	  .help = "remove the files this run created when it ends" },
 	[OPT_UNLINK_EACH_LOOP] = { .name = "unlink_each_loop", .kind = &opt_kind_bool, F(unlink_each_loop), .def = "0",

@@ -171,6 +171,7 @@ enum opt_id {
 	OPT_SERIALIZE_OVERLAP,
 	OPT_SIZE,
 	OPT_STARTDELAY,
+	OPT_STATS,
 	OPT_STEADYSTATE,
 	OPT_STEADYSTATE_DURATION,
 	OPT_STEADYSTATE_RAMP_TIME,
@@ -192,7 +193,9 @@ enum opt_id {
 	OPT_TRIM_PERCENTAGE,
 	OPT_TRIM_VERIFY_ZERO,
 	OPT_UID,
+	OPT_UNIFIED_RW_REPORTING,
 	OPT_UNIQUE_FILENAME,
+	OPT_UNIT_BASE,
 	OPT_UNLINK,
 	OPT_UNLINK_EACH_LOOP,
 	OPT_VERIFY,
@@ -309,12 +312,19 @@ extern const struct opt_kind opt_kind_size, opt_kind_steady, opt_kind_time_ddir,
 
 /*
  * Options fio knows that iogauge does not implement.  FIO_OPT_UNSUPPORTED
- * is an error; FIO_OPT_HARMLESS (it cannot change the workload) warns.
+ * is an error; FIO_OPT_HARMLESS (it cannot change the workload) warns;
+ * FIO_OPT_NOT_BUILT is an error too, for an option of what iogauge will not
+ * build (network, cluster, GPU, persistent-memory, passthrough and
+ * zoned-device engines): *why is then "fio's X engine, for Y".
  */
-enum fio_opt_status { FIO_OPT_UNKNOWN, FIO_OPT_UNSUPPORTED, FIO_OPT_HARMLESS };
+enum fio_opt_status { FIO_OPT_UNKNOWN, FIO_OPT_UNSUPPORTED, FIO_OPT_HARMLESS, FIO_OPT_NOT_BUILT };
 enum fio_opt_status fio_option_status(const char *name, const char **why);
 /* When @val is a value fio accepts for option @name but iogauge does not
  * ("sg" for ioengine), a phrase saying what it is; else NULL. */
 const char *fio_value_unsupported(const char *name, const char *val);
+/* When @val is a value fio accepts for option @name that iogauge will not
+ * build ("rdma" for ioengine, "cudamalloc" for iomem): "fio's engine for
+ * Y"; else NULL. */
+const char *fio_value_not_built(const char *name, const char *val);
 
 #endif

@@ -6,6 +6,7 @@
  * job.c.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,8 +300,12 @@ const struct opt_kind opt_kind_int = { .syntax = "int", .parse = int_parse, .for
 static int refuse_choice(const struct opt_def *o, const char *val, struct strbuf *sb, char **cause)
 {
 	const char *why = fio_value_unsupported(o->name, val);
+	const char *other = fio_value_not_built(o->name, val);
 
-	if (why)
+	if (other)
+		*cause = xasprintf("'%s' is %s, which iogauge does not build (valid: %s)", val,
+				   other, sb->buf);
+	else if (why)
 		*cause = xasprintf("'%s' is %s, which iogauge does not implement (valid: %s)", val,
 				   why, sb->buf);
 	else
@@ -329,7 +334,9 @@ static int enum_lookup(const struct opt_def *o, const char *val, int *out, char 
 		}
 	}
 	enum_list(o, &sb);
-	return refuse_choice(o, val, &sb, cause);
+	/* -EINVAL written out: gcc -O3 then sees every success set the value. */
+	refuse_choice(o, val, &sb, cause);
+	return -EINVAL;
 }
 
 static int enum_parse(const struct opt_def *o, struct job *job, const char *val, char **cause)
@@ -376,7 +383,9 @@ static int engine_parse(const struct opt_def *o, struct job *job, const char *va
 	}
 	for (i = 0; engine_at(i); i++)
 		strbuf_addf(&sb, "%s%s", i ? " " : "", engine_at(i)->name);
-	return refuse_choice(o, val, &sb, cause);
+	/* -EINVAL written out: gcc -O3 then sees every success set the value. */
+	refuse_choice(o, val, &sb, cause);
+	return -EINVAL;
 }
 
 static void engine_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
@@ -989,57 +998,82 @@ static const struct {
 	{ "normal", RDIST_NORMAL }, { "zoned", RDIST_ZONED }, { "zoned_abs", RDIST_ZONED_ABS },
 };
 
-/* One direction's zones: "60/10:30/20:10/70" (zoned) or "60/20g:40/80g" (zoned_abs). */
+/*
+ * One direction's zones: "60/10:30/20:10/70" (zoned) or "60/20g:40/80g"
+ * (zoned_abs).  As fio 3.33: an empty entry ends the list; a zoned size
+ * that is missing, empty or 0 takes an equal share of what the others
+ * leave of 100% (rounded down; nothing when it is the only zone), and the
+ * sizes may add up to less than 100% (the rest is not accessed); a
+ * zoned_abs zone without a size has none.
+ */
 static int zones_one(const struct opt_def *o, struct job *job, const char *piece, enum ddir d,
 		     char **cause)
 {
 	struct rand_dist *rd = &job->random_distribution;
 	struct rand_zone *z = rd->zones[d];
-	unsigned n, i;
+	unsigned n, i, nr, missing = 0;
 	char **ent = split(piece, ':', &n);
 	double access = 0, size = 0;
 	int ret = 0;
 
 	(void)o;
-	if (n > JOB_MAX_ZONES) {
+	for (nr = 0; nr < n && *ent[nr]; nr++)
+		;
+	for (i = nr; i < n; i++)
+		if (*ent[i]) {
+			ret = set_cause(cause,
+					"'%s': an empty zone ends fio's list, so '%s' after it "
+					"would be ignored",
+					piece, ent[i]);
+			goto out;
+		}
+	if (nr > JOB_MAX_ZONES) {
 		ret = set_cause(cause, "'%s': at most %d zones", piece, JOB_MAX_ZONES);
 		goto out;
 	}
-	for (i = 0; i < n && !ret; i++) {
+	for (i = 0; i < nr && !ret; i++) {
 		char *slash = strchr(ent[i], '/');
 
-		if (!slash) {
-			ret = set_cause(cause, "'%s': zone '%s' needs access%%/size", piece,
-					ent[i]);
-			break;
-		}
-		*slash = '\0';
+		if (slash)
+			*slash = '\0';
 		memset(&z[i], 0, sizeof(z[i]));
 		ret = units_parse_double(ent[i], &z[i].access_pct, cause);
 		if (ret)
 			break;
-		if (rd->kind == RDIST_ZONED)
-			ret = units_parse_double(slash + 1, &z[i].size_pct, cause);
-		else
+		if (rd->kind == RDIST_ZONED) {
+			z[i].size_pct = -1; /* missing until it is given */
+			if (slash && slash[1])
+				ret = units_parse_double(slash + 1, &z[i].size_pct, cause);
+			if (!ret && z[i].size_pct == 0)
+				z[i].size_pct = -1;
+		} else if (slash) {
 			ret = units_parse_size(slash + 1, job->kb_base, &z[i].size, NULL, cause);
+		}
 		if (ret)
 			break;
-		if (z[i].access_pct < 0 || z[i].access_pct > 100 || z[i].size_pct < 0 ||
-		    z[i].size_pct > 100)
+		if (z[i].access_pct < 0 || z[i].access_pct > 100 || z[i].size_pct > 100 ||
+		    (z[i].size_pct < 0 && z[i].size_pct != -1))
 			ret = set_cause(cause, "'%s': zone percentages must be 0 to 100", piece);
 		access += z[i].access_pct;
-		size += z[i].size_pct;
+		if (z[i].size_pct == -1)
+			missing++;
+		else
+			size += z[i].size_pct;
 	}
 	if (ret)
 		goto out;
 	if (access < 100.0 - 1e-6 || access > 100.0 + 1e-6)
 		ret = set_cause(cause, "'%s': the access percentages add up to %g%%, not 100%%",
 				piece, access);
-	else if (rd->kind == RDIST_ZONED && (size < 100.0 - 1e-6 || size > 100.0 + 1e-6))
-		ret = set_cause(cause, "'%s': the size percentages add up to %g%%, not 100%%",
+	else if (rd->kind == RDIST_ZONED && size > 100.0 + 1e-6)
+		ret = set_cause(cause, "'%s': the size percentages add up to %g%%, more than 100%%",
 				piece, size);
-	else
-		rd->nr_zones[d] = n;
+	if (ret)
+		goto out;
+	for (i = 0; i < nr && missing; i++)
+		if (z[i].size_pct == -1)
+			z[i].size_pct = nr == 1 ? 0 : floor((100.0 - size) / missing);
+	rd->nr_zones[d] = nr;
 out:
 	free_split(ent);
 	return ret;
@@ -1063,6 +1097,14 @@ static int rand_dist_parse(const struct opt_def *o, struct job *job, const char 
 			"'%s' is not a valid random_distribution (valid: random zipf:THETA "
 			"pareto:H normal:SIGMA zoned:A/S:... zoned_abs:A/SIZE:...)",
 			val);
+	/* fio 3.33 matches the name up to the first ',' (before any ':'), so a
+	 * comma, per-direction zones included, never parses in fio. */
+	if (strchr(val, ','))
+		return set_cause(cause,
+				 "'%s': fio 3.33 refuses a comma here (it reads the name up to the "
+				 "first comma), so per-direction lists, though its documentation "
+				 "shows them, are refused too",
+				 val);
 	memset(rd->nr_zones, 0, sizeof(rd->nr_zones));
 	rd->kind = rdist_names[i].kind;
 	rd->param = rd->center = 0;

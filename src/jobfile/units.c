@@ -115,9 +115,10 @@ int units_parse_size(const char *s, unsigned kb_base, uint64_t *out, bool *pct, 
 		ret = scale_number(s, &n, 1, out, cause);
 		if (ret)
 			return ret;
-		if (*out < 1 || *out > 100)
-			return set_cause(cause, "'%s': a percentage must be 1%% to 100%%", s);
-		*pct = true;
+		if (*out > 100)
+			return set_cause(cause, "'%s': a percentage must be 0%% to 100%%", s);
+		/* fio reads 0% as 0: no offset, or the whole file for size. */
+		*pct = *out > 0;
 		return 0;
 	}
 	if (!*suf || !strcasecmp(suf, "b")) {

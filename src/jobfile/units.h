@@ -21,7 +21,7 @@
  * A size: "4k", "1.5m", "0x1000", "64KiB".  With kb_base=1024 (fio's
  * default) k/kb mean 1024 and kib means 1000; kb_base=1000 swaps them.
  * "%" is accepted only when @pct is non-NULL: then *pct is set and *out
- * holds the percentage (1..100).
+ * holds the percentage (1..100); "0%" is a plain 0, as in fio.
  */
 int units_parse_size(const char *s, unsigned kb_base, uint64_t *out, bool *pct, char **cause);
 

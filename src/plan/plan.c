@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "engines/engine.h"
+#include "jobfile/jobfile.h"
 #include "jobfile/options.h"
 #include "plan/plan.h"
 #include "workload/rand.h"
@@ -125,33 +126,49 @@ static int plan_regions(struct job_plan *jp, char **cause)
 int plan_jobs(const struct job *jobs, unsigned nr, uint64_t page, struct run_plan *out,
 	      char **cause)
 {
-	unsigned i;
-	int ret = 0;
+	struct strbuf all = { 0 };
+	unsigned i, nr_bad = 0;
+	int ret = 0, first = 0;
 
 	*out = (struct run_plan){ .jobs = jobs, .nr = nr };
 	out->v = xcalloc(nr ? nr : 1, sizeof(*out->v));
-	for (i = 0; i < nr && !ret; i++) {
+	/* Every job is planned, so that each one's error is reported at once
+	 * (one a line, as job_build_all's); a failure that is not bad input
+	 * stops. */
+	for (i = 0; i < nr && (!first || first == -EINVAL); i++) {
 		struct job_plan *jp = &out->v[i];
+		char *one = NULL;
 
 		jp->job = &jobs[i];
-		ret = check_bs(jp->job, cause);
+		ret = check_bs(jp->job, &one);
 		if (!ret)
-			ret = plan_memory(jp, page, cause);
+			ret = plan_memory(jp, page, &one);
 		if (!ret)
-			ret = plan_regions(jp, cause);
+			ret = plan_regions(jp, &one);
 		if (!ret && __builtin_add_overflow(out->mem, jp->job_mem, &out->mem))
 			ret = job_fail_at(
-				jp->job, "iodepth", cause,
+				jp->job, "iodepth", &one,
 				"the I/O buffers of every job add up to more than 2^64 bytes");
-		if (ret)
-			break;
+		if (ret) {
+			first = first ? first : ret;
+			if (nr_bad++ < JOBFILE_ERRORS_MAX)
+				strbuf_addf(&all, "%s%s", all.len ? "\n" : "", one);
+			free(one);
+			continue;
+		}
 		out->clones += jobs[i].numjobs; /* job_build_all bounded the sum */
 		if (jp->job_mem > out->v[out->mem_most].job_mem)
 			out->mem_most = i;
 	}
-	if (ret)
+	if (nr_bad > JOBFILE_ERRORS_MAX)
+		strbuf_addf(&all, "\nand %u more error%s", nr_bad - JOBFILE_ERRORS_MAX,
+			    nr_bad - JOBFILE_ERRORS_MAX > 1 ? "s" : "");
+	if (first) {
 		plan_free(out);
-	return ret;
+		*cause = strbuf_detach(&all);
+	}
+	strbuf_free(&all);
+	return first;
 }
 
 void plan_free(struct run_plan *p)
@@ -190,17 +207,17 @@ int plan_region_in_file(const struct job_plan *jp, unsigned clone, uint64_t size
 			uint64_t *len)
 {
 	const struct job *job = jp->job;
-	uint64_t align = job->offset_align, lo, hi, add, end;
+	uint64_t align = job->offset_align, lo, hi, add, end, min_bs;
 	bool bad = false;
 
 	/* As fio's get_start_offset: percentages are of the file as laid
 	 * out, and a start with one in it is rounded up to offset_align, or
 	 * to the smallest block of reads and writes. */
-	if (!align) {
-		job_bs_bounds(job, DDIR_READ, &lo, &hi);
-		job_bs_bounds(job, DDIR_WRITE, &align, &hi);
-		align = lo < align ? lo : align;
-	}
+	job_bs_bounds(job, DDIR_READ, &lo, &hi);
+	job_bs_bounds(job, DDIR_WRITE, &min_bs, &hi);
+	min_bs = lo < min_bs ? lo : min_bs;
+	if (!align)
+		align = min_bs;
 	if (job->offset.pct) {
 		add = plan_pct(size, job->offset.val);
 		bad |= __builtin_add_overflow(*start, add, start);
@@ -216,10 +233,12 @@ int plan_region_in_file(const struct job_plan *jp, unsigned clone, uint64_t size
 		*start = UINT64_MAX;
 		return -ERANGE;
 	}
+	/* size=N%, as fio's setup_files: N% of each file (not divided among
+	 * them), down to a multiple of the smallest block. */
 	if (job->size.pct)
-		*len = plan_pct(size, job->size.val) / jp->nfiles;
-	/* A percentage offset takes its region from what is left after it. */
-	if ((job->offset.pct || job->offset_increment.pct) &&
+		*len = plan_pct(size, job->size.val) / min_bs * min_bs;
+	/* A percentage takes its region from what is left after the start. */
+	if ((job->offset.pct || job->offset_increment.pct || job->size.pct) &&
 	    (__builtin_add_overflow(*start, *len, &end) || end > size))
 		*len = size > *start ? size - *start : 0;
 	else if (!*len)

@@ -47,7 +47,8 @@ struct run_plan {
 /*
  * Plans @jobs (as job_build_all built them) with a @page-byte page.
  * 0 with *out filled (plan_free releases it), or -EINVAL with *cause set
- * to "ORIGIN: [job] message", ORIGIN the file:line or flag to blame.
+ * to "ORIGIN: [job] message" lines, one for each job that cannot be
+ * planned, ORIGIN the file:line or flag to blame.
  */
 int plan_jobs(const struct job *jobs, unsigned nr, uint64_t page, struct run_plan *out,
 	      char **cause);
@@ -64,8 +65,8 @@ void plan_region(const struct job_plan *jp, unsigned clone, unsigned filenum, ui
 
 /*
  * The region once the file is laid out with @size bytes: percentage
- * offsets and sizes taken of @size (in whole blocks of bs, as fio), on top
- * of *start and *len from plan_region.  0, or -ERANGE when the region
+ * offsets and sizes taken of @size (the start rounded up to the smallest
+ * block size, as fio), on top of *start and *len from plan_region.  0, or -ERANGE when the region
  * would end past @size or PLAN_REGION_MAX, or is empty.
  */
 int plan_region_in_file(const struct job_plan *jp, unsigned clone, uint64_t size, uint64_t *start,

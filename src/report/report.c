@@ -10,11 +10,17 @@ void report_entries(const struct run *run, struct report_entries *out)
 
 	out->v = xcalloc(run->nr ? run->nr : 1, sizeof(*out->v));
 	out->merged = xcalloc(run->nr ? run->nr : 1, sizeof(*out->merged));
+	out->mixed = xcalloc(run->nr ? run->nr : 1, sizeof(*out->mixed));
 	out->n = 0;
 	for (i = 0; i < run->nr; i = j) {
 		const struct run_result *r = &run->results[i];
 		struct report_entry *e = &out->v[out->n];
 
+		/* stats=0: no entry, and no part of its group's, as fio. */
+		if (!r->job->stats) {
+			j = i + 1;
+			continue;
+		}
 		e->r = r;
 		e->err = r->error ? r : NULL;
 		if (!r->job->group_reporting) {
@@ -26,13 +32,25 @@ void report_entries(const struct run *run, struct report_entries *out)
 
 			/* group_reporting: every clone of every job in the group, as one. */
 			stats_init(m);
+			e->threads = 0;
 			for (j = i; j < run->nr && run->results[j].group == r->group; j++) {
+				if (!run->results[j].job->stats)
+					continue;
 				stats_merge(m, &run->results[j].stats);
+				e->threads++;
 				if (!e->err && run->results[j].error)
 					e->err = &run->results[j];
 			}
-			e->threads = j - i;
 			e->st = m;
+		}
+		if (r->job->unified_rw_reporting != UNIFIED_NONE) {
+			struct run_stats *mx = &out->mixed[out->n];
+			unsigned d;
+
+			stats_init(mx);
+			for (d = STAT_READ; d <= STAT_TRIM; d++)
+				stats_dir_merge(&mx->dir[0], &e->st->dir[d]);
+			e->mixed = &mx->dir[0];
 		}
 		out->n++;
 	}
@@ -42,12 +60,16 @@ void report_entries_free(struct report_entries *e)
 {
 	unsigned i;
 
-	for (i = 0; e->merged && i < e->n; i++)
+	for (i = 0; e->merged && i < e->n; i++) {
 		stats_free(&e->merged[i]);
+		stats_free(&e->mixed[i]);
+	}
 	free(e->v);
 	free(e->merged);
+	free(e->mixed);
 	e->v = NULL;
 	e->merged = NULL;
+	e->mixed = NULL;
 	e->n = 0;
 }
 
@@ -109,7 +131,7 @@ double report_group_bw(const struct run *run, unsigned group, unsigned d)
 	for (i = 0; i < run->nr; i++) {
 		const struct run_stats *st = &run->results[i].stats;
 
-		if (run->results[i].group != group)
+		if (run->results[i].group != group || !run->results[i].job->stats)
 			continue;
 		bytes += st->dir[d].bytes;
 		if (st->elapsed > elapsed)
@@ -138,6 +160,20 @@ uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BIN
 		total += bins[i];
 	}
 	return total;
+}
+
+double report_mixed_share(const struct run *run, const struct report_entry *e, double if_no_agg)
+{
+	double agg = report_group_bw(run, e->r->group, STAT_READ);
+	double p;
+
+	/* mixed: the group's all directions; both: fio divides by its reads'. */
+	if (e->r->job->unified_rw_reporting == UNIFIED_MIXED)
+		agg += report_group_bw(run, e->r->group, STAT_WRITE) +
+		       report_group_bw(run, e->r->group, STAT_TRIM);
+	agg /= 1024;
+	p = agg > 0 ? stats_sample_mean(&e->mixed->bw) * 100 / agg : if_no_agg;
+	return p > 100 ? 100 : p;
 }
 
 double report_bw_share(const struct run *run, const struct report_entry *e, unsigned d,

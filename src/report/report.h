@@ -16,12 +16,16 @@ struct report_entry {
 	unsigned threads;
 	const struct run_stats *st;   /* the clone's, or the group's merged */
 	const struct run_result *err; /* the first clone with an error, or NULL */
+	/* unified_rw_reporting=mixed or both: reads, writes and trims as one
+	 * direction, as fio sums them; NULL with none. */
+	const struct dir_stats *mixed;
 };
 
 struct report_entries {
 	struct report_entry *v;
 	unsigned n;
 	struct run_stats *merged; /* storage for the groups */
+	struct run_stats *mixed;  /* storage for the mixed directions (dir[0]) */
 };
 
 /* Builds the entries of @run in order, as fio: one per clone, one per
@@ -37,6 +41,8 @@ double report_group_bw(const struct run *run, unsigned group, unsigned d);
  * group moved no bytes. */
 double report_bw_share(const struct run *run, const struct report_entry *e, unsigned d,
 		       double if_no_agg);
+/* The same for @e's mixed direction (unified_rw_reporting), as fio. */
+double report_mixed_share(const struct run *run, const struct report_entry *e, double if_no_agg);
 /* A rate-limited direction (rate, rate_iops): the target of @threads
  * clones and what they achieved, in IOPS (rate_iops) or bytes/s (rate).
  * Kept: achieved at least 99% of the target.  False when @d has no cap. */

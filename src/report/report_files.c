@@ -112,7 +112,10 @@ static char *log_path(const struct job *job, unsigned k, unsigned n)
 
 static int clone_logs(const struct run_result *r, unsigned n, char **cause)
 {
+	static const struct run_logs none;
 	const struct job *job = r->job;
+	/* stats=0: fio creates the files and logs nothing in them. */
+	const struct run_logs *lg = job->stats ? r->logs : &none;
 	char *path;
 	unsigned k;
 	int ret = 0;
@@ -120,12 +123,12 @@ static int clone_logs(const struct run_result *r, unsigned n, char **cause)
 	for (k = 0; k < IOLOG_NR && !ret; k++) {
 		if (!(path = log_path(job, k, n)))
 			continue;
-		ret = write_log(&r->logs->log[k], path, job->log_offset && !job->log_avg_msec,
+		ret = write_log(&lg->log[k], path, job->log_offset && !job->log_avg_msec,
 				job->log_prio, cause);
 		free(path);
 	}
 	if (!ret && (path = log_path(job, IOLOG_NR, n))) {
-		ret = write_hist_log(r->logs, path, job->log_hist_coarseness, cause);
+		ret = write_hist_log(lg, path, job->log_hist_coarseness, cause);
 		free(path);
 	}
 	return ret;

@@ -53,18 +53,19 @@ static void lat_object(struct json *j, const char *key, const struct hist *h, co
 	json_close(j, '}');
 }
 
+/* Direction @d of @e, or with @d STAT_NR its mixed one. */
 static void direction(struct json *j, const char *key, const struct report_entry *e,
 		      const struct run *run, unsigned d, bool plus)
 {
-	const struct dir_stats *ds = d < STAT_NR ? &e->st->dir[d] : NULL;
+	const struct dir_stats *ds = d < STAT_NR ? &e->st->dir[d] : e->mixed;
 	const struct job *job = e->r->job;
-	static const struct dir_stats none;
 	uint64_t ms = e->st->elapsed / 1000000;
-	double secs = (double)e->st->elapsed / 1e9, bw;
+	double secs = (double)e->st->elapsed / 1e9, bw, agg;
 
-	if (!ds)
-		ds = &none;
 	bw = secs > 0 ? (double)ds->bytes / secs : 0;
+	agg = d == STAT_NR ? report_mixed_share(run, e, 0)
+	      : d < 2	   ? report_bw_share(run, e, d, 0)
+			   : 0;
 	json_open(j, key, '{');
 	json_u64(j, "io_bytes", ds->bytes);
 	json_u64(j, "io_kbytes", ds->bytes / 1024);
@@ -80,7 +81,7 @@ static void direction(struct json *j, const char *key, const struct report_entry
 	lat_object(j, "lat_ns", &ds->lat, job, job->lat_percentiles, plus);
 	json_u64(j, "bw_min", (uint64_t)ds->bw.min);
 	json_u64(j, "bw_max", (uint64_t)ds->bw.max);
-	json_dbl(j, "bw_agg", d < 2 ? report_bw_share(run, e, d, 0) : 0);
+	json_dbl(j, "bw_agg", agg);
 	json_dbl(j, "bw_mean", stats_sample_mean(&ds->bw));
 	json_dbl(j, "bw_dev", stats_sample_stddev(&ds->bw));
 	json_u64(j, "bw_samples", ds->bw.n);
@@ -302,13 +303,21 @@ static void job_object(struct json *j, const struct report_entry *e, const struc
 		options_object(j, "job options", &js->specs[e->r->job_index], false);
 	if (job->description)
 		json_str(j, "desc", job->description);
-	direction(j, "read", e, run, STAT_READ, plus);
-	direction(j, "write", e, run, STAT_WRITE, plus);
-	direction(j, "trim", e, run, STAT_TRIM, plus);
-	json_open(j, "sync", '{');
-	json_u64(j, "total_ios", st->dir[STAT_SYNC].ios);
-	lat_object(j, "lat_ns", &st->dir[STAT_SYNC].lat, job, true, plus);
-	json_close(j, '}');
+	/* unified_rw_reporting=mixed: one "mixed" object and no sync, as fio;
+	 * both: "mixed" after the others. */
+	if (job->unified_rw_reporting == UNIFIED_MIXED) {
+		direction(j, "mixed", e, run, STAT_NR, plus);
+	} else {
+		direction(j, "read", e, run, STAT_READ, plus);
+		direction(j, "write", e, run, STAT_WRITE, plus);
+		direction(j, "trim", e, run, STAT_TRIM, plus);
+		json_open(j, "sync", '{');
+		json_u64(j, "total_ios", st->dir[STAT_SYNC].ios);
+		lat_object(j, "lat_ns", &st->dir[STAT_SYNC].lat, job, true, plus);
+		json_close(j, '}');
+	}
+	if (job->unified_rw_reporting == UNIFIED_BOTH)
+		direction(j, "mixed", e, run, STAT_NR, plus);
 	json_u64(j, "job_runtime", st->runtime_sum);
 	report_cpu(st, &usr, &sys);
 	json_dbl(j, "usr_cpu", usr);

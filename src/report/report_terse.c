@@ -20,10 +20,11 @@ static void lat_us(const struct hist *h, struct strbuf *sb)
 		    hist_stddev_sample(h) / 1000);
 }
 
+/* Direction @d of @e, or with @d STAT_NR its mixed one. */
 static void direction(const struct run *run, const struct report_entry *e, unsigned d,
 		      struct strbuf *sb)
 {
-	const struct dir_stats *ds = &e->st->dir[d];
+	const struct dir_stats *ds = d < STAT_NR ? &e->st->dir[d] : e->mixed;
 	const struct job *job = e->r->job;
 	double secs = (double)e->st->elapsed / 1e9, mean, p;
 	unsigned i, n = job->clat_percentiles || job->lat_percentiles ? job->nr_percentiles : 0;
@@ -52,7 +53,7 @@ static void direction(const struct run *run, const struct report_entry *e, unsig
 	}
 	mean = stats_sample_mean(&ds->bw);
 	/* fio's terse reads 100% when the group's aggregate is 0. */
-	p = report_bw_share(run, e, d, 100);
+	p = d < STAT_NR ? report_bw_share(run, e, d, 100) : report_mixed_share(run, e, 100);
 	strbuf_addf(sb, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)ds->bw.min,
 		    (unsigned long long)ds->bw.max, p, mean, stats_sample_stddev(&ds->bw));
 }
@@ -66,8 +67,15 @@ static void entry(const struct run *run, const struct report_entry *e, struct st
 
 	strbuf_addf(sb, "3;iogauge-%s;%s;%u;%d", IOGAUGE_VERSION, e->r->job->name, e->r->group,
 		    e->err ? e->err->error_no : 0);
-	direction(run, e, STAT_READ, sb);
-	direction(run, e, STAT_WRITE, sb);
+	/* unified_rw_reporting: mixed in place of read and write; both: after. */
+	if (e->r->job->unified_rw_reporting == UNIFIED_MIXED) {
+		direction(run, e, STAT_NR, sb);
+	} else {
+		direction(run, e, STAT_READ, sb);
+		direction(run, e, STAT_WRITE, sb);
+	}
+	if (e->r->job->unified_rw_reporting == UNIFIED_BOTH)
+		direction(run, e, STAT_NR, sb);
 	report_cpu(st, &usr, &sys);
 	strbuf_addf(sb, ";%f%%;%f%%;%llu;%llu;%llu", usr, sys, (unsigned long long)st->ru.ctx,
 		    (unsigned long long)st->ru.majf, (unsigned long long)st->ru.minf);

@@ -68,6 +68,9 @@ static void rate_lines(const struct job *job, const struct dir_stats *d, unsigne
 	strbuf_addf(sb, "  rate (%s): ", job->rate_process == RATE_POISSON ? "poisson" : "linear");
 	if (rr.iops)
 		strbuf_addf(sb, "target %.0f IOPS, achieved %.2f", rr.target, rr.achieved);
+	else if (job->unit_base == 1) /* in bits, as the rates below */
+		strbuf_addf(sb, "target %.2f Mbits/sec, achieved %.2f", rr.target * 8 / 1048576.0,
+			    rr.achieved * 8 / 1048576.0);
 	else
 		strbuf_addf(sb, "target %.2f MBs/sec, achieved %.2f", rr.target / 1048576.0,
 			    rr.achieved / 1048576.0);
@@ -80,16 +83,21 @@ static void rate_lines(const struct job *job, const struct dir_stats *d, unsigne
 		    hist_percentile(&d->lag, 99) / 1e3, d->lag.max / 1e3);
 }
 
+/* Direction @dd (STAT_NR: the mixed one of unified_rw_reporting). */
 static void direction(const struct job *job, const struct dir_stats *d, unsigned dd,
 		      unsigned threads, uint64_t elapsed, struct strbuf *sb)
 {
-	const char *name = dir_names[dd];
+	const char *name = dd < STAT_NR ? dir_names[dd] : "mixed";
 	double secs = elapsed / 1e9;
 	unsigned i;
 
 	strbuf_addf(sb, "%s:\n", name);
 	strbuf_addf(sb, "  IOs/sec: %.2f\n", secs > 0 ? d->ios / secs : 0.0);
-	if (d->bytes || strcmp(name, "sync"))
+	/* unit_base=1: in bits, as fio's Mibit/s. */
+	if ((d->bytes || strcmp(name, "sync")) && job->unit_base == 1)
+		strbuf_addf(sb, "  Mbits/sec: %.2f\n",
+			    secs > 0 ? d->bytes * 8.0 / secs / 1048576.0 : 0.0);
+	else if (d->bytes || strcmp(name, "sync"))
 		strbuf_addf(sb, "  MBs/sec: %.2f\n", secs > 0 ? d->bytes / secs / 1048576.0 : 0.0);
 	strbuf_addf(sb, "  Min_Latency(us): %.2f\n", d->lat.count ? d->lat.min / 1e3 : 0.0);
 	strbuf_addf(sb, "  Avg_Latency(us): %.2f\n", hist_mean(&d->lat) / 1e3);
@@ -112,7 +120,7 @@ static void direction(const struct job *job, const struct dir_stats *d, unsigned
 }
 
 static void entry(const struct run_result *r, unsigned threads, const struct run_stats *st,
-		  struct strbuf *sb)
+		  const struct dir_stats *mixed, struct strbuf *sb)
 {
 	const struct job *job = r->job;
 	double usr, sys;
@@ -144,9 +152,15 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 	strbuf_addf(sb, "cpu: usr=%.2f%% sys=%.2f%% ctx=%llu majf=%llu minf=%llu\n", usr, sys,
 		    (unsigned long long)st->ru.ctx, (unsigned long long)st->ru.majf,
 		    (unsigned long long)st->ru.minf);
-	for (d = 0; d < STAT_NR; d++)
+	/* unified_rw_reporting=mixed: reads, writes and trims as one; both:
+	 * each, then all as one.  Syncs apart, as fio. */
+	for (d = 0; d < STAT_SYNC && job->unified_rw_reporting != UNIFIED_MIXED; d++)
 		if (st->dir[d].ios)
 			direction(job, &st->dir[d], d, threads, st->elapsed, sb);
+	if (mixed && mixed->ios)
+		direction(job, mixed, STAT_NR, threads, st->elapsed, sb);
+	if (st->dir[STAT_SYNC].ios)
+		direction(job, &st->dir[STAT_SYNC], STAT_SYNC, threads, st->elapsed, sb);
 	if (job->verify != VERIFY_NONE) {
 		report_verify(job, st, sb);
 		strbuf_addc(sb, '\n');
@@ -191,7 +205,7 @@ void report_text(const struct run *run, struct strbuf *sb)
 		    run->interrupted ? " (interrupted: partial results)" : "");
 	report_entries(run, &es);
 	for (i = 0; i < es.n; i++)
-		entry(es.v[i].r, es.v[i].threads, es.v[i].st, sb);
+		entry(es.v[i].r, es.v[i].threads, es.v[i].st, es.v[i].mixed, sb);
 	report_entries_free(&es);
 	if (run->disks.n)
 		strbuf_addf(sb, "\nDisk stats (read/write):\n");

@@ -195,29 +195,32 @@ static void sample_merge(struct sample_agg *dst, const struct sample_agg *src)
 	dst->m2 += src->m2;
 }
 
+void stats_dir_merge(struct dir_stats *a, const struct dir_stats *b)
+{
+	unsigned i;
+
+	a->ios += b->ios;
+	a->bytes += b->bytes;
+	a->ms_sum += b->ms_sum;
+	for (i = 0; i < STATS_MS_BUCKETS; i++)
+		a->ms[i] += b->ms[i];
+	for (i = 0; i < STATS_LAT_BINS; i++)
+		a->lat_bins[i] += b->lat_bins[i];
+	hist_merge(&a->slat, &b->slat);
+	hist_merge(&a->clat, &b->clat);
+	hist_merge(&a->resp, &b->resp);
+	hist_merge(&a->lag, &b->lag);
+	hist_merge(&a->lat, &b->lat);
+	sample_merge(&a->bw, &b->bw);
+	sample_merge(&a->iops, &b->iops);
+}
+
 void stats_merge(struct run_stats *dst, const struct run_stats *src)
 {
 	unsigned d, i;
 
-	for (d = 0; d < STAT_NR; d++) {
-		struct dir_stats *a = &dst->dir[d];
-		const struct dir_stats *b = &src->dir[d];
-
-		a->ios += b->ios;
-		a->bytes += b->bytes;
-		a->ms_sum += b->ms_sum;
-		for (i = 0; i < STATS_MS_BUCKETS; i++)
-			a->ms[i] += b->ms[i];
-		for (i = 0; i < STATS_LAT_BINS; i++)
-			a->lat_bins[i] += b->lat_bins[i];
-		hist_merge(&a->slat, &b->slat);
-		hist_merge(&a->clat, &b->clat);
-		hist_merge(&a->resp, &b->resp);
-		hist_merge(&a->lag, &b->lag);
-		hist_merge(&a->lat, &b->lat);
-		sample_merge(&a->bw, &b->bw);
-		sample_merge(&a->iops, &b->iops);
-	}
+	for (d = 0; d < STAT_NR; d++)
+		stats_dir_merge(&dst->dir[d], &src->dir[d]);
 	for (i = 0; i < STATS_DEPTHS; i++) {
 		dst->depth[i] += src->depth[i];
 		dst->submit[i] += src->submit[i];

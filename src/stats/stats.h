@@ -161,6 +161,9 @@ static inline unsigned stats_batch_bucket(unsigned n)
 		b++;
 	return b;
 }
+/* Adds direction @src's counts to @dst, as fio sums two (interval
+ * samples: their min, max and mean added). */
+void stats_dir_merge(struct dir_stats *dst, const struct dir_stats *src);
 /* Adds @src's counts to @dst; elapsed becomes the longer of the two,
  * runtime_sum the sum. */
 void stats_merge(struct run_stats *dst, const struct run_stats *src);

@@ -89,7 +89,7 @@ same cmdline -- --parse-only --bs=8k --ioengine=libaio --name=a --rw=randread --
 	--time_based --runtime=30 --name=b --rw=write --bs 64k
 expect 2 "--bs=4q: '4q': unknown size suffix 'q'" -- --parse-only --bs=4q --name=a
 expect 2 "--direct=2: '2' is not a boolean" -- --parse-only --name=a --direct=2
-expect 2 "--read_beyond_wp=1: 'read_beyond_wp' is a fio option that iogauge does not implement" \
+expect 2 "--read_beyond_wp=1: 'read_beyond_wp' is an option of fio's zonemode=zbd (for zoned block devices), which iogauge does not build" \
 	-- --parse-only --name=a --read_beyond_wp=1
 expect 2 "--rwmixwrite: [a] rwmixread=70 and rwmixwrite=50 add up to 120%" \
 	-- --parse-only --name=a --rwmixread=70 --rwmixwrite=50

@@ -30,6 +30,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!cause || !*cause)
 			abort(); /* an error must say what it is */
 		free(cause);
+		cause = NULL;
+		/* As main.c: the jobs are built all the same, for their own
+		 * errors, and refused with the reader's. */
+		if (!job_build_all(&js, &jobs, &nr, &cause) || !cause || !*cause)
+			abort();
+		free(cause);
 		jobset_free(&js);
 		return 0;
 	}

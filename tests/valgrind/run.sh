@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CLI tests with every iogauge under valgrind (memcheck): cli/run.sh,
-# cli/bad.sh, cli/badinput.py, cli/outputs.py, cli/overflow.py and cli/devices.py (as
+# cli/bad.sh, cli/badinput.py, cli/errors.py, cli/outputs.py, cli/overflow.py and cli/devices.py (as
 # root).  A memcheck error or leak exits 99, which those tests see as a
 # wrong status; the log is printed on failure.
 # Skips (77) without valgrind.
@@ -14,6 +14,7 @@ status=0
 bash "$src/tests/cli/run.sh" || status=1
 bash "$src/tests/cli/bad.sh" || status=1
 python3 "$src/tests/cli/badinput.py" || status=1
+python3 "$src/tests/cli/errors.py" || status=1
 python3 "$src/tests/cli/outputs.py" || status=1
 python3 "$src/tests/cli/overflow.py" || status=1
 python3 "$src/tests/cli/devices.py"
