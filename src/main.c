@@ -89,10 +89,17 @@ static const char usage[] =
 	"  --OPTION=VALUE      a job option; before the first --name it is a default for all\n"
 	"  --output-format=F   normal, json, json+ or terse; a comma list prints several\n"
 	"  --minimal           the same as --output-format=terse\n"
+	"  --terse-version=N   fio's terse format version 2, 3 (the default), 4 or 5\n"
 	"  --output=FILE       write the report to FILE instead of standard output\n"
 	"  --eta=WHEN          live status on stderr: auto (a terminal only), always, never\n"
+	"  --eta-interval=T    a status line every T (default 1s, at least 250ms)\n"
+	"  --eta-newline=T     on a terminal, keep a status line every T instead of rewriting it\n"
 	"  --plot=DIR          write SVG plots of latency, IOPS and bandwidth into DIR\n"
 	"  --help-options      list every job option\n"
+	"  --cmdhelp=OPTION    one option's help, type and default; alone, every option's help\n"
+	"  --showcmd           print the job files as one command line and stop\n"
+	"  --warnings-fatal    a warning about a job is an error: nothing runs\n"
+	"  --max-jobs=N        read and ignored, as fio 3.33 does\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
 	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"
@@ -148,6 +155,119 @@ static void help_options(void)
 			printf(" [default: %s]", o->def);
 		putchar('\n');
 	}
+}
+
+/* fio sorts a section's options before it parses (and prints) them:
+ * these first, filename and filename_format last, the rest as read. */
+static int showcmd_prio(const struct opt_def *o)
+{
+	static const char *const first[] = { "cpus_allowed_policy", "kb_base", "lockfile",
+					     "unit_base" };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(first); i++)
+		if (!strcmp(o->name, first[i]))
+			return 1;
+	return !strcmp(o->name, "filename") || !strcmp(o->name, "filename_format") ? -1 : 0;
+}
+
+/* The name fio gives an option where it is iogauge's alias. */
+static const char *showcmd_name(const struct opt_def *o)
+{
+	if (!strcmp(o->name, "blockalign"))
+		return "ba";
+	if (!strcmp(o->name, "iodepth_batch_submit"))
+		return "iodepth_batch";
+	return o->name;
+}
+
+/* Settings @from to @to of @v on --showcmd's line, in fio's order; the
+ * command line's own (before any --name) are not the files', left out. */
+static void showcmd_settings(const struct setting *v, unsigned from, unsigned to)
+{
+	const struct setting *st;
+	const char *q;
+	unsigned i;
+	int prio;
+
+	for (prio = 1; prio >= -1; prio--) {
+		for (i = from; i < to; i++) {
+			st = &v[i];
+			if (st->origin.kind == ORIGIN_CMDLINE || showcmd_prio(st->opt) != prio)
+				continue;
+			/* fio quotes description's value alone. */
+			q = strcmp(st->opt->name, "description") ? "" : "\"";
+			if (st->bare)
+				printf(" --%s", showcmd_name(st->opt));
+			else
+				printf(" --%s=%s%s%s", showcmd_name(st->opt), q, st->value, q);
+		}
+	}
+}
+
+/*
+ * --showcmd: the jobs as fio's command line, as fio prints it: each
+ * section's options in reading order, a job's after --name=NAME, a bare
+ * flag without "=".  A [global] read after a job is printed where it was
+ * read, before the next --name, as fio does.
+ */
+static void showcmd(const struct jobset *js)
+{
+	const struct settings *g = NULL;
+	unsigned i, done = 0;
+
+	fputs("iogauge", stdout);
+	for (i = 0; i < js->nr; i++) {
+		const struct jobspec *s = &js->specs[i];
+
+		if (s->inherited != g)
+			g = s->inherited, done = 0;
+		if (s->nr_inherited > done) {
+			showcmd_settings(g->v, done, s->nr_inherited);
+			done = s->nr_inherited;
+		}
+		printf(" --name=%s", s->name);
+		showcmd_settings(s->vals->v, 0, s->vals->n);
+	}
+	putchar('\n');
+}
+
+/* --cmdhelp: every option's name and help as fio lists them, or one
+ * option's rows.  0, or EXIT_BAD_INPUT for a name that is no option. */
+static int cmdhelp(const char *name)
+{
+	const struct opt_def *o;
+	const char *why = NULL;
+	unsigned i;
+
+	if (!*name) {
+		for (i = 0; i < opt_rows(); i++)
+			printf("%-24s: %s\n", opt_at(i)->name, opt_at(i)->help);
+		return 0;
+	}
+	o = opt_find(name);
+	if (!o) {
+		if (fio_option_status(name, &why) != FIO_OPT_UNKNOWN)
+			fprintf(stderr,
+				"iogauge: --cmdhelp=%s: a fio option that iogauge does not "
+				"implement%s%s\n",
+				name, why ? ": " : "", why ? why : "");
+		else
+			fprintf(stderr,
+				"iogauge: --cmdhelp=%s: no such option (iogauge --help-options "
+				"lists them)\n",
+				name);
+		return EXIT_BAD_INPUT;
+	}
+	printf("%20s: %s\n", o->name, o->help);
+	if (o->alias)
+		printf("%20s: %s\n", "alias", o->alias);
+	printf("%20s: %s\n", "type", o->kind->syntax);
+	if (o->def)
+		printf("%20s: %s\n", "default", o->def);
+	if (o->engine)
+		printf("%20s: %s\n", "engine", o->engine->name);
+	return 0;
 }
 
 static void list_engines(void)
@@ -250,18 +370,33 @@ struct eta_state {
 	struct run_status prev;
 	bool have_prev;
 	bool tty;
-	size_t width; /* of the last line, to blank it */
+	size_t width;	  /* of the last line, to blank it */
+	uint64_t newline; /* --eta-newline, ns; 0: none */
+	uint64_t kept;	  /* run_now() when a line was last kept */
+	bool newline_due;
 };
 
 static void eta_show(const struct run_status *st, void *arg)
 {
 	struct eta_state *es = arg;
 	struct strbuf sb = { 0 };
+	uint64_t now = run_now();
 
 	report_status(st, es->have_prev ? &es->prev : NULL, &sb);
+	/* --eta-newline: as fio, the first line shown after more than that
+	 * time is kept; the line after it starts below it. */
+	if (es->tty && es->newline_due) {
+		fputc('\n', stderr);
+		es->width = 0;
+		es->newline_due = false;
+	}
 	if (es->tty) {
 		fprintf(stderr, "\r%-*s", (int)es->width, sb.buf);
 		es->width = sb.len;
+		if (es->newline && now - es->kept > es->newline) {
+			es->newline_due = true;
+			es->kept = now;
+		}
 	} else {
 		fprintf(stderr, "%s\n", sb.buf);
 	}
@@ -308,7 +443,7 @@ static void report(const struct cli *cli, const struct sqlio *sq, const struct r
 	if (f & CLI_FMT_NORMAL)
 		report_text(run, out);
 	if (f & CLI_FMT_TERSE)
-		report_terse(run, out);
+		report_terse_version(run, cli->terse_version ? cli->terse_version : 3, out);
 	if (f & (CLI_FMT_JSON | CLI_FMT_JSONPLUS))
 		report_json(run, &cli->js, f & CLI_FMT_JSONPLUS, out);
 }
@@ -317,10 +452,13 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 			  const struct run_plan *plan, struct output *dest)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct eta_state es = { .tty = isatty(STDERR_FILENO) };
-	struct run_watch watch = {
-		.fn = eta_show, .layout = layout_show, .arg = &es, .every = 1000000000ull
-	};
+	struct eta_state es = { .tty = isatty(STDERR_FILENO),
+				.newline = cli->eta_newline,
+				.kept = run_now() };
+	struct run_watch watch = { .fn = eta_show,
+				   .layout = layout_show,
+				   .arg = &es,
+				   .every = cli->eta_interval ? cli->eta_interval : 1000000000ull };
 	struct strbuf out = { 0 }, util = { 0 };
 	struct sysutil_snap su[2] = { 0 };
 	struct run run;
@@ -440,6 +578,11 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	job_warnings(jobs, nr, &warn);
 	for (i = 0; i < warn.n; i++)
 		fprintf(stderr, "iogauge: warning: %s\n", warn.v[i]);
+	if (warn.n && cli->warnings_fatal) {
+		fprintf(stderr, "iogauge: --warnings-fatal: nothing runs\n");
+		str_list_clear(&warn);
+		return EXIT_BAD_INPUT;
+	}
 	str_list_clear(&warn);
 	/* Every size checked before anything is opened or written. */
 	if (plan_jobs(jobs, nr, (uint64_t)sysconf(_SC_PAGESIZE), &plan, &cause)) {
@@ -551,8 +694,15 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < cli.js.warnings.n; i++)
 		fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
+	if (cli.js.warnings.n && cli.warnings_fatal && !cli.parse_only) {
+		fprintf(stderr, "iogauge: --warnings-fatal: nothing runs\n");
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
 	if (cli.help || cli.version || cli.help_options || cli.clock_info || cli.list_engines ||
-	    cli.enghelp) {
+	    cli.enghelp || cli.cmdhelp) {
+		if (cli.cmdhelp)
+			status = cmdhelp(cli.cmdhelp);
 		if (cli.list_engines)
 			list_engines();
 		if (cli.enghelp)
@@ -580,6 +730,11 @@ int main(int argc, char **argv)
 	if (job_build_all(&cli.js, &jobs, &nr, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	/* As fio: the values are checked before the line is printed. */
+	if (cli.showcmd) {
+		showcmd(&cli.js);
 		goto out;
 	}
 	if (job_check_threads(jobs, nr, &cause)) {
