@@ -26,8 +26,11 @@ FIO = shutil.which(os.environ.get("FIO", "fio"))
 EXAMPLES = "/usr/share/doc/fio/examples"
 
 
-def run(argv, cwd=None, timeout=60):
-    p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+TMP = None  # the scratch folder, every run's cwd: fio leaves verify state files there
+
+
+def run(argv, timeout=60):
+    p = subprocess.run(argv, cwd=TMP, capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -63,10 +66,12 @@ def showcmd(tmp):
     env = dict(os.environ, IOGAUGE_CMP_BS="16k", IOGAUGE_CMP_DEPTH="6")
     compared = 0
     for f in files:
-        i = subprocess.run([BIN, "--showcmd", f], capture_output=True, text=True, env=env)
+        i = subprocess.run([BIN, "--showcmd", f], capture_output=True, text=True, env=env,
+                           cwd=tmp)
         if i.returncode:
             continue  # an example iogauge does not read (yet)
-        p = subprocess.run([FIO, "--showcmd", f], capture_output=True, text=True, env=env)
+        p = subprocess.run([FIO, "--showcmd", f], capture_output=True, text=True, env=env,
+                           cwd=tmp)
         fw, iw = p.stdout.split(), i.stdout.split()
         # threads= is the tiobench profile's, which fio reads and ignores and
         # iogauge drops with a warning (waitfor.fio): not on iogauge's line.
@@ -215,7 +220,8 @@ def main():
     if not FIO:
         print("SKIP: fio is not installed")
         sys.exit(77)
-    tmp = tempfile.mkdtemp(prefix="flags.")
+    global TMP
+    tmp = TMP = tempfile.mkdtemp(prefix="flags.")
     try:
         showcmd(tmp)
         cmdhelp()
