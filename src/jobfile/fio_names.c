@@ -159,7 +159,6 @@ static const struct {
 	{ "window_size", FIO_OPT_UNSUPPORTED, "an option of fio's net, netsplice engines" },
 	{ "write_barrier", FIO_OPT_UNSUPPORTED, NULL },
 	{ "write_hint", FIO_OPT_UNSUPPORTED, NULL },
-	{ "write_iolog", FIO_OPT_UNSUPPORTED, NULL },
 	{ "writefua", FIO_OPT_UNSUPPORTED, "an option of fio's sg engine" },
 	{ "zone_reset_frequency", FIO_OPT_UNSUPPORTED, NULL },
 	{ "zone_reset_threshold", FIO_OPT_UNSUPPORTED, NULL },

@@ -316,6 +316,7 @@ struct job {
 	char *write_iops_log;
 	char *write_lat_log;
 	char *write_hist_log;
+	char *write_iolog;	      /* NULL: off; each I/O issued appended to it, as fio's */
 	unsigned log_avg_msec;	      /* ms; 0: every I/O */
 	unsigned log_hist_msec;	      /* ms; 0: no histogram log lines */
 	unsigned log_hist_coarseness; /* histogram log bins merged 2^N at a time */

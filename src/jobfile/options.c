@@ -442,6 +442,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "log bandwidth to PREFIX_bw.N.log" },
 	[OPT_WRITE_HIST_LOG] = { .name = "write_hist_log", .kind = &opt_kind_str, F(write_hist_log), .flags = OPTF_BARE,
 	  .help = "log latency histograms to PREFIX_clat_hist.N.log" },
+	[OPT_WRITE_IOLOG] = { .name = "write_iolog", .kind = &opt_kind_str, F(write_iolog),
+	  .help = "append each I/O issued to FILE in fio's iolog format (version 3)" },
 	[OPT_WRITE_IOPS_LOG] = { .name = "write_iops_log", .kind = &opt_kind_str, F(write_iops_log), .flags = OPTF_BARE,
 	  .help = "log IOPS to PREFIX_iops.N.log" },
 	[OPT_WRITE_LAT_LOG] = { .name = "write_lat_log", .kind = &opt_kind_str, F(write_lat_log), .flags = OPTF_BARE,

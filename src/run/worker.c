@@ -243,6 +243,10 @@ void worker_prefault(struct worker *w)
 		iolog_grow(l);
 		touch(l->tail->e, sizeof(l->tail->e));
 	}
+	if (w->trace.on && !w->trace.tail) {
+		iotrace_grow(&w->trace);
+		touch(w->trace.tail->e, sizeof(w->trace.tail->e));
+	}
 }
 
 int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, unsigned thread,
@@ -279,9 +283,18 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 	}
 	depth = jp->depth;
 	w->eng.depth = depth;
+	/* Opened (made) before the data files: one that cannot be leaves
+	 * nothing laid out. */
+	if (job->write_iolog) {
+		ret = iotrace_open(&w->trace, job->write_iolog, cause);
+		if (ret)
+			return ret;
+	}
 	ret = files_open(jp, clone, w->eng.ops->flags, &fw, &w->files, cause);
-	if (ret)
+	if (ret) {
+		iotrace_free(&w->trace);
 		return ret;
+	}
 	seed = seed_for(job, clone);
 	payload_init(&w->pl, job, seed);
 	rng_seed(&w->rate_rng, seed ^ 0x72617465u); /* "rate" */
@@ -344,6 +357,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->file_inflight);
 	w->file_inflight = NULL;
 	interval_free(&w->iv);
+	iotrace_free(&w->trace);
 	stats_free(&w->stats);
 	w->pending = NULL;
 	w->reqs = NULL;
@@ -845,6 +859,10 @@ static void fill(struct worker *w, struct loop *lp)
 		w->held = NULL;
 		if (w->file_inflight)
 			w->file_inflight[req->file]++;
+		/* write_iolog: an I/O the engine took, as fio logs it in td_io_queue. */
+		if (w->trace.on)
+			iotrace_add(&w->trace, req->t_start, req->file, req->op, req->off,
+				    req->len);
 		if (q == ENGINE_Q_DONE) {
 			/* As fio: a sync I/O is a submission and a reap of one. */
 			w->stats.submit[1]++;
@@ -1207,12 +1225,32 @@ static void rusage_delta(struct run_rusage *out, const struct rusage *a, const s
 	out->minf = (uint64_t)(b->ru_minflt - a->ru_minflt);
 }
 
+/* write_iolog's file, after the run; a failure is the job's error. */
+static void trace_write(struct worker *w, uint64_t t0, uint64_t t_end)
+{
+	const char **paths = xcalloc(w->files.n ? w->files.n : 1, sizeof(*paths));
+	char *cause = NULL;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < w->files.n; i++)
+		paths[i] = w->files.v[i].path;
+	ret = iotrace_write(&w->trace, w->job->write_iolog, paths, w->files.n, t0, t_end, &cause);
+	free(paths);
+	if (ret && !w->error) {
+		w->error_no = -ret;
+		w->error = cause;
+	} else {
+		free(cause);
+	}
+}
+
 void worker_run(struct worker *w)
 {
 	const struct job *job = w->job;
 	struct rusage ru0, ru1;
 	struct loop lp;
-	uint64_t now = run_now(), min;
+	uint64_t now = run_now(), min, t0 = now;
 	unsigned i;
 
 	/* The job's time starts before its files' cache is dropped, as fio's
@@ -1310,6 +1348,8 @@ void worker_run(struct worker *w)
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
 	w->stats.runtime_sum = w->stats.elapsed / 1000000;
 	windows_end(w, &lp, now);
+	if (w->trace.on)
+		trace_write(w, t0, now);
 	getrusage(RUSAGE_THREAD, &ru1);
 	rusage_delta(&w->stats.ru, &ru0, &ru1);
 	/* Outside the measured time, as fio's end_fsync and fsync_on_close. */

@@ -18,6 +18,7 @@
 #include "run/payload.h"
 #include "stats/interval.h"
 #include "stats/iolog.h"
+#include "stats/iotrace.h"
 #include "stats/stats.h"
 #include "util/runclock.h"
 #include "workload/rand.h"
@@ -108,6 +109,7 @@ struct worker {
 	struct worker_verify v;
 	struct run_flow *flow; /* flow=: the run's shared flow, or NULL */
 	uint64_t flow_mine;    /* ... and the I/Os it let this clone issue */
+	struct iotrace trace; /* write_iolog: each I/O issued */
 };
 
 /* Whether the worker is to stop: the run was stopped, or its group halted. */
