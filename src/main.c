@@ -7,10 +7,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobfile/cli.h"
@@ -100,6 +103,9 @@ static const char usage[] =
 	"  --showcmd           print the job files as one command line and stop\n"
 	"  --warnings-fatal    a warning about a job is an error: nothing runs\n"
 	"  --max-jobs=N        read and ignored, as fio 3.33 does\n"
+	"  --trigger-file=F    stop the run when file F appears (it is removed)\n"
+	"  --trigger-timeout=T stop the run T (whole seconds) after it starts\n"
+	"  --trigger=CMD       run CMD through the shell when a trigger fires\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
 	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"
@@ -344,6 +350,101 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
+/*
+ * --trigger-file and --trigger-timeout: a thread that looks every 100 ms,
+ * as fio's main loop does.  When the file is there (it is removed) or the
+ * time has passed since the run started, the run stops as on Ctrl-C, but
+ * its exit status is the run's own, and the --trigger command runs.
+ */
+struct trigger {
+	const struct cli *cli;
+	uint64_t t0; /* ns, run_now() at the run's start */
+	pthread_t tid;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool quit;
+	atomic_bool fired;
+};
+
+static bool trigger_due(struct trigger *tg)
+{
+	struct stat sb;
+
+	if (tg->cli->trigger_file && !stat(tg->cli->trigger_file, &sb)) {
+		if (unlink(tg->cli->trigger_file) < 0)
+			fprintf(stderr, "iogauge: --trigger-file %s: cannot remove it: %s\n",
+				tg->cli->trigger_file, strerror(errno));
+		return true;
+	}
+	return tg->cli->trigger_timeout && run_now() - tg->t0 >= tg->cli->trigger_timeout;
+}
+
+static void *trigger_main(void *arg)
+{
+	struct trigger *tg = arg;
+	struct timespec until;
+	int ret;
+
+	pthread_mutex_lock(&tg->lock);
+	while (!tg->quit) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		while (!tg->quit &&
+		       pthread_cond_timedwait(&tg->cond, &tg->lock, &until) != ETIMEDOUT)
+			;
+		if (tg->quit || !trigger_due(tg))
+			continue;
+		atomic_store(&tg->fired, true);
+		if (!stop)
+			stop = SIGTERM;
+		pthread_mutex_unlock(&tg->lock);
+		if (tg->cli->trigger_cmd) {
+			fflush(NULL);
+			ret = system(tg->cli->trigger_cmd);
+			if (ret == -1)
+				fprintf(stderr, "iogauge: --trigger %s: cannot run it: %s\n",
+					tg->cli->trigger_cmd, strerror(errno));
+		}
+		pthread_mutex_lock(&tg->lock);
+		break;
+	}
+	pthread_mutex_unlock(&tg->lock);
+	return NULL;
+}
+
+/* Starts the thread when a trigger is asked for: true when it runs. */
+static bool trigger_start(struct trigger *tg, const struct cli *cli)
+{
+	memset(tg, 0, sizeof(*tg));
+	tg->cli = cli;
+	tg->t0 = run_now();
+	if (!cli->trigger_file && !cli->trigger_timeout)
+		return false;
+	pthread_mutex_init(&tg->lock, NULL);
+	pthread_cond_init(&tg->cond, NULL);
+	if (pthread_create(&tg->tid, NULL, trigger_main, tg)) {
+		pthread_cond_destroy(&tg->cond);
+		pthread_mutex_destroy(&tg->lock);
+		return false;
+	}
+	return true;
+}
+
+static void trigger_stop(struct trigger *tg)
+{
+	pthread_mutex_lock(&tg->lock);
+	tg->quit = true;
+	pthread_cond_signal(&tg->cond);
+	pthread_mutex_unlock(&tg->lock);
+	pthread_join(tg->tid, NULL);
+	pthread_cond_destroy(&tg->cond);
+	pthread_mutex_destroy(&tg->lock);
+}
+
 /* The clock every latency is read from, and what one read costs. */
 static void clock_info(void)
 {
@@ -461,6 +562,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 				   .every = cli->eta_interval ? cli->eta_interval : 1000000000ull };
 	struct strbuf out = { 0 }, util = { 0 };
 	struct sysutil_snap su[2] = { 0 };
+	struct trigger tg;
+	bool triggering;
 	struct run run;
 	char *cause = NULL;
 	uint64_t t0;
@@ -482,7 +585,10 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		return EXIT_FAILED;
 	}
 	t0 = run_now();
+	triggering = trigger_start(&tg, cli);
 	ret = run_jobs(plan, &stop, &watch, &run, &cause);
+	if (triggering)
+		trigger_stop(&tg);
 	if (ret) {
 		if (es.width && es.tty)
 			fprintf(stderr, "\r%*s\r", (int)es.width, "");
@@ -546,7 +652,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		free(cause);
 		status = EXIT_FAILED;
 	}
-	if (run.interrupted)
+	/* A trigger's stop is the run's end, as in fio: not a signal's. */
+	if (run.interrupted && !atomic_load(&tg.fired))
 		status = 128 + stop; /* 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT */
 	run_free(&run);
 	return status;

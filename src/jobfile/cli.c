@@ -13,10 +13,12 @@
 #include "jobfile/units.h"
 
 static const char *const cli_flags[] = {
-	"help",	   "version",	 "help-options", "parse-only",	   "section",	    "set",
-	"name",	   "clock-info", "list-engines", "enghelp",	   "output-format", "output",
-	"minimal", "eta",	 "plot",	 "readonly",	   "eta-interval",  "eta-newline",
-	"showcmd", "cmdhelp",	 "max-jobs",	 "warnings-fatal", "terse-version",
+	"help",		 "version",	   "help-options",  "parse-only",   "section",
+	"set",		 "name",	   "clock-info",    "list-engines", "enghelp",
+	"output-format", "output",	   "minimal",	    "eta",	    "plot",
+	"readonly",	 "eta-interval",   "eta-newline",   "showcmd",	    "cmdhelp",
+	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
+	"trigger",
 };
 
 static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
@@ -288,8 +290,33 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 				val = NULL;
 			}
 			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "trigger-file") || !strcmp(name, "trigger")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && !*val)
+				*cause = xasprintf("--%s needs a value", name), val = NULL;
+			if (val && name[7])
+				cli->trigger_file = val;
+			else if (val)
+				cli->trigger_cmd = val;
+			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "trigger-timeout")) {
+			uint64_t ns = 0;
+
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && units_parse_time(val, 1000000000ull, &ns, &inner)) {
+				*cause = xasprintf("--trigger-timeout=%s: %s", val, inner);
+				free(inner);
+				inner = NULL;
+				val = NULL;
+			} else if (val && ns < 1000000000ull) {
+				/* fio counts it in whole seconds: less would never fire. */
+				*cause = xasprintf("--trigger-timeout=%s: less than 1s", val);
+				val = NULL;
+			}
+			cli->trigger_timeout = ns / 1000000000ull * 1000000000ull;
+			ret = val ? 0 : -EINVAL;
 		} else if (!strcmp(name, "client") || !strcmp(name, "server") ||
-			   !strcmp(name, "remote-config")) {
+			   !strcmp(name, "remote-config") || !strcmp(name, "trigger-remote")) {
 			ret = set_cause(cause,
 					"--%s: fio's client/server mode is not in iogauge; a "
 					"multi-host mode is planned (see DIFFERENCES FROM FIO in "

@@ -3,8 +3,9 @@
 # same job and compared: --showcmd (on fio's examples and ours), --cmdhelp,
 # --eta-interval (status lines on a pipe), --eta-newline (kept lines on a
 # terminal), --terse-version (fields per version), --warnings-fatal,
-# --max-jobs (read and ignored, as fio 3.33 does), --client/--server
-# (refused), and the bad values of each (exit 2, nothing started).  One
+# --max-jobs (read and ignored, as fio 3.33 does), --trigger-timeout,
+# --trigger-file and --trigger, --client/--server (refused), and the bad
+# values of each (exit 2, nothing started).  One
 # line per failure, then "flags: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_SRC.  Skips (77)
@@ -17,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from clitest import check, finish
 
@@ -216,6 +218,45 @@ def others(tmp):
         check(frc != 0, "fio %s: exit %d" % (argv, frc))
 
 
+def trigger(tmp):
+    """--trigger-timeout and --trigger-file stop a 30 s run early with the
+    run's own exit status (0), and --trigger's command runs, as in fio."""
+    data = os.path.join(tmp, "tg.dat")
+    job = ["--name=t", "--filename=" + data, "--size=4m", "--rw=read", "--time_based",
+           "--runtime=30", "--minimal"]
+    for tool, name in ((FIO, "fio"), (BIN, "iogauge")):
+        done = os.path.join(tmp, name + ".done")
+        rc, out, err = run([tool] + job + ["--trigger-timeout=2", "--trigger=touch " + done])
+        f = out.split(";")
+        ms = int(f[8]) if len(f) > 8 and f[8].isdigit() else -1
+        check(rc == 0 and os.path.exists(done) and 1500 <= ms <= 6000,
+              "%s --trigger-timeout=2: exit %d, command ran: %s, runtime %d ms %s" %
+              (name, rc, os.path.exists(done), ms, err[-200:]))
+        done = os.path.join(tmp, name + ".done2")
+        tfile = os.path.join(tmp, name + ".trigger")
+        p = subprocess.Popen([tool] + job + ["--trigger-file=" + tfile,
+                                             "--trigger=touch " + done],
+                             cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        open(tfile, "w").close()
+        try:
+            out, err = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        f = out.split(";")
+        ms = int(f[8]) if len(f) > 8 and f[8].isdigit() else -1
+        check(p.returncode == 0 and os.path.exists(done) and not os.path.exists(tfile) and
+              0 < ms <= 8000,
+              "%s --trigger-file: exit %d, command ran: %s, file left: %s, runtime %d ms" %
+              (name, p.returncode, os.path.exists(done), os.path.exists(tfile), ms))
+    for argv in (["--trigger-timeout=500ms"], ["--trigger-timeout=x"], ["--trigger-remote=ls"],
+                 ["--trigger="], ["--trigger-file="]):
+        rc, out, err = run([BIN] + argv + job)
+        check(rc == 2 and not out and argv[0].split("=")[0] in err,
+              "%s: exit %d %r" % (argv, rc, err))
+
+
 def main():
     if not FIO:
         print("SKIP: fio is not installed")
@@ -229,6 +270,7 @@ def main():
         fatal(tmp)
         others(tmp)
         eta(tmp)
+        trigger(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     finish("flags")
