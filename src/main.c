@@ -26,6 +26,7 @@
 #include "run/run.h"
 #include "sqlio/sqlio.h"
 #include "util/sysutil.h"
+#include "verify/crctest.h"
 
 #define EXIT_FAILED    1
 #define EXIT_BAD_INPUT 2
@@ -106,6 +107,7 @@ static const char usage[] =
 	"  --trigger-file=F    stop the run when file F appears (it is removed)\n"
 	"  --trigger-timeout=T stop the run T (whole seconds) after it starts\n"
 	"  --trigger=CMD       run CMD through the shell when a trigger fires\n"
+	"  --crctest=LIST      the speed of each checksum (md5, crc64, crc32, crc32c, crc16)\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
 	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"
@@ -236,6 +238,61 @@ static void showcmd(const struct jobset *js)
 		showcmd_settings(s->vals->v, 0, s->vals->n);
 	}
 	putchar('\n');
+}
+
+/* fio's checksums that iogauge does not have, for a clearer refusal. */
+static const char *const fio_only_sums[] = { "crc7",	 "sha1",     "sha256",	 "sha512",
+					     "xxhash",	 "murmur3",  "jhash",	 "fnv",
+					     "sha3-224", "sha3-256", "sha3-384", "sha3-512" };
+
+/* --crctest[=LIST]: each checksum's speed, in fio's format and order.
+ * 0, or EXIT_BAD_INPUT for a name that is none of them. */
+static int crctest(const char *list)
+{
+	bool want[16] = { false };
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	unsigned i, k;
+	int status = 0, n;
+	double mib;
+
+	if (!strcmp(list, "help") || !strcmp(list, "list")) {
+		for (i = 0; crctest_name(i); i++)
+			printf("%s\n", crctest_name(i));
+		free(copy);
+		return 0;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		n = crctest_find(tok);
+		if (n >= 0) {
+			want[n] = true;
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(fio_only_sums) && strcmp(tok, fio_only_sums[k]); k++)
+			;
+		fprintf(stderr, "iogauge: --crctest=%s: %s (iogauge --crctest=list lists them)\n",
+			tok,
+			k < ARRAY_SIZE(fio_only_sums) ? "a fio checksum that iogauge does not have"
+						      : "no such checksum");
+		status = EXIT_BAD_INPUT;
+	}
+	free(copy);
+	for (i = 0; !status && crctest_name(i); i++) {
+		if (*list && !want[i])
+			continue;
+		mib = crctest_run(i);
+		if (mib < 0) {
+			fprintf(stderr, "iogauge: --crctest: no memory for the buffer\n");
+			status = EXIT_FAILED;
+		} else if (mib == 0) {
+			printf("%s:inf MiB/sec\n", crctest_name(i));
+		} else {
+			/* fio's layout: one tab after a name of 7 characters or more. */
+			printf("%s:%s%8.2f MiB/sec\n", crctest_name(i),
+			       strlen(crctest_name(i)) >= 7 ? "\t" : "\t\t", mib);
+		}
+	}
+	crctest_done();
+	return status;
 }
 
 /* --cmdhelp: every option's name and help as fio lists them, or one
@@ -807,7 +864,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cli.help || cli.version || cli.help_options || cli.clock_info || cli.list_engines ||
-	    cli.enghelp || cli.cmdhelp) {
+	    cli.enghelp || cli.cmdhelp || cli.crctest) {
+		if (cli.crctest)
+			status = crctest(cli.crctest);
 		if (cli.cmdhelp)
 			status = cmdhelp(cli.cmdhelp);
 		if (cli.list_engines)

@@ -38,6 +38,7 @@ struct cli {
 	unsigned terse_version;	  /* --terse-version: 2 to 5; 0 for fio's default, 3 */
 	bool warnings_fatal;	  /* --warnings-fatal: a job's warning is bad input */
 	const char *cmdhelp;	  /* --cmdhelp[=OPTION]; "" for every option; into argv */
+	const char *crctest;	  /* --crctest[=LIST]; "" for every checksum; into argv */
 	const char *trigger_file; /* --trigger-file: the run stops when it appears */
 	uint64_t trigger_timeout; /* --trigger-timeout: ns, whole seconds; 0: none */
 	const char *trigger_cmd;  /* --trigger: run by the shell when a trigger fires */
