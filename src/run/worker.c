@@ -290,9 +290,20 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 		if (ret)
 			return ret;
 	}
+	/* Read again per clone (the job kept only what it decides). */
+	if (job->read_iolog) {
+		ret = replay_load(&w->replay, job->read_iolog, job->replay_redirect,
+				  job->replay_scale, job->replay_align, job->replay_time_scale,
+				  cause);
+		if (ret) {
+			iotrace_free(&w->trace);
+			return ret;
+		}
+	}
 	ret = files_open(jp, clone, w->eng.ops->flags, &fw, &w->files, cause);
 	if (ret) {
 		iotrace_free(&w->trace);
+		replay_free(&w->replay);
 		return ret;
 	}
 	seed = seed_for(job, clone);
@@ -358,6 +369,7 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	w->file_inflight = NULL;
 	interval_free(&w->iv);
 	iotrace_free(&w->trace);
+	replay_free(&w->replay);
 	stats_free(&w->stats);
 	w->pending = NULL;
 	w->reqs = NULL;
@@ -656,7 +668,8 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 				     lp->want_clat ? now - req->t_issue : UINT64_MAX,
 				     lp->want_lat ? now - req->t_start : UINT64_MAX,
 				     rw ? req->len : 0);
-		if (req->t_intended) {
+		/* A rate's schedule only: read_iolog's times are not one. */
+		if (req->t_intended && lp->rate.on) {
 			hist_record(&w->stats.dir[sd].resp, now - req->t_intended);
 			hist_record(&w->stats.dir[sd].lag, req->t_start - req->t_intended);
 		}
@@ -752,6 +765,20 @@ static bool think_due(const struct worker *w, struct loop *lp)
 	return true;
 }
 
+/* read_iolog: the next logged I/O, where the log put it. */
+static void replay_next(struct worker *w, struct io_req *req)
+{
+	const struct replay_io *io = &w->replay.v[w->replay_pos++];
+	const struct run_file *f = &w->files.v[io->file];
+
+	req->op = (enum io_op)io->op;
+	req->discard = io->op == IO_OP_TRIM && f->blkdev;
+	req->fd = f->fd;
+	req->file = io->file;
+	req->off = io->off;
+	req->len = io->len;
+}
+
 /* Hands I/Os to the engine until it is full, the job has issued all it
  * may, or (sync engines) depth I/Os have run, so the stop flag and the
  * deadline are looked at between them. */
@@ -782,7 +809,8 @@ static void fill(struct worker *w, struct loop *lp)
 			req->t_intended = 0;
 			req->ioprio = lp->ioprio;
 		} else if (!req) {
-			if (!w->nr_free || lp->issued >= lp->limit)
+			if (!w->nr_free || lp->issued >= lp->limit ||
+			    (w->replay.n && w->replay_pos >= w->replay.n))
 				break;
 			if (w->flow && flow_held(w->flow, &w->flow_mine, w->job->flow)) {
 				lp->flow_wait = true;
@@ -794,7 +822,10 @@ static void fill(struct worker *w, struct loop *lp)
 				break;
 			}
 			req = w->free_reqs[--w->nr_free];
-			workload_next(&w->wl, req, &lp->rate, &lp->limit, lp->issued);
+			if (w->replay.n)
+				replay_next(w, req);
+			else
+				workload_next(&w->wl, req, &lp->rate, &lp->limit, lp->issued);
 			if (req->op == IO_OP_WRITE) {
 				w->pl.writes++;
 				if (w->pl.refill || w->pl.scramble)
@@ -815,11 +846,16 @@ static void fill(struct worker *w, struct loop *lp)
 			req->t_intended = 0;
 			if (lp->rate.on)
 				schedule(w, lp, req);
+			/* read_iolog's times: held until due, as a rate's I/O is. */
+			if (w->replay_t0)
+				req->t_intended =
+					w->replay_t0 + w->replay.v[w->replay_pos - 1].t * 1000;
 		}
 		if (!req->t_start) {
 			/* fio stamps start_time here, once the I/O is made (not
 			 * with disable_lat); pacing needs the time too. */
-			uint64_t now = lp->time_start || lp->rate.on ? run_now() : lp->now;
+			uint64_t now =
+				lp->time_start || lp->rate.on || w->replay_t0 ? run_now() : lp->now;
 
 			/* Not due yet: held, and the loop waits for it. */
 			if (req->t_intended > now) {
@@ -1279,8 +1315,11 @@ void worker_run(struct worker *w)
 	worker_verify_start(w);
 	if (job->create_only)
 		lp.limit = 0; /* the files are laid out: that was all */
+	/* The log's times count from here; replay_no_stall drops them. */
+	if (w->replay.n && !job->replay_no_stall)
+		w->replay_t0 = lp.now ? lp.now : 1;
 	/* Pacing sleeps: wake when asked, not up to 50 us later. */
-	if (lp.rate.on || job->thinktime || w->eng.think)
+	if (lp.rate.on || job->thinktime || w->eng.think || job->read_iolog)
 		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	windows_init(w, &lp);
 	for (;;) {
