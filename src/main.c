@@ -108,6 +108,7 @@ static const char usage[] =
 	"  --trigger-timeout=T stop the run T (whole seconds) after it starts\n"
 	"  --trigger=CMD       run CMD through the shell when a trigger fires\n"
 	"  --crctest=LIST      the speed of each checksum (md5, crc64, crc32, crc32c, crc16)\n"
+	"  --bandwidth-log     with the status line, write agg-{read,write,trim}_bw.log\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
 	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"
@@ -532,7 +533,61 @@ struct eta_state {
 	uint64_t newline; /* --eta-newline, ns; 0: none */
 	uint64_t kept;	  /* run_now() when a line was last kept */
 	bool newline_due;
+	/* --bandwidth-log: fio's aggregate samples, taken as it takes them
+	 * when it computes its status line: one per direction once more than
+	 * 500 ms (its bw_avg_time) have passed since the last. */
+	bool agg;
+	uint64_t agg_t0, agg_prev_t; /* ns */
+	uint64_t agg_prev[3];	     /* bytes at the last sample */
+	struct strbuf agg_log[3];    /* "ms, KiB/s, dir, 0, 0" lines */
 };
+
+static void agg_sample(struct eta_state *es, const struct run_status *st, uint64_t now)
+{
+	uint64_t bytes[3] = { st->bytes[0], st->bytes[1], st->trim_bytes };
+	uint64_t ms = (now - es->agg_prev_t) / 1000000;
+	unsigned d;
+
+	if (ms <= 500)
+		return;
+	for (d = 0; d < 3; d++) {
+		/* fio's calc_rate: whole KiB/s of the bytes since the last sample. */
+		strbuf_addf(&es->agg_log[d], "%llu, %llu, %u, 0, 0\n",
+			    (unsigned long long)((now - es->agg_t0) / 1000000),
+			    (unsigned long long)((1000 * (bytes[d] - es->agg_prev[d])) / ms / 1024),
+			    d);
+		es->agg_prev[d] = bytes[d];
+	}
+	es->agg_prev_t = now;
+}
+
+/* Writes agg-read_bw.log, agg-write_bw.log and agg-trim_bw.log into the
+ * current folder, as fio does.  0, or -errno with *cause set. */
+static int agg_write(struct eta_state *es, char **cause)
+{
+	static const char *const names[] = { "agg-read_bw.log", "agg-write_bw.log",
+					     "agg-trim_bw.log" };
+	unsigned d;
+	int fd, err;
+	ssize_t n;
+
+	for (d = 0; d < 3; d++) {
+		fd = open(names[d], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			err = errno;
+			return set_cause_errno(cause, err, "--bandwidth-log: %s: %s", names[d],
+					       strerror(err));
+		}
+		n = es->agg_log[d].len ? write(fd, es->agg_log[d].buf, es->agg_log[d].len) : 0;
+		err = n < 0 ? errno : (size_t)n < es->agg_log[d].len ? EIO : 0;
+		if (close(fd) < 0 && !err)
+			err = errno;
+		if (err)
+			return set_cause_errno(cause, err, "--bandwidth-log: %s: %s", names[d],
+					       strerror(err));
+	}
+	return 0;
+}
 
 static void eta_show(const struct run_status *st, void *arg)
 {
@@ -541,6 +596,8 @@ static void eta_show(const struct run_status *st, void *arg)
 	uint64_t now = run_now();
 
 	report_status(st, es->have_prev ? &es->prev : NULL, &sb);
+	if (es->agg)
+		agg_sample(es, st, now);
 	/* --eta-newline: as fio, the first line shown after more than that
 	 * time is kept; the line after it starts below it. */
 	if (es->tty && es->newline_due) {
@@ -612,7 +669,10 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct eta_state es = { .tty = isatty(STDERR_FILENO),
 				.newline = cli->eta_newline,
-				.kept = run_now() };
+				.kept = run_now(),
+				.agg = cli->bandwidth_log,
+				.agg_t0 = run_now(),
+				.agg_prev_t = run_now() };
 	struct run_watch watch = { .fn = eta_show,
 				   .layout = layout_show,
 				   .arg = &es,
@@ -652,6 +712,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		sysutil_snap_free(&su[0]);
+		for (i = 0; i < 3; i++)
+			strbuf_free(&es.agg_log[i]);
 		/* A signal ended a layout: 128 + it, as after a run it stopped. */
 		if (ret == -EINTR && stop)
 			return 128 + stop;
@@ -704,7 +766,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 			status = EXIT_FAILED;
 		}
 	}
-	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause))) {
+	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause)) ||
+	    (cli->bandwidth_log && agg_write(&es, &cause))) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		status = EXIT_FAILED;
@@ -713,6 +776,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	if (run.interrupted && !atomic_load(&tg.fired))
 		status = 128 + stop; /* 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT */
 	run_free(&run);
+	for (i = 0; i < 3; i++)
+		strbuf_free(&es.agg_log[i]);
 	return status;
 }
 

@@ -18,7 +18,7 @@ static const char *const cli_flags[] = {
 	"output-format", "output",	   "minimal",	    "eta",	    "plot",
 	"readonly",	 "eta-interval",   "eta-newline",   "showcmd",	    "cmdhelp",
 	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
-	"trigger",	 "crctest",
+	"trigger",	 "crctest",	   "bandwidth-log",
 };
 
 static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
@@ -274,6 +274,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			cli->showcmd = true;
 		} else if (!strcmp(name, "warnings-fatal") && !eq) {
 			cli->warnings_fatal = true;
+		} else if (!strcmp(name, "bandwidth-log") && !eq) {
+			cli->bandwidth_log = true;
 		} else if (!strcmp(name, "crctest")) {
 			cli->crctest = eq ? eq + 1 : "";
 		} else if (!strcmp(name, "cmdhelp")) {

@@ -577,6 +577,8 @@ static void publish(struct worker *w, const struct loop *lp)
 				      memory_order_relaxed);
 		atomic_store_explicit(&w->prog->ios[d], w->stats.dir[d].ios, memory_order_relaxed);
 	}
+	atomic_store_explicit(&w->prog->bytes[2], w->stats.dir[STAT_TRIM].bytes,
+			      memory_order_relaxed);
 	atomic_store_explicit(&w->prog->issued, lp->issued, memory_order_relaxed);
 }
 

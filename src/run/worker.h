@@ -32,7 +32,7 @@ struct verify_async;
  * status line; read by another thread, hence atomic (relaxed). */
 struct worker_progress {
 	_Atomic uint64_t issued;   /* bytes handed to the engine, ramp included */
-	_Atomic uint64_t bytes[2]; /* measured read, write bytes */
+	_Atomic uint64_t bytes[3]; /* measured read, write, trim bytes */
 	_Atomic uint64_t ios[2];
 	_Atomic uint64_t t_start; /* ns: the I/O loop's start; 0 before */
 	_Atomic uint64_t limit;	  /* bytes the job may issue; UINT64_MAX: time-bound */

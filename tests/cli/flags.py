@@ -290,6 +290,48 @@ def crctest():
               (bad, rc, out, err))
 
 
+def bandwidth_log(tmp):
+    """--bandwidth-log with the status line: agg-{read,write,trim}_bw.log in
+    the current folder, fio's "ms, KiB/s, dir, 0, 0" lines; the KiB the
+    samples add up to (value x its interval) are the run's, in both tools,
+    within 15% of each other.  Without a status line, as fio: empty files."""
+    import re
+    job = ["--name=b", "--filename=" + os.path.join(tmp, "bw.dat"), "--size=4m",
+           "--rw=randrw", "--rwmixread=80", "--time_based", "--runtime=3",
+           "--rate_iops=160,40", "--output=/dev/null", "--bandwidth-log"]
+    line = re.compile(r"^([0-9]+), ([0-9]+), ([012]), 0, 0$")
+    kib = {}
+    for tool, name in ((FIO, "fio"), (BIN, "iogauge")):
+        for f in glob.glob(os.path.join(tmp, "agg-*")):
+            os.unlink(f)
+        rc, _, err = run([tool, "--eta=always"] + job)
+        got = []
+        for d, n in enumerate(("read", "write", "trim")):
+            path = os.path.join(tmp, "agg-%s_bw.log" % n)
+            rows = []
+            if os.path.exists(path):
+                with open(path) as f:
+                    rows = [line.match(ln) for ln in f.read().splitlines()]
+            ok = rows and all(rows) and all(int(m.group(3)) == d for m in rows)
+            check(rc == 0 and ok, "%s --bandwidth-log: %s: %s" %
+                  (name, path, "missing" if not os.path.exists(path) else "bad lines"))
+            # KiB over the run: each sample's rate times the time it covers.
+            t = [int(m.group(1)) for m in rows] if ok else []
+            v = [int(m.group(2)) for m in rows] if ok else []
+            got.append(sum(v[i] * (t[i] - (t[i - 1] if i else 0)) / 1000 for i in range(len(t))))
+        kib[name] = got
+        for f in glob.glob(os.path.join(tmp, "agg-*")):
+            os.unlink(f)
+        rc, _, _ = run([tool, "--eta=never"] + job)
+        sizes = [os.path.getsize(p) for p in sorted(glob.glob(os.path.join(tmp, "agg-*")))]
+        check(rc == 0 and sizes == [0, 0, 0], "%s --bandwidth-log --eta=never: %s" %
+              (name, sizes))
+    f, i = kib["fio"], kib["iogauge"]
+    check(all(abs(a - b) <= 0.15 * max(a, b, 1) for a, b in zip(f[:2], i[:2])) and
+          f[2] == i[2] == 0 and i[0] > 3 * i[1] > 0,
+          "--bandwidth-log KiB read, write, trim: fio %s, iogauge %s" % (f, i))
+
+
 def main():
     if not FIO:
         print("SKIP: fio is not installed")
@@ -305,6 +347,7 @@ def main():
         eta(tmp)
         trigger(tmp)
         crctest()
+        bandwidth_log(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     finish("flags")
