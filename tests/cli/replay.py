@@ -99,6 +99,13 @@ def logs(tmp):
     f, _ = same_replay("fio's log", flog, [data])
     check(f is not None and ios_of_log(flog) == iogauge_replay(flog)[2],
           "iogauge's replay of fio's log differs from the log")
+    # read_iolog_chunked: fio reads the log in pieces, iogauge whole (it
+    # warns); the I/Os are the same.
+    same_replay("read_iolog_chunked=1", flog, [data], ["--read_iolog_chunked=1"])
+    rc, _, err = run([BIN, "--name=r", "--read_iolog=" + flog, "--read_iolog_chunked=1",
+                      "--output=/dev/null"])
+    check(rc == 0 and "read_iolog_chunked" in err and "warning" in err,
+          "read_iolog_chunked: exit %d %r" % (rc, err))
     # libaio at depth 8: iogauge issues every logged I/O; fio 3.33 leaves
     # out the last iodepth - 1 (its replay ends when the list is empty).
     deep = ["--ioengine=libaio", "--iodepth=8", "--direct=1"]
