@@ -21,6 +21,7 @@
 #include "jobfile/job.h"
 #include "jobfile/options.h"
 #include "plan/plan.h"
+#include "report/inflate.h"
 #include "report/output.h"
 #include "report/report.h"
 #include "run/run.h"
@@ -109,6 +110,7 @@ static const char usage[] =
 	"  --trigger=CMD       run CMD through the shell when a trigger fires\n"
 	"  --crctest=LIST      the speed of each checksum (md5, crc64, crc32, crc32c, crc16)\n"
 	"  --bandwidth-log     with the status line, write agg-{read,write,trim}_bw.log\n"
+	"  --inflate-log=FILE  print the text of a log fio stored compressed (.fz)\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
 	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"
@@ -929,7 +931,17 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cli.help || cli.version || cli.help_options || cli.clock_info || cli.list_engines ||
-	    cli.enghelp || cli.cmdhelp || cli.crctest) {
+	    cli.enghelp || cli.cmdhelp || cli.crctest || cli.inflate_log) {
+		if (cli.inflate_log) {
+			if (log_inflate(cli.inflate_log, &out, &cause)) {
+				fprintf(stderr, "iogauge: %s\n", cause);
+				status = EXIT_FAILED;
+			} else if (output_commit(&to_stdout, out.buf ? out.buf : "", out.len,
+						 &cause)) {
+				fprintf(stderr, "iogauge: %s\n", cause);
+				status = EXIT_FAILED;
+			}
+		}
 		if (cli.crctest)
 			status = crctest(cli.crctest);
 		if (cli.cmdhelp)

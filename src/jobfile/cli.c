@@ -18,7 +18,7 @@ static const char *const cli_flags[] = {
 	"output-format", "output",	   "minimal",	    "eta",	    "plot",
 	"readonly",	 "eta-interval",   "eta-newline",   "showcmd",	    "cmdhelp",
 	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
-	"trigger",	 "crctest",	   "bandwidth-log",
+	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",
 };
 
 static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
@@ -274,6 +274,12 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			cli->showcmd = true;
 		} else if (!strcmp(name, "warnings-fatal") && !eq) {
 			cli->warnings_fatal = true;
+		} else if (!strcmp(name, "inflate-log")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && !*val)
+				*cause = xasprintf("--inflate-log needs a path"), val = NULL;
+			cli->inflate_log = val;
+			ret = val ? 0 : -EINVAL;
 		} else if (!strcmp(name, "bandwidth-log") && !eq) {
 			cli->bandwidth_log = true;
 		} else if (!strcmp(name, "crctest")) {

@@ -156,6 +156,46 @@ def errors(tmp):
     check(not os.path.exists(data), "write_iolog in a missing folder: the data file was made")
 
 
+def inflate(tmp):
+    """--inflate-log prints what fio's --inflate-log prints for the logs fio
+    stores compressed: bandwidth, latency with offsets, with priorities."""
+    import glob
+    data = os.path.join(tmp, "z.dat")
+    lay_out(data, 4 << 20)
+    jobs = [("bw", ["--write_bw_log=zb", "--log_avg_msec=0"]),
+            ("lat with offsets", ["--write_lat_log=zl", "--log_offset=1"]),
+            ("iops with prio", ["--write_iops_log=zp", "--log_prio=1"])]
+    for what, opts in jobs:
+        for f in glob.glob(os.path.join(tmp, "z[blp]_*")):
+            os.unlink(f)
+        rc, _, err = run([FIO, "--name=z", "--filename=" + data, "--size=4m", "--rw=randrw",
+                          "--log_compression=16k", "--log_store_compressed=1",
+                          "--output=/dev/null"] + opts)
+        logs = sorted(glob.glob(os.path.join(tmp, "z[blp]_*.fz")))
+        if not check(rc == 0 and logs, "fio %s: exit %d, logs %s %s" % (what, rc, logs, err)):
+            continue
+        for log in logs:
+            frc, fout, _ = run([FIO, "--inflate-log=" + log])
+            irc, iout, ierr = run([BIN, "--inflate-log=" + log])
+            if not os.path.getsize(log):
+                # An empty log (psync has no slat): both fail.
+                check(frc != 0 and irc == 1 and not iout, "--inflate-log of an empty "
+                      "%s: fio %d, iogauge %d %r" % (os.path.basename(log), frc, irc, ierr))
+                continue
+            check(frc == irc == 0 and fout == iout and len(iout.splitlines()) > 100,
+                  "--inflate-log %s (%s): fio %d lines, iogauge %d %s; first %r / %r" %
+                  (os.path.basename(log), what, len(fout.splitlines()),
+                   len(iout.splitlines()), ierr, fout[:40], iout[:40]))
+    bad = os.path.join(tmp, "bad.fz")
+    with open(bad, "wb") as f:
+        f.write(b"not zlib at all\n")
+    rc, out, err = run([BIN, "--inflate-log=" + bad])
+    check(rc == 1 and not out and bad in err, "--inflate-log of a text file: %d %r" % (rc, err))
+    rc, out, err = run([BIN, "--inflate-log=" + bad + ".none"])
+    check(rc == 1 and "No such file or directory" in err, "--inflate-log of nothing: %d %r" %
+          (rc, err))
+
+
 def main():
     global TMP
     if not FIO:
@@ -167,6 +207,7 @@ def main():
         replay(tmp)
         appends(tmp)
         errors(tmp)
+        inflate(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     finish("iolog")
