@@ -45,31 +45,13 @@ void iotrace_grow(struct iotrace *tr)
 	tr->tail = c;
 }
 
-/* Writes @len bytes of @buf whole: 0, or -errno. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Flushes @sb to the log when it holds more than @keep bytes. */
 static int flush(int fd, struct strbuf *sb, size_t keep)
 {
 	int ret = 0;
 
 	if (sb->len > keep) {
-		ret = write_all(fd, sb->buf, sb->len);
+		ret = util_write_all(fd, sb->buf, sb->len);
 		sb->len = 0;
 		if (sb->buf)
 			sb->buf[0] = '\0';
