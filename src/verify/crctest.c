@@ -42,12 +42,68 @@ static void run_crc16(const void *p, size_t len)
 	sink = checksum_crc16(0, p, len);
 }
 
+static void run_crc7(const void *p, size_t len)
+{
+	sink = checksum_crc7(0, p, len);
+}
+
+static void run_xxhash(const void *p, size_t len)
+{
+	sink = checksum_xxh32(p, len);
+}
+
+/* The SHAs: the whole digest, as fio's tests take it. */
+static void run_sha(unsigned which, const void *p, size_t len)
+{
+	uint8_t out[64];
+
+	checksum_sha(which, p, len, out, sizeof(out));
+}
+
+static void run_sha1(const void *p, size_t len)
+{
+	run_sha(1, p, len);
+}
+
+static void run_sha256(const void *p, size_t len)
+{
+	run_sha(256, p, len);
+}
+
+static void run_sha512(const void *p, size_t len)
+{
+	run_sha(512, p, len);
+}
+
+static void run_sha3_224(const void *p, size_t len)
+{
+	run_sha(3224, p, len);
+}
+
+static void run_sha3_256(const void *p, size_t len)
+{
+	run_sha(3256, p, len);
+}
+
+static void run_sha3_384(const void *p, size_t len)
+{
+	run_sha(3384, p, len);
+}
+
+static void run_sha3_512(const void *p, size_t len)
+{
+	run_sha(3512, p, len);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(const void *p, size_t len);
 } tests[] = {
-	{ "md5", run_md5 },	  { "crc64", run_crc64 }, { "crc32", run_crc32 },
-	{ "crc32c", run_crc32c }, { "crc16", run_crc16 },
+	{ "md5", run_md5 },	      { "crc64", run_crc64 },	    { "crc32", run_crc32 },
+	{ "crc32c", run_crc32c },     { "crc16", run_crc16 },	    { "crc7", run_crc7 },
+	{ "sha1", run_sha1 },	      { "sha256", run_sha256 },	    { "sha512", run_sha512 },
+	{ "xxhash", run_xxhash },     { "sha3-224", run_sha3_224 }, { "sha3-256", run_sha3_256 },
+	{ "sha3-384", run_sha3_384 }, { "sha3-512", run_sha3_512 },
 };
 
 static uint8_t *buf;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --crctest: the speed of each checksum verify= can use, measured as
- * fio's --crctest measures it (2048 passes over one 128 KiB buffer of
+ * fio's --crctest measures it, in fio's order (2048 passes over one 128 KiB buffer of
  * random bytes).  Nothing here prints: main.c does.
  */
 #ifndef IOGAUGE_CRCTEST_H

@@ -259,10 +259,12 @@ def trigger(tmp):
 
 def crctest():
     """--crctest: fio's lines (name, tabs, %8.2f MiB/sec) for the checksums
-    both have, in fio's order, each within 4x of fio's speed on this CPU
-    (not checked for a sanitizer's build)."""
+    both have, in fio's order, none slower than a quarter of fio's speed on
+    this CPU (Nettle's SHAs are many times faster; not checked for a
+    sanitizer's build)."""
     import re
-    names = ["md5", "crc64", "crc32", "crc32c", "crc16"]
+    names = ["md5", "crc64", "crc32", "crc32c", "crc16", "crc7", "sha1", "sha256", "sha512",
+             "xxhash", "sha3-224", "sha3-256", "sha3-384", "sha3-512"]
     rc, out, err = run([BIN, "--crctest"])
     frc, fout, _ = run([FIO, "--crctest=" + ",".join(names)])
     line = re.compile(r"^([a-z0-9-]+):(\t\t?)( *[0-9]+\.[0-9]{2}) MiB/sec$")
@@ -277,14 +279,14 @@ def crctest():
     if ok:
         for m, t in zip(mine, theirs):
             a, b = float(m.group(3)), float(t.group(3))
-            check(m.group(2) == t.group(2) and a > 0 and (slow or b / 4 <= a <= b * 4),
+            check(m.group(2) == t.group(2) and a > 0 and (slow or b / 4 <= a),
                   "--crctest %s: iogauge %.2f MiB/s, fio %.2f" % (m.group(1), a, b))
     rc, out, _ = run([BIN, "--crctest=crc32c,md5"])
     check(rc == 0 and [ln.split(":")[0] for ln in out.splitlines()] == ["md5", "crc32c"],
           "--crctest=crc32c,md5: %r" % out)
     rc, out, _ = run([BIN, "--crctest=list"])
     check(rc == 0 and out.split() == names, "--crctest=list: %r" % out)
-    for bad in ("sha1", "bogus", "md5,nope"):
+    for bad in ("murmur3", "bogus", "md5,nope"):
         rc, out, err = run([BIN, "--crctest=" + bad])
         check(rc == 2 and not out and "--crctest" in err, "--crctest=%s: exit %d %r %r" %
               (bad, rc, out, err))
