@@ -739,6 +739,18 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	}
 	if (es.have_prev && es.tty)
 		fprintf(stderr, "\r%*s\r", (int)es.width, "");
+	/* fio's JSON report works out an ETA as it starts, and that takes a
+	 * --bandwidth-log sample too: the run's bytes since the last one. */
+	if (cli->bandwidth_log && (cli->formats & (CLI_FMT_JSON | CLI_FMT_JSONPLUS))) {
+		struct run_status fin = { 0 };
+
+		for (i = 0; i < run.nr; i++) {
+			fin.bytes[0] += run.results[i].stats.dir[STAT_READ].bytes;
+			fin.bytes[1] += run.results[i].stats.dir[STAT_WRITE].bytes;
+			fin.trim_bytes += run.results[i].stats.dir[STAT_TRIM].bytes;
+		}
+		agg_sample(&es, &fin, run_now());
+	}
 	report(cli, sq, &run, util.buf, &out);
 	strbuf_free(&util);
 	if (output_commit(dest, out.buf ? out.buf : "", out.len, &cause)) {
