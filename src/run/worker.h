@@ -110,10 +110,10 @@ struct worker {
 	struct worker_verify v;
 	struct run_flow *flow; /* flow=: the run's shared flow, or NULL */
 	uint64_t flow_mine;    /* ... and the I/Os it let this clone issue */
-	struct iotrace trace; /* write_iolog: each I/O issued */
-	struct replay replay; /* read_iolog: the I/Os to issue (n 0: off) */
-	uint64_t replay_pos;  /* the next of them */
-	uint64_t replay_t0;   /* ns: when the log's time 0 is, 0 without its times */
+	struct iotrace trace;  /* write_iolog: each I/O issued */
+	struct replay replay;  /* read_iolog: the I/Os to issue (n 0: off) */
+	uint64_t replay_pos;   /* the next of them */
+	uint64_t replay_t0;    /* ns: when the log's time 0 is, 0 without its times */
 };
 
 /* Whether the worker is to stop: the run was stopped, or its group halted. */
