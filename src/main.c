@@ -201,10 +201,13 @@ static void showcmd_settings(const struct setting *v, unsigned from, unsigned to
 	unsigned i;
 	int prio;
 
-	for (prio = 1; prio >= -1; prio--) {
+	/* An engine's options after the job's, as fio parses them once the
+	 * engine is loaded (pass -2). */
+	for (prio = 1; prio >= -2; prio--) {
 		for (i = from; i < to; i++) {
 			st = &v[i];
-			if (st->origin.kind == ORIGIN_CMDLINE || showcmd_prio(st->opt) != prio)
+			if (st->origin.kind == ORIGIN_CMDLINE ||
+			    (st->opt->engine ? -2 : showcmd_prio(st->opt)) != prio)
 				continue;
 			/* fio quotes description's value alone. */
 			q = strcmp(st->opt->name, "description") ? "" : "\"";

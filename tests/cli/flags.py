@@ -109,8 +109,10 @@ def cmdhelp():
           (len(names), len(opts.splitlines())))
     rc, out, err = run([BIN, "--cmdhelp=nosuch"])
     check(rc == 2 and not out and "nosuch" in err, "--cmdhelp=nosuch: exit %d %r" % (rc, err))
+    rc, out, err = run([BIN, "--cmdhelp=hostname"])
+    check(rc == 2 and "a fio option" in err, "--cmdhelp=hostname: exit %d %r" % (rc, err))
     rc, out, err = run([BIN, "--cmdhelp=cpuload"])
-    check(rc == 2 and "a fio option" in err, "--cmdhelp=cpuload: exit %d %r" % (rc, err))
+    check(rc == 0 and "engine: cpuio" in out, "--cmdhelp=cpuload: exit %d %r" % (rc, out))
 
 
 def rate_job(tmp, secs=3):
