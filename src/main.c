@@ -7,10 +7,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobfile/cli.h"
@@ -18,11 +21,13 @@
 #include "jobfile/job.h"
 #include "jobfile/options.h"
 #include "plan/plan.h"
+#include "report/inflate.h"
 #include "report/output.h"
 #include "report/report.h"
 #include "run/run.h"
 #include "sqlio/sqlio.h"
 #include "util/sysutil.h"
+#include "verify/crctest.h"
 
 #define EXIT_FAILED    1
 #define EXIT_BAD_INPUT 2
@@ -105,10 +110,23 @@ static const char usage[] =
 	"  --OPTION=VALUE      a job option; before the first --name it is a default for all\n"
 	"  --output-format=F   normal, json, json+ or terse; a comma list prints several\n"
 	"  --minimal           the same as --output-format=terse\n"
+	"  --terse-version=N   fio's terse format version 2, 3 (the default), 4 or 5\n"
 	"  --output=FILE       write the report to FILE instead of standard output\n"
 	"  --eta=WHEN          live status on stderr: auto (a terminal only), always, never\n"
+	"  --eta-interval=T    a status line every T (default 1s, at least 250ms)\n"
+	"  --eta-newline=T     on a terminal, keep a status line every T instead of rewriting it\n"
 	"  --plot=DIR          write SVG plots of latency, IOPS and bandwidth into DIR\n"
 	"  --help-options      list every job option\n"
+	"  --cmdhelp=OPTION    one option's help, type and default; alone, every option's help\n"
+	"  --showcmd           print the job files as one command line and stop\n"
+	"  --warnings-fatal    a warning about a job is an error: nothing runs\n"
+	"  --max-jobs=N        read and ignored, as fio 3.33 does\n"
+	"  --trigger-file=F    stop the run when file F appears (it is removed)\n"
+	"  --trigger-timeout=T stop the run T (whole seconds) after it starts\n"
+	"  --trigger=CMD       run CMD through the shell when a trigger fires\n"
+	"  --crctest=LIST      the speed of each checksum verify= can use (list: --crctest=list)\n"
+	"  --bandwidth-log     with the status line, write agg-{read,write,trim}_bw.log\n"
+	"  --inflate-log=FILE  print the text of a log fio stored compressed (.fz)\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
 	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"
@@ -164,6 +182,175 @@ static void help_options(void)
 			printf(" [default: %s]", o->def);
 		putchar('\n');
 	}
+}
+
+/* fio sorts a section's options before it parses (and prints) them:
+ * these first, filename and filename_format last, the rest as read. */
+static int showcmd_prio(const struct opt_def *o)
+{
+	static const char *const first[] = { "cpus_allowed_policy", "kb_base", "lockfile",
+					     "unit_base" };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(first); i++)
+		if (!strcmp(o->name, first[i]))
+			return 1;
+	return !strcmp(o->name, "filename") || !strcmp(o->name, "filename_format") ? -1 : 0;
+}
+
+/* The name fio gives an option where it is iogauge's alias. */
+static const char *showcmd_name(const struct opt_def *o)
+{
+	if (!strcmp(o->name, "blockalign"))
+		return "ba";
+	if (!strcmp(o->name, "iodepth_batch_submit"))
+		return "iodepth_batch";
+	return o->name;
+}
+
+/* Settings @from to @to of @v on --showcmd's line, in fio's order; the
+ * command line's own (before any --name) are not the files', left out. */
+static void showcmd_settings(const struct setting *v, unsigned from, unsigned to)
+{
+	const struct setting *st;
+	const char *q;
+	unsigned i;
+	int prio;
+
+	/* An engine's options after the job's, as fio parses them once the
+	 * engine is loaded (pass -2). */
+	for (prio = 1; prio >= -2; prio--) {
+		for (i = from; i < to; i++) {
+			st = &v[i];
+			if (st->origin.kind == ORIGIN_CMDLINE ||
+			    (st->opt->engine ? -2 : showcmd_prio(st->opt)) != prio)
+				continue;
+			/* fio quotes description's value alone. */
+			q = strcmp(st->opt->name, "description") ? "" : "\"";
+			if (st->bare)
+				printf(" --%s", showcmd_name(st->opt));
+			else
+				printf(" --%s=%s%s%s", showcmd_name(st->opt), q, st->value, q);
+		}
+	}
+}
+
+/*
+ * --showcmd: the jobs as fio's command line, as fio prints it: each
+ * section's options in reading order, a job's after --name=NAME, a bare
+ * flag without "=".  A [global] read after a job is printed where it was
+ * read, before the next --name, as fio does.
+ */
+static void showcmd(const struct jobset *js)
+{
+	const struct settings *g = NULL;
+	unsigned i, done = 0;
+
+	fputs("iogauge", stdout);
+	for (i = 0; i < js->nr; i++) {
+		const struct jobspec *s = &js->specs[i];
+
+		if (s->inherited != g)
+			g = s->inherited, done = 0;
+		if (s->nr_inherited > done) {
+			showcmd_settings(g->v, done, s->nr_inherited);
+			done = s->nr_inherited;
+		}
+		printf(" --name=%s", s->name);
+		showcmd_settings(s->vals->v, 0, s->vals->n);
+	}
+	putchar('\n');
+}
+
+/* fio's checksums that iogauge does not have, for a clearer refusal. */
+static const char *const fio_only_sums[] = { "murmur3", "jhash", "fnv" };
+
+/* --crctest[=LIST]: each checksum's speed, in fio's format and order.
+ * 0, or EXIT_BAD_INPUT for a name that is none of them. */
+static int crctest(const char *list)
+{
+	bool want[32] = { false };
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	unsigned i, k;
+	int status = 0, n;
+	double mib;
+
+	if (!strcmp(list, "help") || !strcmp(list, "list")) {
+		for (i = 0; crctest_name(i); i++)
+			printf("%s\n", crctest_name(i));
+		free(copy);
+		return 0;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		n = crctest_find(tok);
+		if (n >= 0) {
+			want[n] = true;
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(fio_only_sums) && strcmp(tok, fio_only_sums[k]); k++)
+			;
+		fprintf(stderr, "iogauge: --crctest=%s: %s (iogauge --crctest=list lists them)\n",
+			tok,
+			k < ARRAY_SIZE(fio_only_sums) ? "a fio checksum that iogauge does not have"
+						      : "no such checksum");
+		status = EXIT_BAD_INPUT;
+	}
+	free(copy);
+	for (i = 0; !status && crctest_name(i); i++) {
+		if (*list && !want[i])
+			continue;
+		mib = crctest_run(i);
+		if (mib < 0) {
+			fprintf(stderr, "iogauge: --crctest: no memory for the buffer\n");
+			status = EXIT_FAILED;
+		} else if (mib == 0) {
+			printf("%s:inf MiB/sec\n", crctest_name(i));
+		} else {
+			/* fio's layout: one tab after a name of 7 characters or more. */
+			printf("%s:%s%8.2f MiB/sec\n", crctest_name(i),
+			       strlen(crctest_name(i)) >= 7 ? "\t" : "\t\t", mib);
+		}
+	}
+	crctest_done();
+	return status;
+}
+
+/* --cmdhelp: every option's name and help as fio lists them, or one
+ * option's rows.  0, or EXIT_BAD_INPUT for a name that is no option. */
+static int cmdhelp(const char *name)
+{
+	const struct opt_def *o;
+	const char *why = NULL;
+	unsigned i;
+
+	if (!*name) {
+		for (i = 0; i < opt_rows(); i++)
+			printf("%-24s: %s\n", opt_at(i)->name, opt_at(i)->help);
+		return 0;
+	}
+	o = opt_find(name);
+	if (!o) {
+		if (fio_option_status(name, &why) != FIO_OPT_UNKNOWN)
+			fprintf(stderr,
+				"iogauge: --cmdhelp=%s: a fio option that iogauge does not "
+				"implement%s%s\n",
+				name, why ? ": " : "", why ? why : "");
+		else
+			fprintf(stderr,
+				"iogauge: --cmdhelp=%s: no such option (iogauge --help-options "
+				"lists them)\n",
+				name);
+		return EXIT_BAD_INPUT;
+	}
+	printf("%20s: %s\n", o->name, o->help);
+	if (o->alias)
+		printf("%20s: %s\n", "alias", o->alias);
+	printf("%20s: %s\n", "type", o->kind->syntax);
+	if (o->def)
+		printf("%20s: %s\n", "default", o->def);
+	if (o->engine)
+		printf("%20s: %s\n", "engine", o->engine->name);
+	return 0;
 }
 
 static void list_engines(void)
@@ -240,6 +427,101 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
+/*
+ * --trigger-file and --trigger-timeout: a thread that looks every 100 ms,
+ * as fio's main loop does.  When the file is there (it is removed) or the
+ * time has passed since the run started, the run stops as on Ctrl-C, but
+ * its exit status is the run's own, and the --trigger command runs.
+ */
+struct trigger {
+	const struct cli *cli;
+	uint64_t t0; /* ns, run_now() at the run's start */
+	pthread_t tid;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool quit;
+	atomic_bool fired;
+};
+
+static bool trigger_due(struct trigger *tg)
+{
+	struct stat sb;
+
+	if (tg->cli->trigger_file && !stat(tg->cli->trigger_file, &sb)) {
+		if (unlink(tg->cli->trigger_file) < 0)
+			fprintf(stderr, "iogauge: --trigger-file %s: cannot remove it: %s\n",
+				tg->cli->trigger_file, strerror(errno));
+		return true;
+	}
+	return tg->cli->trigger_timeout && run_now() - tg->t0 >= tg->cli->trigger_timeout;
+}
+
+static void *trigger_main(void *arg)
+{
+	struct trigger *tg = arg;
+	struct timespec until;
+	int ret;
+
+	pthread_mutex_lock(&tg->lock);
+	while (!tg->quit) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		while (!tg->quit &&
+		       pthread_cond_timedwait(&tg->cond, &tg->lock, &until) != ETIMEDOUT)
+			;
+		if (tg->quit || !trigger_due(tg))
+			continue;
+		atomic_store(&tg->fired, true);
+		if (!stop)
+			stop = SIGTERM;
+		pthread_mutex_unlock(&tg->lock);
+		if (tg->cli->trigger_cmd) {
+			fflush(NULL);
+			ret = system(tg->cli->trigger_cmd);
+			if (ret == -1)
+				fprintf(stderr, "iogauge: --trigger %s: cannot run it: %s\n",
+					tg->cli->trigger_cmd, strerror(errno));
+		}
+		pthread_mutex_lock(&tg->lock);
+		break;
+	}
+	pthread_mutex_unlock(&tg->lock);
+	return NULL;
+}
+
+/* Starts the thread when a trigger is asked for: true when it runs. */
+static bool trigger_start(struct trigger *tg, const struct cli *cli)
+{
+	memset(tg, 0, sizeof(*tg));
+	tg->cli = cli;
+	tg->t0 = run_now();
+	if (!cli->trigger_file && !cli->trigger_timeout)
+		return false;
+	pthread_mutex_init(&tg->lock, NULL);
+	pthread_cond_init(&tg->cond, NULL);
+	if (pthread_create(&tg->tid, NULL, trigger_main, tg)) {
+		pthread_cond_destroy(&tg->cond);
+		pthread_mutex_destroy(&tg->lock);
+		return false;
+	}
+	return true;
+}
+
+static void trigger_stop(struct trigger *tg)
+{
+	pthread_mutex_lock(&tg->lock);
+	tg->quit = true;
+	pthread_cond_signal(&tg->cond);
+	pthread_mutex_unlock(&tg->lock);
+	pthread_join(tg->tid, NULL);
+	pthread_cond_destroy(&tg->cond);
+	pthread_mutex_destroy(&tg->lock);
+}
+
 /* The clock every latency is read from, and what one read costs. */
 static void clock_info(void)
 {
@@ -266,18 +548,89 @@ struct eta_state {
 	struct run_status prev;
 	bool have_prev;
 	bool tty;
-	size_t width; /* of the last line, to blank it */
+	size_t width;	  /* of the last line, to blank it */
+	uint64_t newline; /* --eta-newline, ns; 0: none */
+	uint64_t kept;	  /* run_now() when a line was last kept */
+	bool newline_due;
+	/* --bandwidth-log: fio's aggregate samples, taken as it takes them
+	 * when it computes its status line: one per direction once more than
+	 * 500 ms (its bw_avg_time) have passed since the last. */
+	bool agg;
+	uint64_t agg_t0, agg_prev_t; /* ns */
+	uint64_t agg_prev[3];	     /* bytes at the last sample */
+	struct strbuf agg_log[3];    /* "ms, KiB/s, dir, 0, 0" lines */
 };
+
+static void agg_sample(struct eta_state *es, const struct run_status *st, uint64_t now)
+{
+	uint64_t bytes[3] = { st->bytes[0], st->bytes[1], st->trim_bytes };
+	uint64_t ms = (now - es->agg_prev_t) / 1000000;
+	unsigned d;
+
+	if (ms <= 500)
+		return;
+	for (d = 0; d < 3; d++) {
+		/* fio's calc_rate: whole KiB/s of the bytes since the last sample. */
+		strbuf_addf(&es->agg_log[d], "%llu, %llu, %u, 0, 0\n",
+			    (unsigned long long)((now - es->agg_t0) / 1000000),
+			    (unsigned long long)((1000 * (bytes[d] - es->agg_prev[d])) / ms / 1024),
+			    d);
+		es->agg_prev[d] = bytes[d];
+	}
+	es->agg_prev_t = now;
+}
+
+/* Writes agg-read_bw.log, agg-write_bw.log and agg-trim_bw.log into the
+ * current folder, as fio does.  0, or -errno with *cause set. */
+static int agg_write(struct eta_state *es, char **cause)
+{
+	static const char *const names[] = { "agg-read_bw.log", "agg-write_bw.log",
+					     "agg-trim_bw.log" };
+	unsigned d;
+	int fd, err;
+	ssize_t n;
+
+	for (d = 0; d < 3; d++) {
+		fd = open(names[d], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			err = errno;
+			return set_cause_errno(cause, err, "--bandwidth-log: %s: %s", names[d],
+					       strerror(err));
+		}
+		n = es->agg_log[d].len ? write(fd, es->agg_log[d].buf, es->agg_log[d].len) : 0;
+		err = n < 0 ? errno : (size_t)n < es->agg_log[d].len ? EIO : 0;
+		if (close(fd) < 0 && !err)
+			err = errno;
+		if (err)
+			return set_cause_errno(cause, err, "--bandwidth-log: %s: %s", names[d],
+					       strerror(err));
+	}
+	return 0;
+}
 
 static void eta_show(const struct run_status *st, void *arg)
 {
 	struct eta_state *es = arg;
 	struct strbuf sb = { 0 };
+	uint64_t now = run_now();
 
 	report_status(st, es->have_prev ? &es->prev : NULL, &sb);
+	if (es->agg)
+		agg_sample(es, st, now);
+	/* --eta-newline: as fio, the first line shown after more than that
+	 * time is kept; the line after it starts below it. */
+	if (es->tty && es->newline_due) {
+		fputc('\n', stderr);
+		es->width = 0;
+		es->newline_due = false;
+	}
 	if (es->tty) {
 		fprintf(stderr, "\r%-*s", (int)es->width, sb.buf);
 		es->width = sb.len;
+		if (es->newline && now - es->kept > es->newline) {
+			es->newline_due = true;
+			es->kept = now;
+		}
 	} else {
 		fprintf(stderr, "%s\n", sb.buf);
 	}
@@ -324,7 +677,7 @@ static void report(const struct cli *cli, const struct sqlio *sq, const struct r
 	if (f & CLI_FMT_NORMAL)
 		report_text(run, out);
 	if (f & CLI_FMT_TERSE)
-		report_terse(run, out);
+		report_terse_version(run, cli->terse_version ? cli->terse_version : 3, out);
 	if (f & (CLI_FMT_JSON | CLI_FMT_JSONPLUS))
 		report_json(run, &cli->js, f & CLI_FMT_JSONPLUS, out);
 }
@@ -333,12 +686,20 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 			  const struct run_plan *plan, struct output *dest)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct eta_state es = { .tty = isatty(STDERR_FILENO) };
-	struct run_watch watch = {
-		.fn = eta_show, .layout = layout_show, .arg = &es, .every = 1000000000ull
-	};
+	struct eta_state es = { .tty = isatty(STDERR_FILENO),
+				.newline = cli->eta_newline,
+				.kept = run_now(),
+				.agg = cli->bandwidth_log,
+				.agg_t0 = run_now(),
+				.agg_prev_t = run_now() };
+	struct run_watch watch = { .fn = eta_show,
+				   .layout = layout_show,
+				   .arg = &es,
+				   .every = cli->eta_interval ? cli->eta_interval : 1000000000ull };
 	struct strbuf out = { 0 }, util = { 0 };
 	struct sysutil_snap su[2] = { 0 };
+	struct trigger tg;
+	bool triggering;
 	struct run run;
 	char *cause = NULL;
 	uint64_t t0;
@@ -360,13 +721,18 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		return EXIT_FAILED;
 	}
 	t0 = run_now();
+	triggering = trigger_start(&tg, cli);
 	ret = run_jobs(plan, &stop, &watch, &run, &cause);
+	if (triggering)
+		trigger_stop(&tg);
 	if (ret) {
 		if (es.width && es.tty)
 			fprintf(stderr, "\r%*s\r", (int)es.width, "");
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		sysutil_snap_free(&su[0]);
+		for (i = 0; i < 3; i++)
+			strbuf_free(&es.agg_log[i]);
 		/* A signal ended a layout: 128 + it, as after a run it stopped. */
 		if (ret == -EINTR && stop)
 			return 128 + stop;
@@ -392,6 +758,18 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	}
 	if (es.have_prev && es.tty)
 		fprintf(stderr, "\r%*s\r", (int)es.width, "");
+	/* fio's JSON report works out an ETA as it starts, and that takes a
+	 * --bandwidth-log sample too: the run's bytes since the last one. */
+	if (cli->bandwidth_log && (cli->formats & (CLI_FMT_JSON | CLI_FMT_JSONPLUS))) {
+		struct run_status fin = { 0 };
+
+		for (i = 0; i < run.nr; i++) {
+			fin.bytes[0] += run.results[i].stats.dir[STAT_READ].bytes;
+			fin.bytes[1] += run.results[i].stats.dir[STAT_WRITE].bytes;
+			fin.trim_bytes += run.results[i].stats.dir[STAT_TRIM].bytes;
+		}
+		agg_sample(&es, &fin, run_now());
+	}
 	report(cli, sq, &run, util.buf, &out);
 	strbuf_free(&util);
 	if (output_commit(dest, out.buf ? out.buf : "", out.len, &cause)) {
@@ -419,14 +797,18 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 			status = EXIT_FAILED;
 		}
 	}
-	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause))) {
+	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause)) ||
+	    (cli->bandwidth_log && agg_write(&es, &cause))) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		status = EXIT_FAILED;
 	}
-	if (run.interrupted)
+	/* A trigger's stop is the run's end, as in fio: not a signal's. */
+	if (run.interrupted && !atomic_load(&tg.fired))
 		status = 128 + stop; /* 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT */
 	run_free(&run);
+	for (i = 0; i < 3; i++)
+		strbuf_free(&es.agg_log[i]);
 	return status;
 }
 
@@ -459,6 +841,11 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	job_warnings(jobs, nr, &warn);
 	for (i = 0; i < warn.n; i++)
 		fprintf(stderr, "iogauge: warning: %s\n", warn.v[i]);
+	if (warn.n && cli->warnings_fatal) {
+		fprintf(stderr, "iogauge: --warnings-fatal: nothing runs\n");
+		str_list_clear(&warn);
+		return EXIT_BAD_INPUT;
+	}
 	str_list_clear(&warn);
 	/* Every size checked before anything is opened or written. */
 	if (plan_jobs(jobs, nr, (uint64_t)sysconf(_SC_PAGESIZE), &plan, &cause)) {
@@ -578,8 +965,27 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < cli.js.warnings.n; i++)
 		fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
+	if (cli.js.warnings.n && cli.warnings_fatal && !cli.parse_only) {
+		fprintf(stderr, "iogauge: --warnings-fatal: nothing runs\n");
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
 	if (cli.help || cli.version || cli.help_options || cli.clock_info || cli.list_engines ||
-	    cli.enghelp) {
+	    cli.enghelp || cli.cmdhelp || cli.crctest || cli.inflate_log) {
+		if (cli.inflate_log) {
+			if (log_inflate(cli.inflate_log, &out, &cause)) {
+				fprintf(stderr, "iogauge: %s\n", cause);
+				status = EXIT_FAILED;
+			} else if (output_commit(&to_stdout, out.buf ? out.buf : "", out.len,
+						 &cause)) {
+				fprintf(stderr, "iogauge: %s\n", cause);
+				status = EXIT_FAILED;
+			}
+		}
+		if (cli.crctest)
+			status = crctest(cli.crctest);
+		if (cli.cmdhelp)
+			status = cmdhelp(cli.cmdhelp);
 		if (cli.list_engines)
 			list_engines();
 		if (cli.enghelp)
@@ -607,6 +1013,11 @@ int main(int argc, char **argv)
 	if (job_build_all(&cli.js, &jobs, &nr, &cause)) {
 		print_errors(cause);
 		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	/* As fio: the values are checked before the line is printed. */
+	if (cli.showcmd) {
+		showcmd(&cli.js);
 		goto out;
 	}
 	if (job_check_threads(jobs, nr, &cause)) {

@@ -10,11 +10,15 @@
 #include <string.h>
 
 #include "jobfile/cli.h"
+#include "jobfile/units.h"
 
 static const char *const cli_flags[] = {
-	"help",	   "version",	 "help-options", "parse-only", "section",	"set",
-	"name",	   "clock-info", "list-engines", "enghelp",    "output-format", "output",
-	"minimal", "eta",	 "plot",	 "readonly",
+	"help",		 "version",	   "help-options",  "parse-only",   "section",
+	"set",		 "name",	   "clock-info",    "list-engines", "enghelp",
+	"output-format", "output",	   "minimal",	    "eta",	    "plot",
+	"readonly",	 "eta-interval",   "eta-newline",   "showcmd",	    "cmdhelp",
+	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
+	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",
 };
 
 static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
@@ -131,6 +135,32 @@ static int apply_sets(struct jobset *js, const struct str_list *sets)
 }
 
 /*
+ * --eta-interval and --eta-newline: a time, seconds when bare, as fio's;
+ * the interval at least fio's 250 ms, as fio refuses a shorter one.
+ */
+static int eta_time(struct cli *cli, const char *name, const char *val, char **cause)
+{
+	char *inner = NULL;
+	uint64_t ns;
+
+	if (units_parse_time(val, 1000000000ull, &ns, &inner)) {
+		*cause = xasprintf("--%s=%s: %s", name, val, inner);
+		free(inner);
+		return -EINVAL;
+	}
+	if (name[4] == 'i' && ns < 250000000ull)
+		return set_cause(cause, "--%s=%s: shorter than 250ms, the least fio takes", name,
+				 val);
+	if (name[4] == 'n' && ns < 1000000ull)
+		return set_cause(cause, "--%s=%s: shorter than 1ms", name, val);
+	if (name[4] == 'i')
+		cli->eta_interval = ns;
+	else
+		cli->eta_newline = ns;
+	return 0;
+}
+
+/*
  * The report flags, shared with iogauge sqlio: --output-format, --minimal,
  * --output, --plot and --eta (@name without the dashes, @eq at its "=" or
  * NULL).  1 when taken, 0 when @name is none of them, -EINVAL with *cause.
@@ -161,6 +191,19 @@ static int report_flag(struct cli *cli, const char *name, const char *eq, int ar
 			cli->output = val;
 		else if (val)
 			cli->plot = val;
+		return val ? 1 : -EINVAL;
+	}
+	if (!strcmp(name, "eta-interval") || !strcmp(name, "eta-newline")) {
+		val = flag_value(argc, argv, i, eq, name, cause);
+		return val && !eta_time(cli, name, val, cause) ? 1 : -EINVAL;
+	}
+	if (!strcmp(name, "terse-version")) {
+		val = flag_value(argc, argv, i, eq, name, cause);
+		if (val && (strlen(val) != 1 || val[0] < '2' || val[0] > '5'))
+			*cause = xasprintf("--terse-version=%s: expected 2, 3, 4 or 5", val),
+			val = NULL;
+		if (val)
+			cli->terse_version = (unsigned)(val[0] - '0');
 		return val ? 1 : -EINVAL;
 	}
 	if (!strcmp(name, "eta")) {
@@ -241,6 +284,68 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			cli->clock_info = true;
 		} else if (!strcmp(name, "list-engines") && !eq) {
 			cli->list_engines = true;
+		} else if (!strcmp(name, "showcmd") && !eq) {
+			cli->showcmd = true;
+		} else if (!strcmp(name, "warnings-fatal") && !eq) {
+			cli->warnings_fatal = true;
+		} else if (!strcmp(name, "inflate-log")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && !*val)
+				*cause = xasprintf("--inflate-log needs a path"), val = NULL;
+			cli->inflate_log = val;
+			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "bandwidth-log") && !eq) {
+			cli->bandwidth_log = true;
+		} else if (!strcmp(name, "crctest")) {
+			cli->crctest = eq ? eq + 1 : "";
+		} else if (!strcmp(name, "cmdhelp")) {
+			/* As fio: --cmdhelp alone (or =all) lists every option. */
+			cli->cmdhelp = eq && strcmp(eq + 1, "all") ? eq + 1 : "";
+		} else if (!strcmp(name, "max-jobs")) {
+			uint64_t n;
+
+			/* fio 3.33 reads it and ignores it: checked, then ignored. */
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && (units_parse_uint(val, &n, &inner) || !n)) {
+				*cause = xasprintf("--max-jobs=%s: %s", val,
+						   inner ? inner : "expected a positive number");
+				free(inner);
+				inner = NULL;
+				val = NULL;
+			}
+			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "trigger-file") || !strcmp(name, "trigger")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && !*val)
+				*cause = xasprintf("--%s needs a value", name), val = NULL;
+			if (val && name[7])
+				cli->trigger_file = val;
+			else if (val)
+				cli->trigger_cmd = val;
+			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "trigger-timeout")) {
+			uint64_t ns = 0;
+
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && units_parse_time(val, 1000000000ull, &ns, &inner)) {
+				*cause = xasprintf("--trigger-timeout=%s: %s", val, inner);
+				free(inner);
+				inner = NULL;
+				val = NULL;
+			} else if (val && ns < 1000000000ull) {
+				/* fio counts it in whole seconds: less would never fire. */
+				*cause = xasprintf("--trigger-timeout=%s: less than 1s", val);
+				val = NULL;
+			}
+			cli->trigger_timeout = ns / 1000000000ull * 1000000000ull;
+			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "client") || !strcmp(name, "server") ||
+			   !strcmp(name, "remote-config") || !strcmp(name, "trigger-remote")) {
+			ret = set_cause(cause,
+					"--%s: fio's client/server mode is not in iogauge; a "
+					"multi-host mode is planned (see DIFFERENCES FROM FIO in "
+					"iogauge(1)); run iogauge on each host meanwhile",
+					name);
 		} else if (!strcmp(name, "enghelp")) {
 			/* As fio: --enghelp alone lists the engines. */
 			if (eq && eq[1])

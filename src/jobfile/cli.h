@@ -32,7 +32,19 @@ struct cli {
 	const char *output;  /* --output=FILE, or NULL: standard output */
 	const char *plot;    /* --plot=DIR, or NULL */
 	enum cli_eta eta;
-	unsigned nr_inputs; /* job files and --name jobs */
+	uint64_t eta_interval;	  /* ns between status lines (--eta-interval), default 1 s */
+	uint64_t eta_newline;	  /* --eta-newline: ns between kept lines on a terminal; 0: none */
+	bool showcmd;		  /* --showcmd: print the job files as one command line */
+	unsigned terse_version;	  /* --terse-version: 2 to 5; 0 for fio's default, 3 */
+	bool warnings_fatal;	  /* --warnings-fatal: a job's warning is bad input */
+	const char *cmdhelp;	  /* --cmdhelp[=OPTION]; "" for every option; into argv */
+	const char *crctest;	  /* --crctest[=LIST]; "" for every checksum; into argv */
+	bool bandwidth_log;	  /* --bandwidth-log: agg-{read,write,trim}_bw.log */
+	const char *inflate_log;  /* --inflate-log=FILE: print its text and stop */
+	const char *trigger_file; /* --trigger-file: the run stops when it appears */
+	uint64_t trigger_timeout; /* --trigger-timeout: ns, whole seconds; 0: none */
+	const char *trigger_cmd;  /* --trigger: run by the shell when a trigger fires */
+	unsigned nr_inputs;	  /* job files and --name jobs */
 	struct jobset js;
 };
 

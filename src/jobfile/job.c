@@ -21,6 +21,7 @@
 #include "jobfile/options.h"
 #include "util/nodes.h"
 #include "verify/verify.h"
+#include "workload/replay.h"
 
 static const struct origin default_origin = { .kind = ORIGIN_DEFAULT };
 
@@ -872,6 +873,68 @@ static int check_buffers(struct job *job, char **cause)
 	return 0;
 }
 
+/*
+ * read_iolog: the log decides the files, the size (its bytes), the block
+ * size (its largest I/O per direction, for the buffers) and rw (the
+ * directions it has).  What would decide them otherwise, or pace the I/O
+ * another way, is refused rather than mixed in.
+ */
+static int check_replay(struct job *job, char **cause)
+{
+	static const char *const clash[] = { "size",	   "io_size", "filesize", "nrfiles",
+					     "time_based", "loops",   "rate",	  "rate_iops",
+					     "verify",	   "rw",      "offset",	  "openfiles" };
+	struct replay rp;
+	unsigned i, d;
+	char *inner = NULL;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(clash); i++)
+		if (is_set(job, clash[i]))
+			return job_fail_at(job, clash[i], cause,
+					   "%s with read_iolog: the log decides what is done "
+					   "(see read_iolog in iogauge-jobfile(5))",
+					   clash[i]);
+	if (job->filename.n && !job->replay_redirect)
+		return job_fail_at(job, "filename", cause,
+				   "filename with read_iolog: the log names the files; "
+				   "replay_redirect sends its I/O to another one");
+	ret = replay_load(&rp, job->read_iolog, job->replay_redirect, job->replay_scale,
+			  job->replay_align, job->replay_time_scale, &inner);
+	if (ret) {
+		ret = ret == -EINVAL ? job_fail_at(job, "read_iolog", cause, "%s", inner)
+				     : set_cause_errno(cause, -ret, "[%s] %s", job->name, inner);
+		free(inner);
+		return ret;
+	}
+	if (rp.bytes[2] && (rp.bytes[0] || rp.bytes[1])) {
+		replay_free(&rp);
+		return job_fail_at(job, "read_iolog", cause,
+				   "read_iolog %s: trims with reads or writes are not replayed",
+				   job->read_iolog);
+	}
+	str_list_clear(&job->filename);
+	str_list_copy(&job->filename, &rp.files);
+	job->nrfiles = rp.files.n;
+	job->size.val = rp.bytes[0] + rp.bytes[1] + rp.bytes[2];
+	job->size.pct = false;
+	for (d = 0; d < 3; d++)
+		if (rp.max_len[d])
+			job->bs[d] = rp.max_len[d];
+	job->rw = rp.bytes[2]		       ? RW_TRIM
+		  : rp.bytes[0] && rp.bytes[1] ? RW_READWRITE
+		  : rp.bytes[1]		       ? RW_WRITE
+					       : RW_READ;
+	replay_free(&rp);
+	if (!job->replay_redirect)
+		origin_via(job, "filename", "read_iolog");
+	origin_via(job, "nrfiles", "read_iolog");
+	origin_via(job, "size", "read_iolog");
+	origin_via(job, "bs", "read_iolog");
+	origin_via(job, "rw", "read_iolog");
+	return 0;
+}
+
 static int check_job(struct job *job, char **cause)
 {
 	const struct engine_ops *ops = job_engine(job);
@@ -891,6 +954,12 @@ static int check_job(struct job *job, char **cause)
 	}
 	apply_gtod_reduce(job);
 	error_types(job);
+	if (job->read_iolog) {
+		int ret = check_replay(job, cause);
+
+		if (ret)
+			return ret;
+	}
 	if (job->clocksource == CLOCKSOURCE_CPU && !clock_have_tsc())
 		return job_fail_at(
 			job, "clocksource", cause,

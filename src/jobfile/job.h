@@ -391,6 +391,13 @@ struct job {
 	char *write_iops_log;
 	char *write_lat_log;
 	char *write_hist_log;
+	char *write_iolog;	    /* NULL: off; each I/O issued appended to it, as fio's */
+	char *read_iolog;	    /* NULL: off; the I/Os come from this log */
+	char *replay_redirect;	    /* NULL: the logged files */
+	uint64_t replay_align;	    /* bytes; 0: as logged */
+	uint64_t replay_scale;	    /* offsets divided by it */
+	unsigned replay_time_scale; /* % of the log's pace */
+	bool replay_no_stall;
 	unsigned log_avg_msec;	      /* ms; 0: every I/O */
 	unsigned log_hist_msec;	      /* ms; 0: no histogram log lines */
 	unsigned log_hist_coarseness; /* histogram log bins merged 2^N at a time */

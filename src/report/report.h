@@ -72,6 +72,8 @@ void report_text(const struct run *run, struct strbuf *sb);
 void report_json(const struct run *run, const struct jobset *js, bool plus, struct strbuf *sb);
 /* fio's terse format, version 3: one line per entry. */
 void report_terse(const struct run *run, struct strbuf *sb);
+/* The same in fio's terse version @ver, 2 to 5 (--terse-version). */
+void report_terse_version(const struct run *run, unsigned ver, struct strbuf *sb);
 /* The live status line, without the carriage return; @prev (may be NULL)
  * is the one before, for the current rates. */
 void report_status(const struct run_status *st, const struct run_status *prev, struct strbuf *sb);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fio's terse output, version 3 (stat.c show_thread_status_terse_all):
+ * fio's terse output, versions 2 to 5 (stat.c show_thread_status_terse_all):
  * one ';'-separated line per entry, in fio's field order and formats, so
- * scripts that cut fields by number read ours.  v3 has no trim section.
+ * scripts that cut fields by number read ours.  v3 has no trim section; v2
+ * has no version string; v5 adds the bandwidth and IOPS sample counts.
  */
 #include "report/report.h"
 
@@ -20,8 +21,8 @@ static void lat_us(const struct hist *h, struct strbuf *sb)
 		    hist_stddev_sample(h) / 1000);
 }
 
-/* Direction @d of @e, or with @d STAT_NR its mixed one. */
-static void direction(const struct run *run, const struct report_entry *e, unsigned d,
+/* Direction @d of @e, or with @d STAT_NR its mixed one, in terse version @ver. */
+static void direction(const struct run *run, const struct report_entry *e, unsigned d, unsigned ver,
 		      struct strbuf *sb)
 {
 	const struct dir_stats *ds = d < STAT_NR ? &e->st->dir[d] : e->mixed;
@@ -49,33 +50,50 @@ static void direction(const struct run *run, const struct report_entry *e, unsig
 	lat_us(&ds->lat, sb);
 	if (!ds->bw.n) {
 		strbuf_addf(sb, ";0;0;%f%%;%f;%f", 0.0, 0.0, 0.0);
-		return;
+	} else {
+		mean = stats_sample_mean(&ds->bw);
+		/* fio's terse reads 100% when the group's aggregate is 0. */
+		p = d < STAT_NR ? report_bw_share(run, e, d, 100) : report_mixed_share(run, e, 100);
+		strbuf_addf(sb, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)ds->bw.min,
+			    (unsigned long long)ds->bw.max, p, mean, stats_sample_stddev(&ds->bw));
 	}
-	mean = stats_sample_mean(&ds->bw);
-	/* fio's terse reads 100% when the group's aggregate is 0. */
-	p = d < STAT_NR ? report_bw_share(run, e, d, 100) : report_mixed_share(run, e, 100);
-	strbuf_addf(sb, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)ds->bw.min,
-		    (unsigned long long)ds->bw.max, p, mean, stats_sample_stddev(&ds->bw));
+	if (ver != 5)
+		return;
+	strbuf_addf(sb, ";%llu", (unsigned long long)ds->bw.n);
+	if (!ds->iops.n)
+		strbuf_addf(sb, ";0;0;%f;%f;0", 0.0, 0.0);
+	else
+		strbuf_addf(sb, ";%llu;%llu;%f;%f;%llu", (unsigned long long)ds->iops.min,
+			    (unsigned long long)ds->iops.max, stats_sample_mean(&ds->iops),
+			    stats_sample_stddev(&ds->iops), (unsigned long long)ds->iops.n);
 }
 
-static void entry(const struct run *run, const struct report_entry *e, struct strbuf *sb)
+static void entry(const struct run *run, const struct report_entry *e, unsigned ver,
+		  struct strbuf *sb)
 {
 	const struct run_stats *st = e->st;
 	double usr, sys, total;
 	uint64_t depths = 0, bins[STATS_LAT_BINS];
 	unsigned i;
 
-	strbuf_addf(sb, "3;iogauge-%s;%s;%u;%d", IOGAUGE_VERSION, e->r->job->name, e->r->group,
-		    e->err ? e->err->error_no : 0);
-	/* unified_rw_reporting: mixed in place of read and write; both: after. */
+	if (ver == 2)
+		strbuf_addf(sb, "2;%s;%u;%d", e->r->job->name, e->r->group,
+			    e->err ? e->err->error_no : 0);
+	else
+		strbuf_addf(sb, "%u;iogauge-%s;%s;%u;%d", ver, IOGAUGE_VERSION, e->r->job->name,
+			    e->r->group, e->err ? e->err->error_no : 0);
+	/* unified_rw_reporting: mixed in place of read, write and trim; both:
+	 * after them.  Trim is in every version but 3, as fio's. */
 	if (e->r->job->unified_rw_reporting == UNIFIED_MIXED) {
-		direction(run, e, STAT_NR, sb);
+		direction(run, e, STAT_NR, ver, sb);
 	} else {
-		direction(run, e, STAT_READ, sb);
-		direction(run, e, STAT_WRITE, sb);
+		direction(run, e, STAT_READ, ver, sb);
+		direction(run, e, STAT_WRITE, ver, sb);
+		if (ver != 3)
+			direction(run, e, STAT_TRIM, ver, sb);
 	}
 	if (e->r->job->unified_rw_reporting == UNIFIED_BOTH)
-		direction(run, e, STAT_NR, sb);
+		direction(run, e, STAT_NR, ver, sb);
 	report_cpu(st, &usr, &sys);
 	strbuf_addf(sb, ";%f%%;%f%%;%llu;%llu;%llu", usr, sys, (unsigned long long)st->ru.ctx,
 		    (unsigned long long)st->ru.majf, (unsigned long long)st->ru.minf);
@@ -89,7 +107,8 @@ static void entry(const struct run *run, const struct report_entry *e, struct st
 		bins[10] += bins[i];
 	for (i = 10; i < STATS_LAT_BINS; i++)
 		strbuf_addf(sb, ";%3.2f%%", total > 0 ? 100.0 * (double)bins[i] / total : 0);
-	for (i = 0; i < run->disks.n; i++) {
+	/* fio's v2 has no disk util fields. */
+	for (i = 0; ver >= 3 && i < run->disks.n; i++) {
 		struct disk_counters c;
 		double util;
 
@@ -100,18 +119,24 @@ static void entry(const struct run *run, const struct report_entry *e, struct st
 			    (unsigned long long)c.merges[1], (unsigned long long)c.ticks[0],
 			    (unsigned long long)c.ticks[1], (unsigned long long)c.in_queue, util);
 	}
+	/* v2 puts the description on a line of its own, as fio does. */
 	if (e->r->job->description && *e->r->job->description)
-		strbuf_addf(sb, ";%s", e->r->job->description);
+		strbuf_addf(sb, "%s;%s", ver == 2 ? "\n" : "", e->r->job->description);
 	strbuf_addc(sb, '\n');
 }
 
-void report_terse(const struct run *run, struct strbuf *sb)
+void report_terse_version(const struct run *run, unsigned ver, struct strbuf *sb)
 {
 	struct report_entries es;
 	unsigned i;
 
 	report_entries(run, &es);
 	for (i = 0; i < es.n; i++)
-		entry(run, &es.v[i], sb);
+		entry(run, &es.v[i], ver, sb);
 	report_entries_free(&es);
+}
+
+void report_terse(const struct run *run, struct strbuf *sb)
+{
+	report_terse_version(run, 3, sb);
 }

@@ -57,6 +57,7 @@ struct run {
 struct run_status {
 	unsigned total, waiting, running, done; /* job clones */
 	uint64_t bytes[2], ios[2];		/* measured read, write so far */
+	uint64_t trim_bytes;			/* measured trims so far */
 	double frac;				/* 0..1 of the work done */
 	uint64_t elapsed;			/* ns since the run started */
 	uint64_t eta;				/* ns left; UINT64_MAX: unknown */

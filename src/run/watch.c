@@ -49,6 +49,7 @@ static void watch_once(struct watcher *wt)
 			st.bytes[d] += atomic_load_explicit(&p->bytes[d], memory_order_relaxed);
 			st.ios[d] += atomic_load_explicit(&p->ios[d], memory_order_relaxed);
 		}
+		st.trim_bytes += atomic_load_explicit(&p->bytes[2], memory_order_relaxed);
 		sum += clone_frac(&wt->slots[i], now);
 	}
 	st.frac = wt->n ? sum / wt->n : 1;

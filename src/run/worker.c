@@ -258,6 +258,10 @@ void worker_prefault(struct worker *w)
 		iolog_grow(l);
 		touch(l->tail->e, sizeof(l->tail->e));
 	}
+	if (w->trace.on && !w->trace.tail) {
+		iotrace_grow(&w->trace);
+		touch(w->trace.tail->e, sizeof(w->trace.tail->e));
+	}
 }
 
 int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, unsigned thread,
@@ -294,9 +298,29 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 	}
 	depth = jp->depth;
 	w->eng.depth = depth;
+	/* Opened (made) before the data files: one that cannot be leaves
+	 * nothing laid out. */
+	if (job->write_iolog) {
+		ret = iotrace_open(&w->trace, job->write_iolog, cause);
+		if (ret)
+			return ret;
+	}
+	/* Read again per clone (the job kept only what it decides). */
+	if (job->read_iolog) {
+		ret = replay_load(&w->replay, job->read_iolog, job->replay_redirect,
+				  job->replay_scale, job->replay_align, job->replay_time_scale,
+				  cause);
+		if (ret) {
+			iotrace_free(&w->trace);
+			return ret;
+		}
+	}
 	ret = files_open(jp, clone, w->eng.ops->flags, &fw, &w->files, cause);
-	if (ret)
+	if (ret) {
+		iotrace_free(&w->trace);
+		replay_free(&w->replay);
 		return ret;
+	}
 	seed = seed_for(job, clone);
 	payload_init(&w->pl, job, seed, thread);
 	rng_seed(&w->rate_rng, seed ^ 0x72617465u); /* "rate" */
@@ -363,6 +387,8 @@ void worker_cleanup(struct worker *w, bool remove_created)
 	free(w->file_inflight);
 	w->file_inflight = NULL;
 	interval_free(&w->iv);
+	iotrace_free(&w->trace);
+	replay_free(&w->replay);
 	stats_free(&w->stats);
 	w->pending = NULL;
 	w->reqs = NULL;
@@ -692,6 +718,8 @@ static void publish(struct worker *w, const struct loop *lp)
 				      memory_order_relaxed);
 		atomic_store_explicit(&w->prog->ios[d], w->stats.dir[d].ios, memory_order_relaxed);
 	}
+	atomic_store_explicit(&w->prog->bytes[2], w->stats.dir[STAT_TRIM].bytes,
+			      memory_order_relaxed);
 	atomic_store_explicit(&w->prog->issued, lp->issued, memory_order_relaxed);
 }
 
@@ -785,7 +813,8 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 				     lp->want_clat ? now - req->t_issue : UINT64_MAX,
 				     lp->want_lat ? now - req->t_start : UINT64_MAX,
 				     rw ? req->len : 0);
-		if (req->t_intended) {
+		/* A rate's schedule only: read_iolog's times are not one. */
+		if (req->t_intended && lp->rate.on) {
 			hist_record(&w->stats.dir[sd].resp, now - req->t_intended);
 			hist_record(&w->stats.dir[sd].lag, req->t_start - req->t_intended);
 		}
@@ -921,6 +950,20 @@ static bool overlaps_in_flight(const struct worker *w, const struct io_req *req,
 	return false;
 }
 
+/* read_iolog: the next logged I/O, where the log put it. */
+static void replay_next(struct worker *w, struct io_req *req)
+{
+	const struct replay_io *io = &w->replay.v[w->replay_pos++];
+	const struct run_file *f = &w->files.v[io->file];
+
+	req->op = (enum io_op)io->op;
+	req->discard = io->op == IO_OP_TRIM && f->blkdev;
+	req->fd = f->fd;
+	req->file = io->file;
+	req->off = io->off;
+	req->len = io->len;
+}
+
 /* Hands I/Os to the engine until it is full, the job has issued all it
  * may, or (sync engines) depth I/Os have run, so the stop flag and the
  * deadline are looked at between them. */
@@ -951,7 +994,8 @@ static void fill(struct worker *w, struct loop *lp)
 			req->t_intended = 0;
 			req->ioprio = lp->ioprio;
 		} else if (!req) {
-			if (!w->nr_free || lp->issued >= lp->limit || lp->inflight >= lp->qd)
+			if (!w->nr_free || lp->issued >= lp->limit || lp->inflight >= lp->qd ||
+			    (w->replay.n && w->replay_pos >= w->replay.n))
 				break;
 			if (w->flow && flow_held(w->flow, &w->flow_mine, w->job->flow)) {
 				lp->flow_wait = true;
@@ -963,7 +1007,9 @@ static void fill(struct worker *w, struct loop *lp)
 				break;
 			}
 			req = w->free_reqs[--w->nr_free];
-			if (!workload_next(&w->wl, req, &lp->rate, &lp->limit, lp->issued)) {
+			if (w->replay.n) {
+				replay_next(w, req);
+			} else if (!workload_next(&w->wl, req, &lp->rate, &lp->limit, lp->issued)) {
 				w->nr_free++; /* no I/O: the workload has ended */
 				lp->limit = lp->issued;
 				break;
@@ -988,11 +1034,16 @@ static void fill(struct worker *w, struct loop *lp)
 			req->t_intended = 0;
 			if (lp->rate.on)
 				schedule(w, lp, req);
+			/* read_iolog's times: held until due, as a rate's I/O is. */
+			if (w->replay_t0)
+				req->t_intended =
+					w->replay_t0 + w->replay.v[w->replay_pos - 1].t * 1000;
 		}
 		if (!req->t_start) {
 			/* fio stamps start_time here, once the I/O is made (not
 			 * with disable_lat); pacing needs the time too. */
-			uint64_t now = lp->time_start || lp->rate.on ? run_now() : lp->now;
+			uint64_t now =
+				lp->time_start || lp->rate.on || w->replay_t0 ? run_now() : lp->now;
 
 			/* Not due yet: held, and the loop waits for it. */
 			if (req->t_intended > now) {
@@ -1037,6 +1088,10 @@ static void fill(struct worker *w, struct loop *lp)
 		w->held = NULL;
 		if (w->file_inflight)
 			w->file_inflight[req->file]++;
+		/* write_iolog: an I/O the engine took, as fio logs it in td_io_queue. */
+		if (w->trace.on)
+			iotrace_add(&w->trace, req->t_start, req->file, req->op, req->off,
+				    req->len);
 		if (q == ENGINE_Q_DONE) {
 			/* As fio: a sync I/O is a submission and a reap of one. */
 			w->stats.submit[1]++;
@@ -1452,12 +1507,32 @@ static void lat_target_step(struct worker *w, struct loop *lp)
 	lp->qd = lp->lt.qd;
 }
 
+/* write_iolog's file, after the run; a failure is the job's error. */
+static void trace_write(struct worker *w, uint64_t t0, uint64_t t_end)
+{
+	const char **paths = xcalloc(w->files.n ? w->files.n : 1, sizeof(*paths));
+	char *cause = NULL;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < w->files.n; i++)
+		paths[i] = w->files.v[i].path;
+	ret = iotrace_write(&w->trace, w->job->write_iolog, paths, w->files.n, t0, t_end, &cause);
+	free(paths);
+	if (ret && !w->error) {
+		w->error_no = -ret;
+		w->error = cause;
+	} else {
+		free(cause);
+	}
+}
+
 void worker_run(struct worker *w)
 {
 	const struct job *job = w->job;
 	struct rusage ru0, ru1;
 	struct loop lp;
-	uint64_t now = run_now(), min;
+	uint64_t now = run_now(), min, t0 = now;
 	unsigned i;
 
 	/* The job's time starts before its files' cache is dropped, as fio's
@@ -1486,8 +1561,11 @@ void worker_run(struct worker *w)
 	worker_verify_start(w);
 	if (job->create_only)
 		lp.limit = 0; /* the files are laid out: that was all */
+	/* The log's times count from here; replay_no_stall drops them. */
+	if (w->replay.n && !job->replay_no_stall)
+		w->replay_t0 = lp.now ? lp.now : 1;
 	/* Pacing sleeps: wake when asked, not up to 50 us later. */
-	if (lp.rate.on || job->thinktime || w->eng.think)
+	if (lp.rate.on || job->thinktime || w->eng.think || job->read_iolog)
 		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	windows_init(w, &lp);
 	for (;;) {
@@ -1561,6 +1639,8 @@ void worker_run(struct worker *w)
 	w->stats.elapsed = now > lp.t_measure ? now - lp.t_measure : 0;
 	w->stats.runtime_sum = w->stats.elapsed / 1000000;
 	windows_end(w, &lp, now);
+	if (w->trace.on)
+		trace_write(w, t0, now);
 	getrusage(RUSAGE_THREAD, &ru1);
 	rusage_delta(&w->stats.ru, &ru0, &ru1);
 	/* Outside the measured time, as fio's end_fsync and fsync_on_close. */

@@ -18,9 +18,11 @@
 #include "run/payload.h"
 #include "stats/interval.h"
 #include "stats/iolog.h"
+#include "stats/iotrace.h"
 #include "stats/stats.h"
 #include "util/runclock.h"
 #include "workload/rand.h"
+#include "workload/replay.h"
 #include "workload/workload.h"
 
 struct run_watch;
@@ -30,7 +32,7 @@ struct verify_async;
  * status line; read by another thread, hence atomic (relaxed). */
 struct worker_progress {
 	_Atomic uint64_t issued;   /* bytes handed to the engine, ramp included */
-	_Atomic uint64_t bytes[2]; /* measured read, write bytes */
+	_Atomic uint64_t bytes[3]; /* measured read, write, trim bytes */
 	_Atomic uint64_t ios[2];
 	_Atomic uint64_t t_start; /* ns: the I/O loop's start; 0 before */
 	_Atomic uint64_t limit;	  /* bytes the job may issue; UINT64_MAX: time-bound */
@@ -112,6 +114,10 @@ struct worker {
 	struct worker_verify v;
 	struct run_flow *flow; /* flow=: the run's shared flow, or NULL */
 	uint64_t flow_mine;    /* ... and the I/Os it let this clone issue */
+	struct iotrace trace;  /* write_iolog: each I/O issued */
+	struct replay replay;  /* read_iolog: the I/Os to issue (n 0: off) */
+	uint64_t replay_pos;   /* the next of them */
+	uint64_t replay_t0;    /* ns: when the log's time 0 is, 0 without its times */
 };
 
 /* Whether the worker is to stop: the run was stopped, or its group halted. */
