@@ -119,6 +119,14 @@ EXAMPLES = {
                             "nrfiles 31250 -> 200 per job (16 jobs, 4k files in scratch)"),
     "surface-scan": ({"filename": DEV}, "size",
         "datafile.tmp -> a 16 MiB loop device (fill_device: its size bounds the write)"),
+    "dedupe-global": ({"filename": DEV, "size": "16m"}, "time",
+        "filename -> a 16 MiB loop device, size 100m -> 16m; dedupe data by chance"),
+    "disk-zone-profile": ({"filename": DEV, "runtime": "2"}, "time",
+        "/dev/sdb -> a 16 MiB loop device, runtime -> 2 s as a cap"),
+    "latency-profile": ({"filename": DEV, "runtime": "2"}, "size",
+        "/dev/sda -> a 16 MiB loop device (size-bound), runtime -> 2 s as a cap"),
+    "rand-zones": ({"directory": DIR, "size": "16m", "runtime": "2"}, "size",
+        "file in scratch, size -> 16m (size-bound), runtime -> 2 s as a cap"),
 }
 
 # In scope, not run by iogauge yet: name -> what it lacks (and which area
@@ -126,15 +134,11 @@ EXAMPLES = {
 NOT_YET = {
     "1mbs_clients": "iogauge reads it now; capped so, it runs past 120 s in iogauge: to look at",
     "cross-stripe-verify": "iogauge reads it now; its offsets need a cap this test lacks",
-    "dedupe-global": "dedupe_mode, dedupe_global (placement)",
-    "disk-zone-profile": "zonemode=strided, zonerange, zonesize (zones)",
     "enospc-pressure": "iogauge reads it now; it fills the scratch tmpfs: needs a filesize cap",
     "exec": "runs /usr/sbin/turbostat, which this machine lacks (fio fails the same way)",
     "exitwhat": "iogauge reads it now; its 1g size needs a cap for the 16 MiB device",
-    "latency-profile": "latency_target family (zones)",
-    "numa": "numa_cpu_nodes, numa_mem_policy (placement)",
-    "rand-zones": "random_distribution=zoned with an empty value (errors)",
-    "steadystate": "ss, ss_dur, ss_ramp (zones)",
+    "numa": "its job2 binds to nodes 0-1; this machine has one node, and both tools refuse it",
+    "steadystate": "filename=/dev/null and /dev/zero: iogauge refuses character devices",
 }
 # Caps for the NOT_YET examples, so that when one starts to run it runs
 # small; their check is "run" (both exit 0 and the directions agree) until
@@ -142,14 +146,10 @@ NOT_YET = {
 NOT_YET_CAPS = {
     "1mbs_clients": {"directory": DIR, "size": "16m", "runtime": "2"},
     "cross-stripe-verify": {"filename": DEV},
-    "dedupe-global": {"filename": DEV, "size": "16m"},
-    "disk-zone-profile": {"filename": DEV, "runtime": "2"},
     "enospc-pressure": {"directory": DIR, "size": "16m", "runtime": "2"},
     "exec": {"runtime": "2"},
     "exitwhat": {"filename": DEV, "runtime": "2"},
-    "latency-profile": {"filename": DEV, "runtime": "2"},
     "numa": {"directory": DIR, "size": "16m", "runtime": "2"},
-    "rand-zones": {"directory": DIR, "size": "16m", "runtime": "2"},
     "steadystate": {"filename": DEV, "runtime": "2"},
 }
 
