@@ -410,20 +410,41 @@ static atomic_int stop;
  * Atomic: the signal may land in any thread. */
 static char *_Atomic output_tmp;
 
+/* A signal this soon after the first is the same event told twice:
+ * timeout(1) sends its SIGTERM to the program and to its process group,
+ * and both reach this process; a terminal's Ctrl-C is one keypress. */
+#define SIGNAL_REPEAT_NS 100000000ull
+
+/* When the first signal came (CLOCK_MONOTONIC ns). */
+static _Atomic uint64_t stop_ns;
+
+static uint64_t signal_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* The first Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) drains and reports; a
- * second one ends the program, as in SQLIO.  stop holds the signal: the
- * exit status is 128 + it, as a shell reports a program the signal killed
- * (fio 3.33 exits 128 for any). */
+ * second one, 0.1 s or more later, ends the program, as in SQLIO.  stop
+ * holds the signal: the exit status is 128 + it, as a shell reports a
+ * program the signal killed (fio 3.33 exits 128 for any). */
 static void on_signal(int sig)
 {
+	uint64_t now = signal_clock();
+
 	if (stop) {
 		char *tmp = output_tmp;
 
+		if (now - stop_ns < SIGNAL_REPEAT_NS)
+			return;
 		if (tmp)
 			unlink(tmp);
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
+	stop_ns = now;
 	stop = sig;
 }
 

@@ -190,6 +190,7 @@ def keep_output(tmp):
                        "--rate=100m"], errf)
     check(len(temps(d)) == 1, "a running --output has one temporary: %s" % temps(d))
     p.send_signal(signal.SIGINT)
+    time.sleep(0.3)  # a repeat within 0.1 s is the same signal (timeout(1) sends two)
     p.send_signal(signal.SIGINT)
     p.communicate(timeout=60)
     body = open(keep).read()

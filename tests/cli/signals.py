@@ -398,6 +398,42 @@ def drain_then_second(tmp):
         os.rmdir(cg)
 
 
+def told_twice(tmp):
+    # timeout(1) signals the program, then its whole process group: the
+    # main process gets SIGTERM twice within microseconds, and once took
+    # the repeat as the second signal that ends it without a report (found
+    # with fio's 1mbs_clients.fio under timeout).  Processes, several
+    # clones, one sleeping in its pacing, the others in their startdelay.
+    job = ("[global]\nioengine=psync\nrw=read\nsize=1m\nrate=1250\nruntime=30\n"
+           "directory=%s\n[a]\n[b]\nstartdelay=20\n[c]\nstartdelay=25\n" % tmp)
+    path = os.path.join(tmp, "twice.fio")
+    with open(path, "w") as f:
+        f.write(job)
+    for how in ("timeout", "kill"):
+        if how == "timeout":
+            p = subprocess.Popen(["timeout", "--preserve-status", "-s", "TERM", "3", BIN, path,
+                                  "--output-format=json"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        else:
+            p = subprocess.Popen([BIN, path, "--output-format=json"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            time.sleep(3)
+            p.send_signal(signal.SIGTERM)
+            p.send_signal(signal.SIGTERM)
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        try:
+            names = [j["jobname"] for j in json.loads(out)["jobs"]]
+        except ValueError:
+            names = None
+        check(p.returncode == 143 and names == ["a", "b", "c"],
+              "SIGTERM told twice (%s): exit %r, jobs %r, stderr %r" %
+              (how, p.returncode, names, err[-200:]))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-signals-")
     try:
@@ -409,6 +445,7 @@ def main():
         layout_tty(tmp)
         pre_read_interrupt(tmp)
         drain_then_second(tmp)
+        told_twice(tmp)
     finally:
         shutil.rmtree(tmp)
     finish("signals")
