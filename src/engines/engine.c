@@ -137,6 +137,19 @@ bool engine_takes(const struct engine_ops *ops, const struct opt_def *o)
 	return false;
 }
 
+/* A short vectored transfer of @r bytes over v[*i..n): steps *i past
+ * the iovecs it filled and trims the one it stopped in, so that the next
+ * call goes on from there. */
+static void iov_advance(struct iovec *v, unsigned *i, unsigned n, size_t r)
+{
+	for (; *i < n && r >= v[*i].iov_len; (*i)++)
+		r -= v[*i].iov_len;
+	if (*i < n) {
+		v[*i].iov_base = (char *)v[*i].iov_base + r;
+		v[*i].iov_len -= r;
+	}
+}
+
 /* One call for what is left of @req after @done bytes: over the @n
  * iovecs left at @v when vectored, else the contiguous buffer. */
 static ssize_t rw_call(const struct io_req *req, bool at, const struct iovec *v, unsigned n,
@@ -177,13 +190,7 @@ int64_t engine_rw_now(const struct io_req *req, bool at)
 		if (r == 0)
 			break;
 		done += (size_t)r;
-		/* A short vectored transfer: go on from where it stopped. */
-		for (; i < n && (size_t)r >= v[i].iov_len; i++)
-			r -= (ssize_t)v[i].iov_len;
-		if (i < n) {
-			v[i].iov_base = (char *)v[i].iov_base + r;
-			v[i].iov_len -= (size_t)r;
-		}
+		iov_advance(v, &i, n, (size_t)r);
 	}
 	return (int64_t)done;
 }
@@ -250,12 +257,7 @@ int64_t engine_rwv_now(const struct io_req *req, bool v2, int rwf)
 		if (r == 0)
 			break;
 		done += (size_t)r;
-		for (; i < n && (size_t)r >= v[i].iov_len; i++)
-			r -= (ssize_t)v[i].iov_len;
-		if (i < n) {
-			v[i].iov_base = (char *)v[i].iov_base + r;
-			v[i].iov_len -= (size_t)r;
-		}
+		iov_advance(v, &i, n, (size_t)r);
 	}
 	return (int64_t)done;
 }
