@@ -526,6 +526,8 @@ def uring_options(tmp):
                 check(rc == 0 and got == want, "io_uring %s: %s submitted %s, not %s" %
                       (extra.strip() or "(default)", name, got, want))
         print("io_uring nonvectored and force_async: entries as fio's")
+    else:
+        print("skip: no perf: the io_uring opcode and IOSQE_ASYNC checks")
     # uncached: a buffered read leaves none of the file in the page cache.
     for engine in ("io_uring", "pvsync2"):
         for unc in (0, 1):
