@@ -98,12 +98,13 @@ EXAMPLES = {
     "waitfor": ({"directory": DIR, "filename": "waitfor.dat", "filesize": "8m"}, "size",
                 "/tmp/data -> scratch; filesize 128m -> 8m (the 10 s runtimes are then no bound)"),
     "zipf": ({"size": "256m"}, "size", "size 1280m -> 256m (null engine)"),
-    "butterfly": ({"filename": DEV, "runtime": "2"}, "size",
-        "/tmp/testfile -> a 16 MiB loop device (both size-bound); runtime -> 2 s as a cap"),
+    "butterfly": ({"filename": DEV, "size": "4m", "runtime": "20"}, "size",
+        "/tmp/testfile -> a 16 MiB loop device, size 4m (both size-bound; fio's flow spin "
+        "leaves its loop device ~2000 IOPS); runtime -> 20 s as a cap"),
     "cmdprio-bssplit": ({"filename": DEV, "runtime": "2"}, "time",
         "/dev/sda -> a 16 MiB loop device, runtime 2 s (no size: device-bound by time)"),
-    "cmdprio-percentage": ({"filename": DEV, "runtime": "2"}, "size",
-        "device -> a 16 MiB loop device; runtime 2 s as a cap"),
+    "cmdprio-percentage": ({"filename": DEV, "runtime": "20"}, "size",
+        "device -> a 16 MiB loop device; runtime 20 s as a cap"),
     "falloc": ({"directory": DIR, "size": "16m"}, "time",
         "directory=/scratch -> scratch; size 100M -> 16m, runtime 10 -> 2 s (its first phases are time_based)"),
     "filedelete-ioengine": ({"directory": DIR, "nrfiles": "200"}, "size",
@@ -123,10 +124,10 @@ EXAMPLES = {
         "filename -> a 16 MiB loop device, size 100m -> 16m; dedupe data by chance"),
     "disk-zone-profile": ({"filename": DEV, "runtime": "2"}, "time",
         "/dev/sdb -> a 16 MiB loop device, runtime -> 2 s as a cap"),
-    "latency-profile": ({"filename": DEV, "runtime": "2"}, "size",
-        "/dev/sda -> a 16 MiB loop device (size-bound), runtime -> 2 s as a cap"),
-    "rand-zones": ({"directory": DIR, "size": "16m", "runtime": "2"}, "size",
-        "file in scratch, size -> 16m (size-bound), runtime -> 2 s as a cap"),
+    "latency-profile": ({"filename": DEV, "runtime": "20"}, "size",
+        "/dev/sda -> a 16 MiB loop device (size-bound), runtime -> 20 s as a cap"),
+    "rand-zones": ({"directory": DIR, "size": "16m", "runtime": "20"}, "size",
+        "file in scratch, size -> 16m (size-bound), runtime -> 20 s as a cap"),
 }
 
 # In scope, not run by iogauge yet: name -> what it lacks (and which area
