@@ -1,74 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The worker: one job clone's setup and its I/O loop.  The loop serves
+ * The worker's I/O loop, one job clone's from first I/O to last.  It serves
  * sync and async engines alike (queue / commit / reap) and does no
  * allocation, locking or stdio; errors are formatted once, when they stop
  * the worker.
  */
 #include <errno.h>
-#include <pthread.h>
-#include <sched.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
-#include <sys/prctl.h>
 #include <signal.h>
-#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "files/filelock.h"
 #include "jobfile/options.h"
+#include "run/loop.h"
 #include "run/run.h"
 #include "run/worker.h"
 #include "workload/lattarget.h"
-#include "util/nodes.h"
-
-/* The engines of this build, "psync, sync, ...", for a message. */
-static char *engine_list(void)
-{
-	struct strbuf sb = { 0 };
-	unsigned i;
-
-	for (i = 0; engine_at(i); i++)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", engine_at(i)->name);
-	return strbuf_detach(&sb);
-}
-
-static atomic_int never_halted;
-
-static uint64_t seed_for(const struct job *job, unsigned clone)
-{
-	struct timespec ts;
-
-	if (job->randrepeat)
-		return job->randseed + clone;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40) ^
-	       clone;
-}
-
-/*
- * sub_blocks=N (SQLIO's -m): each slot's buffer as N pieces of bs/N bytes,
- * each allocated on its own so that they are apart in memory, filled as
- * the buffers are.  scatter hands the engine their iovecs; copy keeps the
- * contiguous buffer for the I/O and copies (see sub_copy_in/out).  The
- * iovecs are made here once; worker_buffers_make fills in the pieces.
- */
-static void sub_blocks_setup(struct worker *w, unsigned depth)
-{
-	unsigned n = w->job->sub_blocks, k;
-
-	w->iov = xcalloc((size_t)depth * n, sizeof(*w->iov));
-	w->sub_copy = w->job->sub_block_io == SUBIO_COPY;
-	for (k = 0; k < depth && !w->sub_copy; k++) {
-		w->reqs[k].iov = &w->iov[(size_t)k * n];
-		w->reqs[k].nr_iov = n;
-	}
-}
 
 /* sub_block_io=copy: a write's bytes gathered from the slot's pieces, a
  * read's scattered into them: SQLIO's copy mode, a memcpy per I/O. */
@@ -85,378 +38,6 @@ static void sub_copy(const struct worker *w, const struct io_req *req, bool in)
 			memcpy(v[k].iov_base, p, v[k].iov_len);
 }
 
-int worker_engine_init(struct worker *w, char **cause)
-{
-	struct engine_setup es = { w->job, engine_opts_of(w->job, w->eng.ops), &w->files,
-				   (char *)w->bufmem.buf + w->job->mem_align, w->buf_size };
-	char *why = NULL;
-	int ret;
-
-	if (!w->eng.ops->init)
-		return 0;
-	ret = w->eng.ops->init(&w->eng, &es, &why);
-	if (ret) {
-		set_cause(cause, "[%s] ioengine=%s: %s", w->job->name, w->eng.ops->name,
-			  why ? why : strerror(-ret));
-		free(why);
-		return ret;
-	}
-	w->eng_ready = true;
-	return 0;
-}
-
-void worker_engine_release(struct worker *w)
-{
-	if (w->eng_ready && w->eng.ops->cleanup)
-		w->eng.ops->cleanup(&w->eng);
-	w->eng_ready = false;
-}
-
-void worker_buffers_release(struct worker *w)
-{
-	unsigned i;
-
-	iomem_free(&w->bufmem);
-	for (i = 0; w->subs && i < w->eng.depth * w->job->sub_blocks; i++)
-		free(w->subs[i]);
-	free(w->subs);
-	w->subs = NULL;
-}
-
-int worker_buffers_make(struct worker *w, bool touch, char **cause)
-{
-	const struct job *job = w->job;
-	unsigned depth = w->eng.depth, n = job->sub_blocks, i;
-	size_t piece = (size_t)w->plan->sub_piece, len;
-	char *why = NULL;
-	int ret;
-
-	/* iomem_align: as fio, every buffer that far past the aligned start. */
-	if (job->direct && job->mem_align % w->files.mem_align)
-		return set_cause(cause,
-				 "[%s] iomem_align=%u: direct=1 needs buffers aligned to %zu bytes",
-				 job->name, job->mem_align, w->files.mem_align);
-	len = w->buf_size * depth + job->mem_align;
-	/* hugepage-size: as fio, the huge kinds' size a multiple of it. */
-	if (job->hugepage_size.val && (job->iomem == IOMEM_MMAPHUGE || job->iomem == IOMEM_SHMHUGE))
-		len = (len + job->hugepage_size.val - 1) / job->hugepage_size.val *
-		      job->hugepage_size.val;
-	ret = iomem_alloc(&w->bufmem, job->iomem, len, w->files.mem_align, &why);
-	if (ret) {
-		set_cause(cause, "[%s] I/O buffers: %s", job->name, why);
-		free(why);
-		return ret;
-	}
-	for (i = 0; i < depth; i++) {
-		w->reqs[i].buf = (char *)w->bufmem.buf + job->mem_align + (size_t)i * w->buf_size;
-		if (touch)
-			payload_fill(&w->pl, w->reqs[i].buf, w->buf_size);
-	}
-	if (n < 2)
-		return 0;
-	w->subs = xcalloc((size_t)depth * n, sizeof(*w->subs));
-	for (i = 0; i < depth * n; i++) {
-		if (posix_memalign(&w->subs[i], w->files.mem_align, piece)) {
-			set_cause(cause, "[%s] cannot allocate %u sub-blocks of %zu bytes",
-				  job->name, depth * n, piece);
-			return -ENOMEM;
-		}
-		if (touch)
-			payload_fill(&w->pl, w->subs[i], piece);
-		w->iov[i].iov_base = w->subs[i];
-		w->iov[i].iov_len = piece;
-	}
-	return 0;
-}
-
-int worker_buffers_renew(struct worker *w, char **cause)
-{
-	worker_buffers_release(w);
-	return worker_buffers_make(w, true, cause);
-}
-
-/* Every page of [p, p + len) written (with what it holds), so that none
- * is first faulted in, or copied on write, inside the measured time. */
-static void touch(void *p, size_t len)
-{
-	volatile char *c = p;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
-
-	for (i = 0; i < len; i += page)
-		c[i] = c[i];
-	if (len)
-		c[len - 1] = c[len - 1];
-}
-
-/* The latencies the loop records (STATS_H_* bits), as fio's disable_*
- * say; as fio, no submission latency with a kernel thread submitting. */
-static unsigned lat_timed(const struct worker *w)
-{
-	const struct job *job = w->job;
-	unsigned m = 0;
-
-	/* As fio: no submission latency with a kernel thread submitting. */
-	if (!(w->eng.ops->flags & ENGINE_F_SYNC) && !w->eng.kernel_submits && !job->disable_slat)
-		m |= STATS_H_SLAT;
-	if (!job->disable_clat)
-		m |= STATS_H_CLAT;
-	if (!job->disable_lat)
-		m |= STATS_H_LAT;
-	return m;
-}
-
-/* The buckets of every histogram the loop may record into, made and
- * faulted in: the directions the job does (reads too when it reads back
- * what it wrote, syncs when it syncs), with the response and lag of a
- * rate-limited job.  The others stay without buckets. */
-static void hists_prepare(struct worker *w)
-{
-	const struct job *job = w->job;
-	unsigned which = lat_timed(w), d, k;
-	bool dir[STAT_NR] = {
-		[STAT_READ] = job_does(job, DDIR_READ) || w->v.stamp,
-		[STAT_WRITE] = job_does(job, DDIR_WRITE),
-		[STAT_TRIM] = job_does(job, DDIR_TRIM),
-		[STAT_SYNC] = job->fsync || job->fdatasync || job->sfr_nr,
-	};
-
-	for (d = 0; d < DDIR_COUNT; d++)
-		if (job->rate_iops[d] || job->rate[d])
-			which |= STATS_H_RATE;
-	for (d = 0; d < STAT_NR; d++) {
-		struct dir_stats *ds = &w->stats.dir[d];
-		struct hist *h[] = { &ds->slat, &ds->clat, &ds->lat, &ds->resp, &ds->lag };
-
-		if (!dir[d])
-			continue;
-		stats_prepare(&w->stats, d, which);
-		for (k = 0; k < ARRAY_SIZE(h); k++)
-			if (h[k]->bucket)
-				touch(h[k]->bucket, HIST_NR * sizeof(uint64_t));
-	}
-}
-
-void worker_prefault(struct worker *w)
-{
-	const struct job *job = w->job;
-	unsigned i, k;
-
-	touch(&w->stats, sizeof(w->stats));
-	hists_prepare(w);
-	for (i = 0; w->wl.rmap && i < w->files.n; i++)
-		touch(w->wl.rmap[i], workload_rmap_words(&w->wl, i) * sizeof(uint64_t));
-	if (w->v.map)
-		touch(w->v.map, (w->v.n ? w->v.n : 1) * sizeof(*w->v.map));
-	/* The per-I/O logs' first chunks: later ones are made as they fill. */
-	for (k = 0; w->iv.log_each && k < IOLOG_NR; k++) {
-		struct iolog *l = &w->iv.logs->log[k];
-
-		if ((k == IOLOG_BW && !job->write_bw_log) ||
-		    (k == IOLOG_IOPS && !job->write_iops_log) ||
-		    (k >= IOLOG_LAT && !job->write_lat_log) || l->tail)
-			continue;
-		iolog_grow(l);
-		touch(l->tail->e, sizeof(l->tail->e));
-	}
-	if (w->trace.on && !w->trace.tail) {
-		iotrace_grow(&w->trace);
-		touch(w->trace.tail->e, sizeof(w->trace.tail->e));
-	}
-}
-
-int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, unsigned thread,
-		 atomic_int *stop, const struct run_watch *watch, char **cause)
-{
-	const struct job *job = jp->job;
-	struct files_watch fw = { .stop = stop };
-	uint64_t hi = jp->bs_max, seed;
-	unsigned i, depth;
-	int ret;
-
-	if (watch) {
-		fw.layout = watch->layout;
-		fw.arg = watch->arg;
-		fw.every = watch->every;
-	}
-
-	memset(w, 0, sizeof(*w));
-	w->job = job;
-	w->plan = jp;
-	w->clone = clone;
-	w->stop = stop;
-	w->halt = &never_halted;
-	w->prog = &w->prog_own;
-	w->eng.ops = job_engine(job);
-	if (!w->eng.ops) {
-		char *have = engine_list();
-
-		ret = set_cause(cause,
-				"[%s] ioengine=%s is not in this build of iogauge (it has: %s)",
-				job->name, job->ioengine->name, have);
-		free(have);
-		return ret;
-	}
-	depth = jp->depth;
-	w->eng.depth = depth;
-	/* Opened (made) before the data files: one that cannot be leaves
-	 * nothing laid out. */
-	if (job->write_iolog) {
-		ret = iotrace_open(&w->trace, job->write_iolog, cause);
-		if (ret)
-			return ret;
-	}
-	/* Read again per clone (the job kept only what it decides). */
-	if (job->read_iolog) {
-		ret = replay_load(&w->replay, job->read_iolog, job->replay_redirect,
-				  job->replay_scale, job->replay_align, job->replay_time_scale,
-				  cause);
-		if (ret) {
-			iotrace_free(&w->trace);
-			return ret;
-		}
-	}
-	ret = files_open(jp, clone, w->eng.ops->flags, &fw, &w->files, cause);
-	if (ret) {
-		iotrace_free(&w->trace);
-		replay_free(&w->replay);
-		return ret;
-	}
-	seed = seed_for(job, clone);
-	payload_init(&w->pl, job, seed, thread);
-	rng_seed(&w->rate_rng, seed ^ 0x72617465u); /* "rate" */
-	ret = workload_init(&w->wl, job, &w->files, clone, thread, seed,
-			    w->eng.ops->flags & ENGINE_F_NOFILES, cause);
-	if (ret)
-		goto err;
-	/* The plan's page-rounded slot, unless O_DIRECT asks more of the
-	 * memory; hi <= PLAN_BS_MAX, so rounding it cannot overflow. */
-	w->buf_size = (size_t)jp->buf_size;
-	if (w->buf_size % w->files.mem_align)
-		w->buf_size = (size_t)((hi + w->files.mem_align - 1) / w->files.mem_align *
-				       w->files.mem_align);
-	w->reqs = xcalloc(depth, sizeof(*w->reqs));
-	w->free_reqs = xcalloc(depth, sizeof(*w->free_reqs));
-	w->done = xcalloc(depth, sizeof(*w->done));
-	w->pending = xcalloc(depth, sizeof(*w->pending));
-	if (w->files.lazy)
-		w->file_inflight = xcalloc(w->files.n, sizeof(*w->file_inflight));
-	for (i = 0; i < depth; i++) {
-		w->reqs[i].idx = i;
-		w->free_reqs[w->nr_free++] = &w->reqs[depth - 1 - i];
-	}
-	if (job->sub_blocks > 1)
-		sub_blocks_setup(w, depth);
-	/* Made here to check that they can be; the clone makes them again
-	 * for itself (worker_buffers_renew). */
-	ret = worker_buffers_make(w, false, cause);
-	if (ret)
-		goto err;
-	ret = worker_verify_setup(w, hi, thread, cause);
-	if (ret)
-		goto err;
-	ret = worker_engine_init(w, cause);
-	if (ret)
-		goto err;
-	stats_init(&w->stats);
-	interval_init(&w->iv, job);
-	return 0;
-err:
-	worker_cleanup(w, true);
-	return ret;
-}
-
-void worker_cleanup(struct worker *w, bool remove_created)
-{
-	free(w->first_error); /* NULL once the run has taken it */
-	w->first_error = NULL;
-	worker_verify_cleanup(w);
-	worker_engine_release(w);
-	workload_free(&w->wl);
-	files_close(&w->files, remove_created);
-	worker_buffers_release(w);
-	payload_free(&w->pl);
-	if (w->locked)
-		munmap(w->locked, w->locked_len); /* and so unlocked */
-	w->locked = NULL;
-	free(w->iov);
-	w->iov = NULL;
-	free(w->reqs);
-	free(w->free_reqs);
-	free(w->done);
-	free(w->pending);
-	free(w->file_inflight);
-	w->file_inflight = NULL;
-	interval_free(&w->iv);
-	iotrace_free(&w->trace);
-	replay_free(&w->replay);
-	stats_free(&w->stats);
-	w->pending = NULL;
-	w->reqs = NULL;
-	w->free_reqs = w->done = NULL;
-}
-
-/* ---- the I/O loop ---- */
-
-struct loop {
-	uint64_t limit;	    /* bytes to issue; UINT64_MAX when time-based */
-	uint64_t issued;    /* bytes */
-	uint64_t ios_left;  /* number_ios: I/Os still to issue; UINT64_MAX: no cap */
-	uint64_t deadline;  /* ns; UINT64_MAX: none */
-	uint64_t ramp_end;  /* ns; samples before it are discarded */
-	uint64_t t_measure; /* ns: start of the measured part */
-	unsigned inflight;
-	unsigned queued;     /* queued since the last commit, in w->pending */
-	unsigned batch;	     /* commit after this many */
-	unsigned reap_max;   /* most completions taken at once; 0: all there are */
-	unsigned sync_every; /* writes between fsyncs; 0: none */
-	/* Which clock reads the I/Os need (gtod_reduce and disable_* drop
-	 * them, as fio's): a start per I/O, an issue per commit, a
-	 * completion per reaped batch.  What is not read is lp->now. */
-	bool time_start, time_issue, time_done;
-	bool want_lat, want_clat, want_slat; /* recorded, as fio's disable_* say */
-	unsigned stale;			     /* batches since the last read, without time_done */
-	enum io_op sync_op;
-	uint64_t now;		   /* ns: the latest completion time, for the deadline */
-	struct workload_rate rate; /* rate, rate_iops: each direction's schedule */
-	/* thinktime: reads and writes issued and completed, the count
-	 * thinktime_blocks_type names at the last think, when that think
-	 * began (thinktime_iotime), the direction of the last I/O issued (the
-	 * one a rate_ignore_thinktime think is of), and a think owed. */
-	uint64_t nr_issued, nr_done, think_last, think_t;
-	unsigned last_dir;
-	bool think;
-	unsigned low; /* iodepth_low: a full queue drains to it */
-	/* rate_min, rate_iops_min: each direction's bytes, I/Os and time at
-	 * its last check (as fio's last_rate_check_*), and its I/Os when last
-	 * looked at (only a direction that completed I/O since is checked). */
-	bool min_rate;
-	uint64_t min_t[DDIR_COUNT], min_bytes[DDIR_COUNT], min_ios[DDIR_COUNT];
-	uint64_t min_seen[DDIR_COUNT];
-	/* The flow held the next I/O back. */
-	bool flow_wait;
-	/* Each I/O's priority unless cmdprio* picks one: prio, prioclass's. */
-	uint16_t ioprio;
-	bool verifying; /* a read-back pass: worker_verify_next gives the I/Os */
-	bool backlog;	/* verify_backlog writes issued: a read-back pass is owed */
-	bool dry;	/* verify_only: the workload's I/Os are not issued, as fio's dry run */
-	/* unlink_each_loop: the bytes of a loop, and the bytes issued at which
-	 * the next one starts (UINT64_MAX: never); a new loop is due. */
-	uint64_t loop_bytes, next_loop;
-	bool reloop;
-	/* steadystate's sampler reads the progress each second: published at
-	 * each completion, not a stats window behind. */
-	bool publish_each;
-	/* latency_target: the depth the search allows (the engine's
-	 * otherwise), the search, what an I/O over the target asked for,
-	 * and the read and write I/Os completed. */
-	unsigned qd;
-	uint8_t *busy; /* serialize_overlap: per slot, in flight; NULL: off */
-	bool lt_on;
-	struct lat_target lt;
-	enum lat_target_act lt_act;
-	uint64_t lt_ios;
-};
-
 /* The stats direction of an op: read, write, trim (as fio's ddir), sync. */
 static unsigned op_dir(enum io_op op)
 {
@@ -470,121 +51,6 @@ static unsigned op_dir(enum io_op op)
 	default:
 		return STAT_SYNC;
 	}
-}
-
-void worker_flow_leave(struct worker *w)
-{
-	if (w->flow)
-		flow_leave(w->flow, w->flow_mine, w->job->flow);
-	w->flow = NULL;
-}
-
-/* lockmem: as fio, a mapping of that size locked for the clone's life
- * (fio's cap too: all memory but 128 MiB); before the buffers are made. */
-static int pin_lockmem(struct worker *w)
-{
-	uint64_t want = w->job->lockmem.val, phys, cap = (uint64_t)128 << 20;
-
-	if (!want)
-		return 0;
-	phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-	if (phys > cap && want + cap > phys)
-		want = phys - cap;
-	w->locked_len = (size_t)want;
-	w->locked = mmap(NULL, w->locked_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-	if (w->locked == MAP_FAILED || mlock(w->locked, w->locked_len) < 0) {
-		w->error_no = errno;
-		w->error = xasprintf("lockmem=%llu: %s of %zu bytes: %s",
-				     (unsigned long long)w->job->lockmem.val,
-				     w->locked == MAP_FAILED ? "mmap" : "mlock", w->locked_len,
-				     strerror(w->error_no));
-		if (w->locked != MAP_FAILED)
-			munmap(w->locked, w->locked_len);
-		w->locked = NULL;
-		return -w->error_no;
-	}
-	return 0;
-}
-
-/* numa_cpu_nodes and numa_mem_policy, after cpus_allowed (as fio: the
- * nodes' CPUs replace the list) and before the buffers are made. */
-static int pin_numa(struct worker *w)
-{
-	char *why = NULL;
-	int ret = nodes_apply(w->job->numa_cpu_nodes, w->job->numa_mem_policy, &why);
-
-	if (ret) {
-		w->error_no = -ret;
-		w->error = why;
-		return ret;
-	}
-	return pin_lockmem(w);
-}
-
-/* gid=, uid=: taken first, as fio (the group while it still may), by
- * this thread alone (the raw calls: glibc's would change every thread
- * of the process, the run's own with thread=1). */
-static int pin_ids(struct worker *w)
-{
-	const struct job *job = w->job;
-	const char *what = NULL;
-	unsigned id = 0;
-
-	if (job->gid_set && syscall(SYS_setgid, job->gid) < 0) {
-		what = "gid";
-		id = job->gid;
-	} else if (job->uid_set && syscall(SYS_setuid, job->uid) < 0) {
-		what = "uid";
-		id = job->uid;
-	}
-	if (what) {
-		w->error_no = errno;
-		w->error = xasprintf("%s=%u: set%s: %s", what, id, what, strerror(w->error_no));
-		return -w->error_no;
-	}
-	/* A clone's process: new credentials clear its parent-death signal. */
-	if ((job->uid_set || job->gid_set) && !job->thread)
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-	return 0;
-}
-
-int worker_pin(struct worker *w)
-{
-	const struct job *job = w->job;
-	unsigned c, n = 0, pick = 0;
-	cpu_set_t set;
-	int ret = pin_ids(w);
-
-	if (ret)
-		return ret;
-	if (!job->cpus_allowed_set)
-		return pin_numa(w);
-	for (c = 0; c < JOB_MAX_CPUS; c++)
-		n += job->cpus_allowed[c / 64] >> (c % 64) & 1;
-	/* split: clone k takes the k-th CPU of the set, wrapping, as fio. */
-	pick = n ? w->clone % n : 0;
-	CPU_ZERO(&set);
-	for (c = 0; c < JOB_MAX_CPUS && c < CPU_SETSIZE; c++) {
-		if (!(job->cpus_allowed[c / 64] >> (c % 64) & 1))
-			continue;
-		if (job->cpus_allowed_policy == CPUS_SHARED || !pick--)
-			CPU_SET(c, &set);
-		if (job->cpus_allowed_policy == CPUS_SPLIT && CPU_COUNT(&set))
-			break;
-	}
-	ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	if (ret) {
-		struct strbuf sb = { 0 };
-
-		opt_format(&opt_table[OPT_CPUS_ALLOWED], job, &sb);
-		w->error_no = ret;
-		w->error = xasprintf("[%s] cpus_allowed=%s: cannot bind thread %u: %s", job->name,
-				     sb.buf, w->clone, strerror(ret));
-		strbuf_free(&sb);
-		return -ret;
-	}
-	return pin_numa(w);
 }
 
 /*
@@ -660,44 +126,6 @@ static void fail_io(struct worker *w, const struct io_req *req)
 	}
 }
 
-/* max_latency: the job fails with ETIMEDOUT, naming the I/O. */
-static void lat_exceeded(struct worker *w, const struct io_req *req, uint64_t lat, uint64_t max)
-{
-	if (w->error)
-		return;
-	w->error_no = ETIMEDOUT;
-	w->error = xasprintf("%s: %s at offset %llu, size %zu: latency of %llu ns is above "
-			     "max_latency=%llu ns: %s",
-			     w->files.v[req->file].path, io_op_names[req->op],
-			     (unsigned long long)req->off, req->len, (unsigned long long)lat,
-			     (unsigned long long)max, strerror(ETIMEDOUT));
-}
-
-/* latency_target: an I/O completed.  One over the target at depth 1
- * fails the job as fio's; others are the search's to weigh. */
-static void lat_target_done(struct worker *w, struct loop *lp, const struct io_req *req,
-			    uint64_t now)
-{
-	uint64_t lat = now - req->t_start;
-	enum lat_target_act act;
-
-	lp->lt_ios++;
-	if (!lp->want_lat || lat <= w->job->latency_target)
-		return;
-	act = lat_target_over(&lp->lt, w->job->latency_percentile);
-	if (act == LT_FATAL && !w->error) {
-		w->error_no = ETIMEDOUT;
-		w->error =
-			xasprintf("%s: %s at offset %llu, size %zu: latency of %llu ns is above "
-				  "latency_target=%llu ns at iodepth 1: %s",
-				  w->files.v[req->file].path, io_op_names[req->op],
-				  (unsigned long long)req->off, req->len, (unsigned long long)lat,
-				  (unsigned long long)w->job->latency_target, strerror(ETIMEDOUT));
-	} else if (act != LT_NONE && lp->lt_act == LT_NONE) {
-		lp->lt_act = act;
-	}
-}
-
 static void engine_failed(struct worker *w, const char *what, int err)
 {
 	if (!w->error) {
@@ -709,7 +137,7 @@ static void engine_failed(struct worker *w, const char *what, int err)
 /* ---- windows and logs (stats/interval.c), and the status line's progress ---- */
 
 /* What the live status line reads, from another thread. */
-static void publish(struct worker *w, const struct loop *lp)
+void loop_publish(struct worker *w, const struct loop *lp)
 {
 	unsigned d;
 
@@ -728,7 +156,7 @@ static void publish(struct worker *w, const struct loop *lp)
 static void tick(struct worker *w, const struct loop *lp, uint64_t now)
 {
 	if (now >= w->iv.win.next)
-		publish(w, lp);
+		loop_publish(w, lp);
 	interval_tick(&w->iv, &w->stats, now);
 }
 
@@ -827,14 +255,14 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 	/* As fio: max_latency is judged on the total latency, when it is
 	 * measured (not with disable_lat). */
 	if (lp->lt_on && rw)
-		lat_target_done(w, lp, req, now);
+		loop_lat_target_done(w, lp, req, now);
 	if (rw && lp->want_lat && w->job->max_latency[sd] &&
 	    now - req->t_start > w->job->max_latency[sd])
-		lat_exceeded(w, req, now - req->t_start, w->job->max_latency[sd]);
+		loop_lat_exceeded(w, req, now - req->t_start, w->job->max_latency[sd]);
 	if (now >= w->iv.tick_next)
 		tick(w, lp, now);
 	else if (lp->publish_each)
-		publish(w, lp);
+		loop_publish(w, lp);
 	/* sync_file_range: as fio's, the span the writes since the last
 	 * one covered (in the file of the write that calls it). */
 	if (req->op == IO_OP_WRITE && lp->sync_op == IO_OP_SYNC_FILE_RANGE) {
@@ -907,31 +335,6 @@ static void note_depth(struct worker *w, const struct loop *lp, const struct io_
 		w->stats.depth[stats_depth_bucket(n)]++;
 	if (n > w->stats.depth_max)
 		w->stats.depth_max = n;
-}
-
-/* thinktime, as fio's handle_thinktime: whether a think is due, after
- * thinktime_blocks I/Os issued or completed (thinktime_blocks_type)
- * since the last, or thinktime_iotime since the last began.  When it is,
- * the count and the time are taken as the last think's. */
-static bool think_due(const struct worker *w, struct loop *lp)
-{
-	const struct job *job = w->job;
-	uint64_t b = job->thinktime_blocks_type == THINK_ISSUE ? lp->nr_issued : lp->nr_done;
-	uint64_t now = 0;
-	bool due = false;
-
-	if (job->thinktime_iotime) {
-		now = run_now();
-		due = now - lp->think_t >= job->thinktime_iotime + job->thinktime;
-		if (!due && job->thinktime_iotime_only)
-			return false;
-	}
-	if (!due && b < lp->think_last + job->thinktime_blocks)
-		return false;
-	lp->think_last = b;
-	if (job->thinktime_iotime)
-		lp->think_t = now;
-	return true;
 }
 
 /* Whether @req's bytes meet those of an I/O in flight (@busy) on its file. */
@@ -1113,7 +516,7 @@ static void fill(struct worker *w, struct loop *lp)
 			lp->think = true; /* the engine's own pause (cpuio) */
 			break;
 		}
-		if (w->job->thinktime && !lp->verifying && think_due(w, lp)) {
+		if (w->job->thinktime && !lp->verifying && loop_think_due(w, lp)) {
 			lp->think = true;
 			break;
 		}
@@ -1121,7 +524,7 @@ static void fill(struct worker *w, struct loop *lp)
 }
 
 /* The count reaped, or -errno (then w->error says so). */
-static int reap(struct worker *w, struct loop *lp, unsigned min)
+int loop_reap(struct worker *w, struct loop *lp, unsigned min)
 {
 	/* As fio: at most iodepth_batch_complete_max, which is never below
 	 * the min (so by default one: reap one, queue one, the queue stays
@@ -1149,143 +552,12 @@ static int reap(struct worker *w, struct loop *lp, unsigned min)
 /* What is queued goes out, and what is in flight completes and is counted
  * (after an error too, so that no I/O still lands in a buffer about to be
  * freed).  An engine that returns nothing (its submit failed) ends it. */
-static void quiesce(struct worker *w, struct loop *lp)
+void loop_quiesce(struct worker *w, struct loop *lp)
 {
 	if (lp->queued)
 		commit(w, lp);
-	while (lp->inflight && reap(w, lp, lp->inflight) > 0)
+	while (lp->inflight && loop_reap(w, lp, lp->inflight) > 0)
 		;
-}
-
-/* Until @until: sleep, then spin the last stretch (a sleep overshoots by
- * tens of us), polling completions meanwhile so that they are stamped
- * when they come.  Ends at the deadline, however far @until is (a rate of
- * a few bytes a second puts the next I/O hours away), or on a stop. */
-static void wait_until(struct worker *w, struct loop *lp, uint64_t until)
-{
-	uint64_t now = run_now();
-
-	if (until > lp->deadline)
-		until = lp->deadline;
-	while (now < until && !worker_stopped(w) && !w->error) {
-		if (lp->inflight)
-			reap(w, lp, 0);
-		/* Asleep for at most 20 us with I/Os in flight: their
-		 * completions wait that long at most to be stamped. */
-		if (until - now > 60000)
-			now = run_sleep_until(lp->inflight ? now + 20000 : until - 50000, w->stop,
-					      w->halt);
-		else
-			now = run_now();
-	}
-	lp->now = now;
-}
-
-/* rate_ignore_thinktime, as fio's: the I/Os the rate would have issued
- * in a think of @ns are not owed after it (the direction's schedule
- * moves on by the think, less one I/O's time so the next goes at once):
- * the think lowers the rate instead of being caught up in a burst. */
-static void rate_skip(const struct worker *w, struct loop *lp, uint64_t ns)
-{
-	unsigned d = lp->last_dir;
-	uint64_t lo, hi, gap;
-
-	if (d >= DDIR_COUNT)
-		return;
-	job_bs_bounds(w->job, (enum ddir)d, &lo, &hi);
-	gap = (uint64_t)(lp->rate.ns_per_io[d] ? lp->rate.ns_per_io[d]
-					       : lp->rate.ns_per_byte[d] * (double)lo);
-	if (!gap)
-		return; /* this direction has no cap */
-	lp->rate.due[d] += gap <= ns ? ns - gap : ns;
-}
-
-/* thinktime: what is in flight completes (as fio's io_u_quiesce), then
- * thinktime_spin of spinning and the rest asleep; not part of any I/O's
- * latency. */
-static void think(struct worker *w, struct loop *lp)
-{
-	const struct job *job = w->job;
-	uint64_t t0, spin_end, end;
-
-	lp->think = false;
-	quiesce(w, lp);
-	t0 = run_now();
-	/* An engine's pause replaces the job's think, as cpuio's does fio's. */
-	spin_end = t0 + (w->eng.think ? 0 : job->thinktime_spin);
-	end = t0 + (w->eng.think ? w->eng.think : job->thinktime);
-	if (spin_end > lp->deadline)
-		spin_end = lp->deadline;
-	while (run_now() < spin_end && !worker_stopped(w))
-		;
-	wait_until(w, lp, end);
-	if (job->rate_ignore_thinktime)
-		rate_skip(w, lp, lp->now - t0);
-}
-
-/* rate_min, rate_iops_min, as fio's check_min_rate: after 2 s of settling,
- * each direction that completed I/O since the last look is measured over
- * at least rate_cycle ms (the first look only starts the count).  True
- * when one is below its minimum: w->error says so, with fio's words. */
-static bool min_rate_failed(struct worker *w, struct loop *lp)
-{
-	static const char *const dname[DDIR_COUNT] = { "reads", "writes", "trims" };
-	const struct job *job = w->job;
-	uint64_t now = lp->now, ms, got;
-	unsigned d;
-
-	if (now < lp->t_measure + 2000000000ull)
-		return false;
-	for (d = 0; d < DDIR_COUNT; d++) {
-		const struct dir_stats *ds = &w->stats.dir[d];
-
-		if ((!job->rate_min[d] && !job->rate_iops_min[d]) || ds->ios == lp->min_seen[d])
-			continue;
-		lp->min_seen[d] = ds->ios;
-		if (lp->min_bytes[d] || lp->min_ios[d]) {
-			ms = (now - lp->min_t[d]) / 1000000;
-			if (!ms || ms < job->rate_cycle)
-				continue;
-			got = job->rate_min[d] ? (ds->bytes - lp->min_bytes[d]) * 1000 / ms
-					       : (ds->ios - lp->min_ios[d]) * 1000 / ms;
-			if (job->rate_min[d] && got < job->rate_min[d])
-				w->error = xasprintf("rate_min=%lluB/s not met, got %lluB/s (%s, "
-						     "over %llu ms)",
-						     (unsigned long long)job->rate_min[d],
-						     (unsigned long long)got, dname[d],
-						     (unsigned long long)ms);
-			else if (!job->rate_min[d] && got < job->rate_iops_min[d])
-				w->error = xasprintf(
-					"rate_iops_min=%llu not met, got %llu IOPS (%s, "
-					"over %llu ms)",
-					(unsigned long long)job->rate_iops_min[d],
-					(unsigned long long)got, dname[d], (unsigned long long)ms);
-			if (w->error) {
-				w->error_no = EIO; /* as fio's */
-				return true;
-			}
-		}
-		lp->min_bytes[d] = ds->bytes;
-		lp->min_ios[d] = ds->ios;
-		lp->min_t[d] = now;
-	}
-	return false;
-}
-
-/* flow: the next I/O held back, as fio's: with flow_sleep, what is in
- * flight completes and the clone sleeps that long; without, it takes
- * what has completed and tries again at once. */
-static void flow_wait(struct worker *w, struct loop *lp)
-{
-	lp->flow_wait = false;
-	if (w->job->flow_sleep) {
-		quiesce(w, lp);
-		wait_until(w, lp, run_now() + w->job->flow_sleep);
-		return;
-	}
-	if (lp->inflight)
-		reap(w, lp, 0);
-	lp->now = run_now();
 }
 
 /* unlink_each_loop: a new loop starts, as fio's: what is in flight
@@ -1297,7 +569,7 @@ static void reloop(struct worker *w, struct loop *lp)
 	int ret;
 
 	lp->reloop = false;
-	quiesce(w, lp);
+	loop_quiesce(w, lp);
 	if (w->error)
 		return;
 	worker_engine_release(w);
@@ -1322,10 +594,10 @@ static void verify_pass(struct worker *w, struct loop *lp, enum verify_pass pass
 		if (lp->queued && !w->error)
 			commit(w, lp);
 		if (w->held && lp->inflight && !w->error)
-			reap(w, lp, 1);
+			loop_reap(w, lp, 1);
 	}
 	lp->backlog = false;
-	quiesce(w, lp);
+	loop_quiesce(w, lp);
 	worker_verify_begin(w, pass);
 	lp->verifying = true;
 	while (!worker_stopped(w) && !w->error) {
@@ -1333,114 +605,12 @@ static void verify_pass(struct worker *w, struct loop *lp, enum verify_pass pass
 		if (lp->queued && !w->error)
 			commit(w, lp);
 		if (lp->inflight && !w->error)
-			reap(w, lp, 1);
+			loop_reap(w, lp, 1);
 		else if (!w->held && w->v.pass == VERIFY_PASS_NONE)
 			break;
 	}
-	quiesce(w, lp);
+	loop_quiesce(w, lp);
 	lp->verifying = false;
-}
-
-/* @now: when the job started, before its files' cache was dropped. */
-static void loop_init(struct worker *w, struct loop *lp, uint64_t now)
-{
-	const struct job *job = w->job;
-	uint64_t region = 0;
-	bool bw_each;
-	unsigned i, timed;
-
-	memset(lp, 0, sizeof(*lp));
-	/* Each region is below 2^63 (the plan), but many files' sum may not be. */
-	for (i = 0; i < w->files.n; i++)
-		if (__builtin_add_overflow(region, w->files.v[i].len, &region))
-			region = UINT64_MAX;
-	/* As fio: with filesize sizing the files, size is the I/O to do, up
-	 * to the files' size (fio caps size at it). */
-	if (job->filesize_min && job->size.val && !job->size.pct && job->size.val < region)
-		region = job->size.val;
-	if (job->io_size.val && !job->io_size.pct)
-		region = job->io_size.val;
-	else if (job->io_size.pct)
-		region = plan_pct(region, job->io_size.val);
-	/* A product past 2^64 bytes is no limit at all, not a wrapped one. */
-	if (job->time_based || (w->eng.ops->flags & ENGINE_F_NOIO) ||
-	    __builtin_mul_overflow(region, job->loops, &lp->limit))
-		lp->limit = UINT64_MAX;
-	/* trimwrite: each block is trimmed and written, twice the bytes, as fio. */
-	if (job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE) &&
-	    __builtin_mul_overflow(lp->limit, 2, &lp->limit))
-		lp->limit = UINT64_MAX;
-	/* As fio: number_ios counts every loop's I/Os against number_ios
-	 * times loops (twice that with trimwrite), and time_based ignores it. */
-	if (!job->number_ios || job->time_based ||
-	    __builtin_mul_overflow(job->number_ios, job->loops, &lp->ios_left) ||
-	    (job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE) &&
-	     __builtin_mul_overflow(lp->ios_left, 2, &lp->ios_left)))
-		lp->ios_left = UINT64_MAX;
-	/* unlink_each_loop's loops: a trimwrite loop has twice the bytes too. */
-	if (!(job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE)) ||
-	    __builtin_mul_overflow(region, 2, &lp->loop_bytes))
-		lp->loop_bytes = region;
-	lp->next_loop = job->unlink_each_loop && region ? lp->loop_bytes : UINT64_MAX;
-	lp->ramp_end = now + job->ramp_time;
-	lp->deadline = job->runtime ? lp->ramp_end + job->runtime : UINT64_MAX;
-	lp->t_measure = lp->ramp_end;
-	lp->now = now;
-	lp->batch = job->iodepth_batch_submit ? job->iodepth_batch_submit : w->eng.depth;
-	lp->low = job->iodepth_low && job->iodepth_low < w->eng.depth ? job->iodepth_low
-								      : w->eng.depth;
-	lp->think_t = now;
-	lp->reap_max = job->iodepth_batch_complete_max > job->iodepth_batch_complete_min
-			       ? job->iodepth_batch_complete_max
-			       : job->iodepth_batch_complete_min;
-	lp->dry = job->verify_only && job_does(job, DDIR_WRITE);
-	lp->sync_every = job->fsync ? job->fsync : job->fdatasync;
-	lp->publish_each = job->ss_dur >= 1000000000ull;
-	lp->qd = w->eng.depth;
-	/* As fio: only writes and trims at a depth above 1 are held back. */
-	if (job->serialize_overlap && w->eng.depth > 1 &&
-	    (job_does(job, DDIR_WRITE) || job_does(job, DDIR_TRIM)))
-		lp->busy = xcalloc(w->eng.depth, 1);
-	lp->lt_on = job->latency_target != 0;
-	if (lp->lt_on) {
-		lat_target_init(&lp->lt, w->eng.depth, now, 0);
-		lp->qd = lp->lt.qd;
-	}
-	lp->sync_op = job->fsync ? IO_OP_FSYNC : IO_OP_FDATASYNC;
-	if (job->sfr_nr && !lp->sync_every) { /* job.c allows one kind */
-		lp->sync_every = job->sfr_nr;
-		lp->sync_op = IO_OP_SYNC_FILE_RANGE;
-	}
-	w->sfr_lo = UINT64_MAX;
-	w->sfr_hi = 0;
-	timed = lat_timed(w);
-	lp->want_lat = timed & STATS_H_LAT;
-	lp->want_clat = timed & STATS_H_CLAT;
-	lp->want_slat = timed & STATS_H_SLAT;
-	/* fio reads no start with disable_lat and then reports a slat from a
-	 * stale one; here slat keeps its start.  The per-I/O bandwidth log
-	 * takes its interval from clat's two times, as fio's. */
-	bw_each = w->iv.log_each && job->write_bw_log && !job->disable_bw;
-	lp->time_start = lp->want_lat || lp->want_slat;
-	/* A sync engine's issue is its start (stamped just before ->queue, as
-	 * fio's issue_time): without a read of its own, clat would run from
-	 * the previous completion. */
-	if (w->eng.ops->flags & ENGINE_F_SYNC)
-		lp->time_start |= lp->want_clat || bw_each;
-	lp->time_issue = lp->want_clat || lp->want_slat || bw_each;
-	lp->time_done = lp->want_lat || lp->want_clat || bw_each;
-	for (i = 0; i < DDIR_COUNT; i++)
-		lp->min_rate |= job->rate_min[i] || job->rate_iops_min[i];
-	/* As fio's td->ioprio: 0 (none) unless prio or prioclass is given. */
-	lp->ioprio = job->ioprio_set ? (uint16_t)worker_ioprio_value(job->prioclass, job->prio) : 0;
-	for (i = 0; i < DDIR_COUNT; i++) {
-		if (job_rate_in_iops(job, i))
-			lp->rate.ns_per_io[i] = 1e9 / (double)job->rate_iops[i];
-		else if (job->rate[i])
-			lp->rate.ns_per_byte[i] = 1e9 / (double)job->rate[i];
-		lp->rate.due[i] = now;
-		lp->rate.on |= job->rate_iops[i] || job->rate[i];
-	}
 }
 
 /* The windows open (after ramp_time), and the status line learns the
@@ -1456,7 +626,7 @@ static void windows_init(struct worker *w, const struct loop *lp)
 static void windows_end(struct worker *w, const struct loop *lp, uint64_t now)
 {
 	interval_end(&w->iv, &w->stats, now, lp->ramp_end);
-	publish(w, lp);
+	loop_publish(w, lp);
 }
 
 static uint64_t tv_ns(const struct timeval *tv)
@@ -1471,40 +641,6 @@ static void rusage_delta(struct run_rusage *out, const struct rusage *a, const s
 	out->ctx = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw) + (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
 	out->majf = (uint64_t)(b->ru_majflt - a->ru_majflt);
 	out->minf = (uint64_t)(b->ru_minflt - a->ru_minflt);
-}
-
-/*
- * latency_target, after a round of the loop: what an I/O over the target
- * asked for, or the window's verdict.  A lower depth waits for the I/Os
- * in flight first, as fio's; the last window starts with fresh stats
- * (the report is of it alone, as fio's); the end stops new I/O.
- */
-static void lat_target_step(struct worker *w, struct loop *lp)
-{
-	const struct job *job = w->job;
-	enum lat_target_act act = lp->lt_act;
-	uint64_t now = run_now();
-
-	lp->lt_act = LT_NONE;
-	if (act == LT_NONE && now >= lp->ramp_end)
-		act = lat_target_check(&lp->lt, now, lp->lt_ios, job->latency_window,
-				       job->latency_percentile, job->latency_run);
-	if (act == LT_DONE) {
-		lp->limit = lp->issued;
-	} else if (act == LT_QUIESCE || act == LT_FINAL) {
-		quiesce(w, lp);
-		now = run_now();
-		if (act == LT_FINAL) {
-			stats_free(&w->stats);
-			stats_init(&w->stats);
-			hists_prepare(w);
-			lp->ramp_end = lp->t_measure = now;
-			interval_start(&w->iv, &w->stats, w->iv.t0, now);
-			publish(w, lp);
-		}
-		lat_target_cycle(&lp->lt, now, lp->lt_ios);
-	}
-	lp->qd = lp->lt.qd;
 }
 
 /* write_iolog's file, after the run; a failure is the job's error. */
@@ -1572,7 +708,7 @@ void worker_run(struct worker *w)
 		/* The last completion's clock read serves: no extra read per I/O. */
 		if (worker_stopped(w) || w->error || lp.now >= lp.deadline)
 			break;
-		if (lp.min_rate && lp.now >= lp.ramp_end && min_rate_failed(w, &lp))
+		if (lp.min_rate && lp.now >= lp.ramp_end && loop_min_rate_failed(w, &lp))
 			break;
 		/* As fio: trims trim_percentage owes still go out. */
 		if (!w->held && lp.issued >= lp.limit && !lp.inflight && !w->v.trim_left)
@@ -1581,11 +717,11 @@ void worker_run(struct worker *w)
 		if (lp.queued && !w->error)
 			commit(w, &lp);
 		if (lp.think && !w->error) {
-			think(w, &lp);
+			loop_think(w, &lp);
 			continue;
 		}
 		if (lp.flow_wait && !w->error) {
-			flow_wait(w, &lp);
+			loop_flow_wait(w, &lp);
 			continue;
 		}
 		if (lp.reloop && !w->error) {
@@ -1597,7 +733,7 @@ void worker_run(struct worker *w)
 			continue;
 		}
 		if (w->held && !w->held->t_start && !w->error) {
-			wait_until(w, &lp, w->held->t_intended);
+			loop_wait_until(w, &lp, w->held->t_intended);
 			continue;
 		}
 		if (lp.inflight && !w->error) {
@@ -1605,22 +741,23 @@ void worker_run(struct worker *w)
 
 			min = job->iodepth_batch_complete_min;
 			/* 0 (iodepth_batch_complete_min=0) polls without waiting. */
-			reap(w, &lp, (unsigned)(min < lp.inflight ? min : lp.inflight));
+			loop_reap(w, &lp, (unsigned)(min < lp.inflight ? min : lp.inflight));
 			/* iodepth_low, as fio's wait_for_completions: a full queue
 			 * drains to it, a completion at a time, before it is filled. */
-			while (full && lp.inflight > lp.low && !w->error && reap(w, &lp, 1) > 0)
+			while (full && lp.inflight > lp.low && !w->error &&
+			       loop_reap(w, &lp, 1) > 0)
 				;
 			/* thinktime_blocks of completions may have come in. */
 			if (job->thinktime && job->thinktime_blocks_type == THINK_COMPLETE &&
-			    !w->error && think_due(w, &lp)) {
-				think(w, &lp);
+			    !w->error && loop_think_due(w, &lp)) {
+				loop_think(w, &lp);
 				continue;
 			}
 		}
 		if (lp.lt_on && !w->error)
-			lat_target_step(w, &lp);
+			loop_lat_target_step(w, &lp);
 	}
-	quiesce(w, &lp); /* after Ctrl-C and errors too */
+	loop_quiesce(w, &lp); /* after Ctrl-C and errors too */
 	free(lp.busy);
 	lp.busy = NULL;
 	if (lp.lt_on)

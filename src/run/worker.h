@@ -173,6 +173,11 @@ unsigned worker_ioprio_value(unsigned prioclass, unsigned prio);
  * worker_run, or when the clone ends without running), so that the
  * others of the flow are not held back for it. */
 void worker_flow_leave(struct worker *w);
+/* Between worker_setup.c and the loop: the latencies the loop records
+ * (STATS_H_* bits, as fio's disable_* say), and the histograms of the
+ * directions the job does, made and faulted in. */
+unsigned worker_lat_timed(const struct worker *w);
+void worker_hists_prepare(struct worker *w);
 /* Runs the job's I/O; an I/O error stops it and is left in w->error. */
 void worker_run(struct worker *w);
 /* verify= (worker_verify.c).  Set-up (@thread: the clone's place among
