@@ -28,8 +28,7 @@ void loop_lat_exceeded(struct worker *w, const struct io_req *req, uint64_t lat,
 
 /* latency_target: an I/O completed.  One over the target at depth 1
  * fails the job as fio's; others are the search's to weigh. */
-void loop_lat_target_done(struct worker *w, struct loop *lp, const struct io_req *req,
-			    uint64_t now)
+void loop_lat_target_done(struct worker *w, struct loop *lp, const struct io_req *req, uint64_t now)
 {
 	uint64_t lat = now - req->t_start;
 	enum lat_target_act act;
