@@ -7,16 +7,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "jobfile/cli.h"
+#include "jobfile/help.h"
 #include "engines/engine.h"
 #include "jobfile/job.h"
 #include "jobfile/options.h"
@@ -25,6 +24,7 @@
 #include "report/output.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "run/trigger.h"
 #include "sqlio/sqlio.h"
 #include "util/sysutil.h"
 #include "verify/crctest.h"
@@ -167,101 +167,6 @@ static const char sqlio_usage[] =
 	"        --output=FILE, --eta=WHEN, --plot=DIR, --readonly   as for iogauge\n"
 	"See iogauge-sqlio(1).\n";
 
-static void help_options(void)
-{
-	unsigned i;
-
-	for (i = 0; i < opt_rows(); i++) {
-		const struct opt_def *o = opt_at(i);
-		char name[64];
-
-		snprintf(name, sizeof(name), "%s%s%s", o->name, o->alias ? "|" : "",
-			 o->alias ? o->alias : "");
-		printf("%-34s %-20s %s", name, o->kind->syntax, o->help);
-		if (o->def)
-			printf(" [default: %s]", o->def);
-		putchar('\n');
-	}
-}
-
-/* fio sorts a section's options before it parses (and prints) them:
- * these first, filename and filename_format last, the rest as read. */
-static int showcmd_prio(const struct opt_def *o)
-{
-	static const char *const first[] = { "cpus_allowed_policy", "kb_base", "lockfile",
-					     "unit_base" };
-	unsigned i;
-
-	for (i = 0; i < ARRAY_SIZE(first); i++)
-		if (!strcmp(o->name, first[i]))
-			return 1;
-	return !strcmp(o->name, "filename") || !strcmp(o->name, "filename_format") ? -1 : 0;
-}
-
-/* The name fio gives an option where it is iogauge's alias. */
-static const char *showcmd_name(const struct opt_def *o)
-{
-	if (!strcmp(o->name, "blockalign"))
-		return "ba";
-	if (!strcmp(o->name, "iodepth_batch_submit"))
-		return "iodepth_batch";
-	return o->name;
-}
-
-/* Settings @from to @to of @v on --showcmd's line, in fio's order; the
- * command line's own (before any --name) are not the files', left out. */
-static void showcmd_settings(const struct setting *v, unsigned from, unsigned to)
-{
-	const struct setting *st;
-	const char *q;
-	unsigned i;
-	int prio;
-
-	/* An engine's options after the job's, as fio parses them once the
-	 * engine is loaded (pass -2). */
-	for (prio = 1; prio >= -2; prio--) {
-		for (i = from; i < to; i++) {
-			st = &v[i];
-			if (st->origin.kind == ORIGIN_CMDLINE ||
-			    (st->opt->engine ? -2 : showcmd_prio(st->opt)) != prio)
-				continue;
-			/* fio quotes description's value alone. */
-			q = strcmp(st->opt->name, "description") ? "" : "\"";
-			if (st->bare)
-				printf(" --%s", showcmd_name(st->opt));
-			else
-				printf(" --%s=%s%s%s", showcmd_name(st->opt), q, st->value, q);
-		}
-	}
-}
-
-/*
- * --showcmd: the jobs as fio's command line, as fio prints it: each
- * section's options in reading order, a job's after --name=NAME, a bare
- * flag without "=".  A [global] read after a job is printed where it was
- * read, before the next --name, as fio does.
- */
-static void showcmd(const struct jobset *js)
-{
-	const struct settings *g = NULL;
-	unsigned i, done = 0;
-
-	fputs("iogauge", stdout);
-	for (i = 0; i < js->nr; i++) {
-		const struct jobspec *s = &js->specs[i];
-
-		if (s->inherited != g)
-			g = s->inherited, done = 0;
-		if (s->nr_inherited > done) {
-			showcmd_settings(g->v, done, s->nr_inherited);
-			done = s->nr_inherited;
-		}
-		printf(" --name=%s", s->name);
-		showcmd_settings(s->vals->v, 0, s->vals->n);
-	}
-	putchar('\n');
-}
-
 /* fio's checksums that iogauge does not have, for a clearer refusal. */
 static const char *const fio_only_sums[] = { "murmur3", "jhash", "fnv" };
 
@@ -315,95 +220,6 @@ static int crctest(const char *list)
 	return status;
 }
 
-/* --cmdhelp: every option's name and help as fio lists them, or one
- * option's rows.  0, or EXIT_BAD_INPUT for a name that is no option. */
-static int cmdhelp(const char *name)
-{
-	const struct opt_def *o;
-	const char *why = NULL;
-	unsigned i;
-
-	if (!*name) {
-		for (i = 0; i < opt_rows(); i++)
-			printf("%-24s: %s\n", opt_at(i)->name, opt_at(i)->help);
-		return 0;
-	}
-	o = opt_find(name);
-	if (!o) {
-		if (fio_option_status(name, &why) != FIO_OPT_UNKNOWN)
-			fprintf(stderr,
-				"iogauge: --cmdhelp=%s: a fio option that iogauge does not "
-				"implement%s%s\n",
-				name, why ? ": " : "", why ? why : "");
-		else
-			fprintf(stderr,
-				"iogauge: --cmdhelp=%s: no such option (iogauge --help-options "
-				"lists them)\n",
-				name);
-		return EXIT_BAD_INPUT;
-	}
-	printf("%20s: %s\n", o->name, o->help);
-	if (o->alias)
-		printf("%20s: %s\n", "alias", o->alias);
-	printf("%20s: %s\n", "type", o->kind->syntax);
-	if (o->def)
-		printf("%20s: %s\n", "default", o->def);
-	if (o->engine)
-		printf("%20s: %s\n", "engine", o->engine->name);
-	return 0;
-}
-
-static void list_engines(void)
-{
-	const struct engine_ops *e;
-	unsigned i;
-
-	int w = 9;
-
-	/* The names in a column as wide as the longest. */
-	for (i = 0; (e = engine_at(i)); i++)
-		if ((int)strlen(e->name) > w)
-			w = (int)strlen(e->name);
-	for (i = 0; (e = engine_at(i)); i++)
-		printf("%-*s %-5s %s\n", w, e->name, (e->flags & ENGINE_F_SYNC) ? "sync" : "async",
-		       e->desc);
-}
-
-/* 0, or EXIT_BAD_INPUT when @name is no engine of this build. */
-static int enghelp(const char *name)
-{
-	const struct engine_ops *e = engine_find(name);
-	const struct opt_def *d;
-	unsigned i;
-
-	if (!e) {
-		struct util_nearest near = UTIL_NEAREST_INIT;
-
-		for (i = 0; engine_at(i); i++)
-			util_nearest_offer(&near, name, engine_at(i)->name);
-		fprintf(stderr, "iogauge: --enghelp=%s: no such engine in this build", name);
-		if (near.best)
-			fprintf(stderr, "; did you mean '%s'?", near.best);
-		fprintf(stderr, " (see iogauge --list-engines)\n");
-		return EXIT_BAD_INPUT;
-	}
-	printf("%s (%s): %s\n\n%s\n", e->name, (e->flags & ENGINE_F_SYNC) ? "sync" : "async",
-	       e->desc, e->help);
-	if (!e->options && (e->flags & ENGINE_F_SYNC))
-		return 0;
-	printf("\nJob options it acts on:\n");
-	for (i = 0; i < opt_rows(); i++) {
-		d = opt_at(i);
-		if (!engine_takes(e, d))
-			continue;
-		printf("  %-28s %s", d->name, d->help);
-		if (d->def)
-			printf(" [default: %s]", d->def);
-		putchar('\n');
-	}
-	return 0;
-}
-
 static atomic_int stop;
 /* A copy of --output's temporary's name while the run and the report
  * last: a second signal removes it (after the rename, nothing is there).
@@ -446,101 +262,6 @@ static void on_signal(int sig)
 	}
 	stop_ns = now;
 	stop = sig;
-}
-
-/*
- * --trigger-file and --trigger-timeout: a thread that looks every 100 ms,
- * as fio's main loop does.  When the file is there (it is removed) or the
- * time has passed since the run started, the run stops as on Ctrl-C, but
- * its exit status is the run's own, and the --trigger command runs.
- */
-struct trigger {
-	const struct cli *cli;
-	uint64_t t0; /* ns, run_now() at the run's start */
-	pthread_t tid;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool quit;
-	atomic_bool fired;
-};
-
-static bool trigger_due(struct trigger *tg)
-{
-	struct stat sb;
-
-	if (tg->cli->trigger_file && !stat(tg->cli->trigger_file, &sb)) {
-		if (unlink(tg->cli->trigger_file) < 0)
-			fprintf(stderr, "iogauge: --trigger-file %s: cannot remove it: %s\n",
-				tg->cli->trigger_file, strerror(errno));
-		return true;
-	}
-	return tg->cli->trigger_timeout && run_now() - tg->t0 >= tg->cli->trigger_timeout;
-}
-
-static void *trigger_main(void *arg)
-{
-	struct trigger *tg = arg;
-	struct timespec until;
-	int ret;
-
-	pthread_mutex_lock(&tg->lock);
-	while (!tg->quit) {
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += 100000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
-		while (!tg->quit &&
-		       pthread_cond_timedwait(&tg->cond, &tg->lock, &until) != ETIMEDOUT)
-			;
-		if (tg->quit || !trigger_due(tg))
-			continue;
-		atomic_store(&tg->fired, true);
-		if (!stop)
-			stop = SIGTERM;
-		pthread_mutex_unlock(&tg->lock);
-		if (tg->cli->trigger_cmd) {
-			fflush(NULL);
-			ret = system(tg->cli->trigger_cmd);
-			if (ret == -1)
-				fprintf(stderr, "iogauge: --trigger %s: cannot run it: %s\n",
-					tg->cli->trigger_cmd, strerror(errno));
-		}
-		pthread_mutex_lock(&tg->lock);
-		break;
-	}
-	pthread_mutex_unlock(&tg->lock);
-	return NULL;
-}
-
-/* Starts the thread when a trigger is asked for: true when it runs. */
-static bool trigger_start(struct trigger *tg, const struct cli *cli)
-{
-	memset(tg, 0, sizeof(*tg));
-	tg->cli = cli;
-	tg->t0 = run_now();
-	if (!cli->trigger_file && !cli->trigger_timeout)
-		return false;
-	pthread_mutex_init(&tg->lock, NULL);
-	pthread_cond_init(&tg->cond, NULL);
-	if (pthread_create(&tg->tid, NULL, trigger_main, tg)) {
-		pthread_cond_destroy(&tg->cond);
-		pthread_mutex_destroy(&tg->lock);
-		return false;
-	}
-	return true;
-}
-
-static void trigger_stop(struct trigger *tg)
-{
-	pthread_mutex_lock(&tg->lock);
-	tg->quit = true;
-	pthread_cond_signal(&tg->cond);
-	pthread_mutex_unlock(&tg->lock);
-	pthread_join(tg->tid, NULL);
-	pthread_cond_destroy(&tg->cond);
-	pthread_mutex_destroy(&tg->lock);
 }
 
 /* The clock every latency is read from, and what one read costs. */
@@ -742,7 +463,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		return EXIT_FAILED;
 	}
 	t0 = run_now();
-	triggering = trigger_start(&tg, cli);
+	triggering = trigger_start(&tg, cli->trigger_file, cli->trigger_timeout, cli->trigger_cmd,
+				   &stop);
 	ret = run_jobs(plan, &stop, &watch, &run, &cause);
 	if (triggering)
 		trigger_stop(&tg);
@@ -1006,11 +728,11 @@ int main(int argc, char **argv)
 		if (cli.crctest)
 			status = crctest(cli.crctest);
 		if (cli.cmdhelp)
-			status = cmdhelp(cli.cmdhelp);
+			status = help_cmdhelp(cli.cmdhelp) ? EXIT_BAD_INPUT : 0;
 		if (cli.list_engines)
-			list_engines();
+			help_list_engines();
 		if (cli.enghelp)
-			status = enghelp(cli.enghelp);
+			status = help_enghelp(cli.enghelp) ? EXIT_BAD_INPUT : 0;
 		if (cli.clock_info)
 			clock_info();
 		if (cli.help)
@@ -1038,7 +760,7 @@ int main(int argc, char **argv)
 	}
 	/* As fio: the values are checked before the line is printed. */
 	if (cli.showcmd) {
-		showcmd(&cli.js);
+		help_showcmd(&cli.js);
 		goto out;
 	}
 	if (job_check_threads(jobs, nr, &cause)) {
