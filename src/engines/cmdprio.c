@@ -194,6 +194,38 @@ void cmdprio_init(struct cmdprio *cp, const struct cmdprio_opts *o, const struct
 	rng_seed(&cp->rng, job->randseed ^ 0x636d647072696fu); /* "cmdprio" */
 }
 
+/* @v into @e's list of direction @d, unless it is there. */
+static void list_add(struct engine *e, unsigned d, uint32_t v)
+{
+	unsigned i;
+
+	for (i = 0; i < e->nr_cmdprios[d]; i++)
+		if (e->cmdprios[d][i] == v)
+			return;
+	if (e->nr_cmdprios[d] < ENGINE_CMDPRIOS)
+		e->cmdprios[d][e->nr_cmdprios[d]++] = (uint16_t)v;
+}
+
+void cmdprio_list(const struct cmdprio *cp, const struct job *job, struct engine *e)
+{
+	const struct cmdprio_opts *o = cp->o;
+	unsigned d, i;
+
+	for (d = 0; d < 2; d++) {
+		e->nr_cmdprios[d] = 0;
+		/* As fio: a direction the job does not do keeps no list. */
+		if (!job_does(job, (enum ddir)d))
+			continue;
+		/* In the order fio numbers them: bssplit's entries by size. */
+		for (i = 0; o->split_set && i < o->nr_split[d]; i++)
+			list_add(e, d,
+				 o->split[d][i].prio >= 0 ? (uint32_t)o->split[d][i].prio
+							  : cp->prio[d]);
+		if (!o->split_set && o->percentage[d])
+			list_add(e, d, cp->prio[d]);
+	}
+}
+
 bool cmdprio_pick(struct cmdprio *cp, struct io_req *req)
 {
 	const struct cmdprio_opts *o = cp->o;

@@ -74,6 +74,9 @@ struct cmdprio {
 };
 
 void cmdprio_init(struct cmdprio *cp, const struct cmdprio_opts *o, const struct job *job);
+/* The priorities @cp may give each direction's I/Os, into @e's cmdprios
+ * (struct engine): for the worker's per-priority latency statistics. */
+void cmdprio_list(const struct cmdprio *cp, const struct job *job, struct engine *e);
 
 /* Sets req->ioprio when this read or write is one to get a priority, as
  * fio's: a number below 100 against the percentage (or the block size's

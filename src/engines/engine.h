@@ -104,6 +104,8 @@ enum engine_q {
 struct run_files;
 struct opt_def;
 
+#define ENGINE_CMDPRIOS 32 /* distinct ioprio values: 4 classes x 8 levels */
+
 /* What ->init() is given: the job, the engine's own options, its open
  * files, and the I/O buffers (slot i at bufs + i * buf_size, the slot of
  * every io_req with idx i). */
@@ -128,6 +130,12 @@ struct engine {
 	/* Set by ->init(): the clone ends once every clone of the run whose
 	 * engine does I/O has ended (cpuio's exit_on_io_done). */
 	bool until_io_done;
+	/* Set by ->init() when cmdprio* sends reads' ([0]) or writes' ([1])
+	 * I/Os with priorities other than the job's: those priorities
+	 * (ioprio values), each once, in fio's order; the worker keeps a
+	 * latency histogram for each.  0: none. */
+	uint16_t cmdprios[2][ENGINE_CMDPRIOS];
+	unsigned nr_cmdprios[2];
 };
 
 struct engine_ops {

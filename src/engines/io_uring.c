@@ -289,6 +289,7 @@ static int uring_init(struct engine *e, const struct engine_setup *s, char **cau
 	e->priv = p;
 	e->kernel_submits = p->sqpoll;
 	cmdprio_init(&p->cp, &opts->cmdprio, s->job);
+	cmdprio_list(&p->cp, s->job, e);
 	/* As fio: uncached only on buffered I/O. */
 	p->rwf = (opts->uncached && !s->job->direct ? RWF_DONTCACHE : 0) |
 		 (opts->nowait ? RWF_NOWAIT : 0);

@@ -120,6 +120,7 @@ static int aio_init(struct engine *e, const struct engine_setup *s, char **cause
 		return r;
 	}
 	cmdprio_init(&p->cp, &opts->cmdprio, s->job);
+	cmdprio_list(&p->cp, s->job, e);
 	p->iocbs = xcalloc(e->depth, sizeof(*p->iocbs));
 	p->pending = xcalloc(e->depth, sizeof(*p->pending));
 	p->events = xcalloc(e->depth, sizeof(*p->events));

@@ -4,6 +4,64 @@
 
 #include "report/report.h"
 
+/* The histogram a direction's per-priority statistics hold, as fio's:
+ * total latency with lat_percentiles, clat otherwise. */
+static const struct hist *prio_whole(const struct job *job, const struct dir_stats *ds)
+{
+	return job->lat_percentiles ? &ds->lat : &ds->clat;
+}
+
+static bool has_prios(const struct run_stats *st)
+{
+	unsigned d;
+
+	for (d = STAT_READ; d <= STAT_TRIM; d++)
+		if (st->dir[d].prio)
+			return true;
+	return false;
+}
+
+/* A group's statistics per priority, into @m from results [@from, @to),
+ * as fio's: kept when a clone's I/Os had more than one priority
+ * (cmdprio*) or its jobs had different ones (prio, prioclass); a clone
+ * of one priority adds its whole direction under it. */
+static void group_prios(const struct run *run, unsigned from, unsigned to, struct run_stats *m)
+{
+	bool keep = false, first = true;
+	unsigned i, d;
+
+	for (i = from; i < to; i++) {
+		const struct run_stats *st = &run->results[i].stats;
+
+		if (!run->results[i].job->stats)
+			continue;
+		keep |= has_prios(st) || (!first && st->ioprio != m->ioprio);
+		if (first)
+			m->ioprio = st->ioprio;
+		first = false;
+	}
+	for (i = from; i < to && keep; i++) {
+		const struct run_stats *st = &run->results[i].stats;
+
+		if (!run->results[i].job->stats)
+			continue;
+		for (d = STAT_READ; d <= STAT_TRIM; d++)
+			prio_stats_merge(&m->dir[d].prio, st->dir[d].prio, st->ioprio,
+					 prio_whole(run->results[i].job, &st->dir[d]));
+	}
+}
+
+/* unified_rw_reporting: the mixed direction's statistics per priority,
+ * its directions' summed as fio sums them. */
+static void mixed_prios(const struct job *job, const struct run_stats *st, struct dir_stats *mx)
+{
+	unsigned d;
+
+	for (d = STAT_READ; d <= STAT_TRIM && has_prios(st); d++)
+		prio_stats_merge(&mx->prio, st->dir[d].prio, st->ioprio,
+				 prio_whole(job, &st->dir[d]));
+}
+
 void report_entries(const struct run *run, struct report_entries *out)
 {
 	unsigned i, j;
@@ -41,6 +99,7 @@ void report_entries(const struct run *run, struct report_entries *out)
 				if (!e->err && run->results[j].error)
 					e->err = &run->results[j];
 			}
+			group_prios(run, i, j, m);
 			e->st = m;
 		}
 		if (r->job->unified_rw_reporting != UNIFIED_NONE) {
@@ -50,6 +109,7 @@ void report_entries(const struct run *run, struct report_entries *out)
 			stats_init(mx);
 			for (d = STAT_READ; d <= STAT_TRIM; d++)
 				stats_dir_merge(&mx->dir[0], &e->st->dir[d]);
+			mixed_prios(r->job, e->st, &mx->dir[0]);
 			e->mixed = &mx->dir[0];
 		}
 		out->n++;

@@ -53,6 +53,30 @@ static void lat_object(struct json *j, const char *key, const struct hist *h, co
 	json_close(j, '}');
 }
 
+/* fio's "prios": a direction's latency per I/O priority, when two or more
+ * priorities have samples (cmdprio*, or a group of jobs of different
+ * prio): clat_ns, or lat_ns with lat_percentiles, per priority in fio's
+ * order. */
+static void prios(struct json *j, const struct prio_stats *p, const struct job *job, bool plus)
+{
+	unsigned i;
+
+	if (prio_stats_used(p) < 2)
+		return;
+	json_open(j, "prios", '[');
+	for (i = 0; i < p->nr; i++) {
+		if (!p->h[i].count)
+			continue;
+		json_open(j, NULL, '{');
+		json_u64(j, "prioclass", PRIO_CLASS(p->ioprio[i]));
+		json_u64(j, "prio", PRIO_LEVEL(p->ioprio[i]));
+		lat_object(j, job->lat_percentiles ? "lat_ns" : "clat_ns", &p->h[i], job,
+			   job->clat_percentiles || job->lat_percentiles, plus);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
+
 /* Direction @d of @e, or with @d STAT_NR its mixed one. */
 static void direction(struct json *j, const char *key, const struct report_entry *e,
 		      const struct run *run, unsigned d, bool plus)
@@ -79,6 +103,7 @@ static void direction(struct json *j, const char *key, const struct report_entry
 	lat_object(j, "slat_ns", &ds->slat, job, false, plus);
 	lat_object(j, "clat_ns", &ds->clat, job, job->clat_percentiles, plus);
 	lat_object(j, "lat_ns", &ds->lat, job, job->lat_percentiles, plus);
+	prios(j, ds->prio, job, plus);
 	json_u64(j, "bw_min", (uint64_t)ds->bw.min);
 	json_u64(j, "bw_max", (uint64_t)ds->bw.max);
 	json_dbl(j, "bw_agg", agg);

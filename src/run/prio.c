@@ -3,7 +3,8 @@
  * A clone's priorities, set by the clone's own thread before its I/O
  * starts: its CPU nice value (nice) and its I/O priority (prio,
  * prioclass) through ioprio_set, as fio's job threads do.  Not the
- * per-I/O priorities (cmdprio*), which the engines put in each request.
+ * per-I/O priorities (cmdprio*), which the engines put in each request;
+ * but the latency histograms kept per priority of those.
  */
 #include <errno.h>
 #include <string.h>
@@ -46,4 +47,26 @@ int worker_prio(struct worker *w)
 		return -err;
 	}
 	return 0;
+}
+
+void worker_prio_stats(struct worker *w, unsigned which)
+{
+	const struct job *job = w->job;
+	unsigned d, i;
+
+	/* As fio's ts->ioprio: what I/Os go with unless cmdprio* picks them. */
+	w->stats.ioprio =
+		job->ioprio_set ? (uint16_t)worker_ioprio_value(job->prioclass, job->prio) : 0;
+	if (!(which & (job->lat_percentiles ? STATS_H_LAT : STATS_H_CLAT)))
+		return;
+	for (d = 0; d < 2; d++) {
+		struct prio_stats *p;
+
+		if (!w->eng.nr_cmdprios[d] || w->stats.dir[d].prio)
+			continue;
+		p = prio_stats_new(w->stats.ioprio, w->eng.cmdprios[d], w->eng.nr_cmdprios[d]);
+		for (i = 0; i < p->nr; i++) /* faulted in, as the others */
+			memset(p->h[i].bucket, 0, HIST_NR * sizeof(uint64_t));
+		w->stats.dir[d].prio = p;
+	}
 }

@@ -241,6 +241,11 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 				     lp->want_clat ? now - req->t_issue : UINT64_MAX,
 				     lp->want_lat ? now - req->t_start : UINT64_MAX,
 				     rw ? req->len : 0);
+		/* cmdprio*: clat (lat with lat_percentiles) per priority, as fio. */
+		if (w->stats.dir[sd].prio)
+			prio_stats_record(
+				w->stats.dir[sd].prio, req->ioprio,
+				now - (w->job->lat_percentiles ? req->t_start : req->t_issue));
 		/* A rate's schedule only: read_iolog's times are not one. */
 		if (req->t_intended && lp->rate.on) {
 			hist_record(&w->stats.dir[sd].resp, now - req->t_intended);

@@ -169,6 +169,11 @@ int worker_pin(struct worker *w);
 int worker_prio(struct worker *w);
 /* The ioprio value of class @prioclass (0: best-effort) and level @prio. */
 unsigned worker_ioprio_value(unsigned prioclass, unsigned prio);
+/* cmdprio*: the clone's latency histogram per priority of each direction
+ * whose I/Os the engine sends with priorities of their own (its
+ * cmdprios), when the latency they hold (@which, STATS_H_*: clat, or lat
+ * with lat_percentiles) is timed.  Before the run. */
+void worker_prio_stats(struct worker *w, unsigned which);
 /* flow=: the clone's I/Os and weight leave its flow, once (at the end of
  * worker_run, or when the clone ends without running), so that the
  * others of the flow are not held back for it. */

@@ -216,6 +216,7 @@ void worker_hists_prepare(struct worker *w)
 			if (h[k]->bucket)
 				touch(h[k]->bucket, HIST_NR * sizeof(uint64_t));
 	}
+	worker_prio_stats(w, which);
 }
 
 void worker_prefault(struct worker *w)

@@ -81,6 +81,8 @@ void stats_free(struct run_stats *s)
 
 	for (k = 0; k < STATS_HISTS; k++)
 		free(hist_at(s, k)->bucket);
+	for (k = 0; k < STAT_NR; k++)
+		prio_stats_free(s->dir[k].prio);
 	stats_init(s);
 }
 
@@ -90,60 +92,77 @@ struct saved_bucket {
 	uint64_t count;
 };
 
-/* The struct as it is (its bucket pointers mean nothing to the reader),
- * then per histogram the number of non-zero buckets and those buckets:
- * a clone's few dozen rather than 20 x 18.5 KiB. */
-int stats_save(const struct run_stats *s, int fd)
+int stats_hist_save(const struct hist *h, int fd)
 {
 	struct saved_bucket b;
-	uint32_t n;
-	unsigned k, i;
+	uint32_t n = 0;
+	unsigned i;
+	int ret;
+
+	for (i = 0; h->bucket && i < HIST_NR; i++)
+		n += h->bucket[i] != 0;
+	ret = util_write_all(fd, &n, sizeof(n));
+	for (i = 0; h->bucket && i < HIST_NR && !ret; i++) {
+		if (!h->bucket[i])
+			continue;
+		memset(&b, 0, sizeof(b));
+		b.idx = i;
+		b.count = h->bucket[i];
+		ret = util_write_all(fd, &b, sizeof(b));
+	}
+	return ret;
+}
+
+int stats_hist_load(struct hist *h, int fd)
+{
+	struct saved_bucket b;
+	uint32_t n, j;
+	int ret = util_read_all(fd, &n, sizeof(n));
+
+	h->bucket = NULL;
+	if (!ret && (n > HIST_NR || (!n && h->count)))
+		ret = -EIO;
+	if (!ret && n)
+		hist_prepare(h);
+	for (j = 0; j < n && !ret; j++) {
+		ret = util_read_all(fd, &b, sizeof(b));
+		if (!ret && b.idx >= HIST_NR)
+			ret = -EIO;
+		if (!ret)
+			h->bucket[b.idx] = b.count;
+	}
+	return ret;
+}
+
+/* The struct as it is (its bucket pointers mean nothing to the reader),
+ * then per histogram the number of non-zero buckets and those buckets:
+ * a clone's few dozen rather than 20 x 18.5 KiB; then each direction's
+ * per-priority histograms. */
+int stats_save(const struct run_stats *s, int fd)
+{
+	unsigned k;
 	int ret = util_write_all(fd, s, sizeof(*s));
 
-	for (k = 0; k < STATS_HISTS && !ret; k++) {
-		const struct hist *h = hist_at((struct run_stats *)s, k);
-
-		n = 0;
-		for (i = 0; h->bucket && i < HIST_NR; i++)
-			n += h->bucket[i] != 0;
-		ret = util_write_all(fd, &n, sizeof(n));
-		for (i = 0; h->bucket && i < HIST_NR && !ret; i++) {
-			if (!h->bucket[i])
-				continue;
-			memset(&b, 0, sizeof(b));
-			b.idx = i;
-			b.count = h->bucket[i];
-			ret = util_write_all(fd, &b, sizeof(b));
-		}
-	}
+	for (k = 0; k < STATS_HISTS && !ret; k++)
+		ret = stats_hist_save(hist_at((struct run_stats *)s, k), fd);
+	for (k = 0; k < STAT_NR && !ret; k++)
+		ret = prio_stats_save(s->dir[k].prio, fd);
 	return ret;
 }
 
 int stats_load(struct run_stats *s, int fd)
 {
-	struct saved_bucket b;
-	uint32_t n, j;
 	unsigned k;
 	int ret = util_read_all(fd, s, sizeof(*s));
 
 	for (k = 0; k < STATS_HISTS; k++)
 		hist_at(s, k)->bucket = NULL;
-	for (k = 0; k < STATS_HISTS && !ret; k++) {
-		struct hist *h = hist_at(s, k);
-
-		ret = util_read_all(fd, &n, sizeof(n));
-		if (!ret && (n > HIST_NR || (!n && h->count)))
-			ret = -EIO;
-		if (!ret && n)
-			hist_prepare(h);
-		for (j = 0; j < n && !ret; j++) {
-			ret = util_read_all(fd, &b, sizeof(b));
-			if (!ret && b.idx >= HIST_NR)
-				ret = -EIO;
-			if (!ret)
-				h->bucket[b.idx] = b.count;
-		}
-	}
+	for (k = 0; k < STAT_NR; k++)
+		s->dir[k].prio = NULL;
+	for (k = 0; k < STATS_HISTS && !ret; k++)
+		ret = stats_hist_load(hist_at(s, k), fd);
+	for (k = 0; k < STAT_NR && !ret; k++)
+		ret = prio_stats_load(&s->dir[k].prio, fd);
 	if (ret)
 		stats_free(s);
 	return ret;

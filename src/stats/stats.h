@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "stats/hist.h"
+#include "stats/prio.h"
 
 enum stat_dir { STAT_READ, STAT_WRITE, STAT_TRIM, STAT_SYNC, STAT_NR };
 
@@ -43,6 +44,9 @@ struct dir_stats {
 	uint64_t lat_bins[STATS_LAT_BINS];
 	struct sample_agg bw;	/* KiB/s per stats window (500 ms, as fio) */
 	struct sample_agg iops; /* I/Os per second per stats window */
+	/* Latency per I/O priority (prio.h); NULL: the direction's I/Os
+	 * all had the job's one priority. */
+	struct prio_stats *prio;
 };
 
 /* CPU and scheduling of one worker thread (getrusage RUSAGE_THREAD). */
@@ -71,6 +75,7 @@ struct run_stats {
 	 * the read-back could start (1; 0 otherwise). */
 	uint64_t verified, verify_bytes, verify_bad, verify_skipped, verify_cut;
 	uint64_t latency_depth; /* latency_target: the depth the search ended at; 0: none */
+	uint16_t ioprio;	/* the job's I/O priority (prio, prioclass); 0: none */
 	struct run_rusage ru;
 };
 
@@ -114,6 +119,11 @@ void stats_free(struct run_stats *s);
  * is not stats_save's). */
 int stats_save(const struct run_stats *s, int fd);
 int stats_load(struct run_stats *s, int fd);
+/* One histogram's buckets, the non-zero ones, as stats_save writes them
+ * (@h itself is written by the caller), and read back into @h, which
+ * owns them then.  0, or -errno (-EIO: not what stats_hist_save wrote). */
+int stats_hist_save(const struct hist *h, int fd);
+int stats_hist_load(struct hist *h, int fd);
 /* Records one I/O; a latency that is UINT64_MAX is not recorded (the
  * engine has no slat, or disable_slat/clat/lat).  As fio, the latency
  * map (lat_bins) follows clat, and the ms buckets follow lat. */
