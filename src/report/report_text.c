@@ -5,6 +5,7 @@
  * SQLIO), latency min/avg/max in microseconds with decimals, a percentile
  * line, and SQLIO's histogram of 1 ms buckets 0..23 and 24+ in percent.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,9 @@
 static const char *const dir_names[STAT_NR] = { "read", "write", "trim", "sync" };
 static const double short_pcts[] = { 50, 90, 99, 99.9, 99.99, 100 };
 
-static void percentiles(const struct job *job, const struct hist *h, struct strbuf *sb)
+/* @name, when not "", before the word: "clat prio 1/0 percentiles(us):". */
+static void percentiles(const struct job *job, const struct hist *h, const char *name,
+			struct strbuf *sb)
 {
 	const double *p = short_pcts;
 	unsigned i, n = ARRAY_SIZE(short_pcts);
@@ -24,7 +27,7 @@ static void percentiles(const struct job *job, const struct hist *h, struct strb
 		p = job->percentile_list;
 		n = job->nr_percentiles;
 	}
-	strbuf_addf(sb, "  percentiles(us):");
+	strbuf_addf(sb, "  %s%spercentiles(us):", name, *name ? " " : "");
 	for (i = 0; i < n; i++) {
 		if (p[i] >= 100)
 			strbuf_addf(sb, " max=%.2f", hist_percentile(h, 100) / 1e3);
@@ -38,6 +41,34 @@ static void min_avg_max(const char *name, const struct hist *h, struct strbuf *s
 {
 	strbuf_addf(sb, "  %s(us): min=%.2f avg=%.2f max=%.2f\n", name, h->min / 1e3,
 		    hist_mean(h) / 1e3, h->max / 1e3);
+}
+
+/* cmdprio*, or a group of jobs of different prio: fio's "clat prio 1/0"
+ * lines, per I/O priority with samples when two or more have them, each
+ * with its share of the direction's I/Os; "lat prio" with lat_percentiles,
+ * whose total latencies they then hold. */
+static void prio_lines(const struct job *job, const struct dir_stats *d, struct strbuf *sb)
+{
+	const struct prio_stats *p = d->prio;
+	const struct hist *whole = job->lat_percentiles ? &d->lat : &d->clat;
+	char name[48];
+	unsigned i;
+
+	if (prio_stats_used(p) < 2)
+		return;
+	for (i = 0; i < p->nr; i++) {
+		const struct hist *h = &p->h[i];
+
+		if (!h->count)
+			continue;
+		snprintf(name, sizeof(name), "%s prio %u/%u", job->lat_percentiles ? "lat" : "clat",
+			 PRIO_CLASS(p->ioprio[i]), PRIO_LEVEL(p->ioprio[i]));
+		strbuf_addf(sb, "  %s(us): min=%.2f avg=%.2f max=%.2f, %.2f%% of I/Os\n", name,
+			    h->min / 1e3, hist_mean(h) / 1e3, h->max / 1e3,
+			    whole->count ? 100.0 * (double)h->count / (double)whole->count : 0.0);
+		if (job->clat_percentiles || job->lat_percentiles)
+			percentiles(job, h, name, sb);
+	}
 }
 
 /* fio's "IO depths": the share of I/Os queued with 1, 2-3, 4-7 ... in flight. */
@@ -108,7 +139,8 @@ static void direction(const struct job *job, const struct dir_stats *d, unsigned
 		min_avg_max("clat", &d->clat, sb);
 	}
 	if (job->clat_percentiles || job->lat_percentiles)
-		percentiles(job, &d->lat, sb);
+		percentiles(job, &d->lat, "", sb);
+	prio_lines(job, d, sb);
 	rate_lines(job, d, dd, threads, elapsed, sb);
 	strbuf_addf(sb, "  histogram:\n  ms:");
 	for (i = 0; i < STATS_MS_BUCKETS; i++)
