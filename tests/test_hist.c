@@ -611,6 +611,94 @@ static void test_stats_handoff(void **state)
 	stats_free(&a);
 }
 
+/* Latency per priority: the job's priority first and each other once, in
+ * the order given; recorded by priority; summed as fio sums a group's;
+ * carried through stats_save and stats_load, a damaged stream refused
+ * with nothing left allocated. */
+static void test_prio_stats(void **state)
+{
+	const uint16_t rt0 = 1 << 13, idle = 3 << 13, be5 = 2 << 13 | 5;
+	const uint16_t list[] = { rt0, 0, idle, rt0 };
+	struct prio_stats *p = prio_stats_new(0, list, 4), *g = NULL;
+	struct run_stats a, b;
+	struct hist whole;
+	char *buf;
+	off_t len;
+	unsigned i;
+	int fd;
+
+	(void)state;
+	assert_int_equal(p->nr, 3);
+	assert_int_equal(p->ioprio[0], 0);
+	assert_int_equal(p->ioprio[1], rt0);
+	assert_int_equal(p->ioprio[2], idle);
+	for (i = 0; i < 100; i++)
+		prio_stats_record(p, i % 4 == 0 ? rt0 : i % 4 == 1 ? idle : 0, 1000 + i);
+	prio_stats_record(p, be5, 7); /* not listed: not recorded */
+	assert_int_equal(p->h[0].count, 50);
+	assert_int_equal(p->h[1].count, 25);
+	assert_int_equal(p->h[1].min, 1000);
+	assert_int_equal(p->h[2].count, 25);
+	assert_int_equal(p->h[2].min, 1001);
+	assert_int_equal(prio_stats_used(p), 3);
+	assert_int_equal(prio_stats_used(NULL), 0);
+
+	/* A group: this clone's lists, then a clone of one priority (be5)
+	 * whose whole direction is added under it, then one of priority 0. */
+	hist_init(&whole);
+	hist_prepare(&whole);
+	for (i = 0; i < 10; i++)
+		hist_record(&whole, 500 + i);
+	prio_stats_merge(&g, p, 0, NULL);
+	prio_stats_merge(&g, NULL, be5, &whole);
+	prio_stats_merge(&g, NULL, 0, &whole);
+	assert_int_equal(g->nr, 4);
+	assert_int_equal(g->ioprio[3], be5);
+	assert_int_equal(g->h[3].count, 10);
+	assert_int_equal(g->h[0].count, 60);
+	assert_int_equal(g->h[0].min, 500);
+	hist_free(&whole);
+	prio_stats_free(g);
+
+	/* The clone hand-off. */
+	stats_init(&a);
+	a.dir[STAT_READ].prio = p;
+	a.ioprio = 0;
+	fd = memfd_create("test_hist", MFD_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(stats_save(&a, fd), 0);
+	len = lseek(fd, 0, SEEK_END);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(stats_load(&b, fd), 0);
+	close(fd);
+	assert_non_null(b.dir[STAT_READ].prio);
+	assert_null(b.dir[STAT_WRITE].prio);
+	assert_int_equal(b.dir[STAT_READ].prio->nr, 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(b.dir[STAT_READ].prio->ioprio[i], p->ioprio[i]);
+		assert_hist_equal(&b.dir[STAT_READ].prio->h[i], &p->h[i]);
+	}
+	prio_stats_record(b.dir[STAT_READ].prio, idle, 3);
+	assert_int_equal(b.dir[STAT_READ].prio->h[2].min, 3);
+	stats_free(&b);
+
+	/* Cut short within the priorities: refused, nothing kept. */
+	buf = malloc((size_t)len);
+	assert_non_null(buf);
+	fd = memfd_create("test_hist", MFD_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(stats_save(&a, fd), 0);
+	assert_int_equal(pread(fd, buf, (size_t)len, 0), len);
+	close(fd);
+	fd = memfd_of(buf, (size_t)len - 3);
+	assert_int_equal(stats_load(&b, fd), -EIO);
+	close(fd);
+	for (i = 0; i < STAT_NR; i++)
+		assert_null(b.dir[i].prio);
+	free(buf);
+	stats_free(&a); /* and p with it */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -620,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_percentile_rank), cmocka_unit_test(test_percentiles_vs_sort),
 		cmocka_unit_test(test_mean_stddev),	cmocka_unit_test(test_lat_bins),
 		cmocka_unit_test(test_batch_buckets),	cmocka_unit_test(test_stats_handoff),
+		cmocka_unit_test(test_prio_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
