@@ -180,6 +180,9 @@ def groups(tmp):
         ("mixed", base + "rw=randrw\nioengine=io_uring\niodepth=4\ncmdprio_percentage=50,0\n"
          "unified_rw_reporting=mixed\nnumber_ios=800\n[m]\n", "mixed",
          [(0, 0, None), (1, 0, None)], True),
+        ("both", base + "rw=randrw\nioengine=io_uring\niodepth=4\ncmdprio_percentage=50,0\n"
+         "unified_rw_reporting=both\nnumber_ios=800\n[m]\n", "mixed",
+         [(0, 0, None), (1, 0, None)], True),
         # Every I/O given the priority: one priority with samples, no prios.
         ("cmdprio_percentage=100", base + "rw=randread\nioengine=io_uring\n"
          "cmdprio_percentage=100\nnumber_ios=300\n[h]\n", "read", None, True),
