@@ -21,6 +21,7 @@
 #include "jobfile/options.h"
 #include "util/nodes.h"
 #include "verify/verify.h"
+#include "workload/blktrace.h"
 #include "workload/replay.h"
 
 static const struct origin default_origin = { .kind = ORIGIN_DEFAULT };
@@ -899,8 +900,7 @@ static int check_replay(struct job *job, char **cause)
 		return job_fail_at(job, "filename", cause,
 				   "filename with read_iolog: the log names the files; "
 				   "replay_redirect sends its I/O to another one");
-	ret = replay_load(&rp, job->read_iolog, job->replay_redirect, job->replay_scale,
-			  job->replay_align, job->replay_time_scale, &inner);
+	ret = replay_load(&rp, job, &inner);
 	if (ret) {
 		ret = ret == -EINVAL ? job_fail_at(job, "read_iolog", cause, "%s", inner)
 				     : set_cause_errno(cause, -ret, "[%s] %s", job->name, inner);
@@ -912,6 +912,13 @@ static int check_replay(struct job *job, char **cause)
 		return job_fail_at(job, "read_iolog", cause,
 				   "read_iolog %s: trims with reads or writes are not replayed",
 				   job->read_iolog);
+	}
+	/* A blktrace's deepest queue, as fio's iodepth unless set (an engine
+	 * that does one I/O at a time has no use for it). */
+	if (!rp.version && !is_set(job, "iodepth") && job_engine(job) &&
+	    !(job_engine(job)->flags & ENGINE_F_SYNC)) {
+		job->iodepth = rp.depth;
+		origin_via(job, "iodepth", "read_iolog");
 	}
 	str_list_clear(&job->filename);
 	str_list_copy(&job->filename, &rp.files);
@@ -954,6 +961,10 @@ static int check_job(struct job *job, char **cause)
 	}
 	apply_gtod_reduce(job);
 	error_types(job);
+	if (job->merge_blktrace_file && !job->read_iolog)
+		return job_fail_at(job, "merge_blktrace_file", cause,
+				   "merge_blktrace_file merges the blktrace traces of read_iolog, "
+				   "and there is none");
 	if (job->read_iolog) {
 		int ret = check_replay(job, cause);
 
@@ -1376,6 +1387,12 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 				      xasprintf("[%s] zonemode=strided works on one file: with "
 						"several, the zones are off (as in fio)",
 						job->name));
+		if (job->replay_skip && job->read_iolog && !job->merge_blktrace_file &&
+		    !blktrace_is(job->read_iolog))
+			str_list_push(out, xasprintf("[%s] replay_skip acts on blktrace traces "
+						     "only: %s is fio's iolog, replayed whole "
+						     "(as in fio)",
+						     job->name, job->read_iolog));
 		if (ops && (ops->flags & ENGINE_F_SYNC) && job->iodepth > 1)
 			str_list_push(out, xasprintf("[%s] ioengine=%s does one I/O at a time: "
 						     "iodepth=%u has no effect",

@@ -145,6 +145,7 @@ enum rand_dist_kind {
 #define JOB_MAX_ZONES	    256
 #define JOB_MAX_BSSPLIT	    64
 #define JOB_MAX_PERCENTILES 20
+#define JOB_MAX_MERGE	    20 /* merge_blktrace_scalars, _iters: fio's list length */
 #define JOB_MAX_CPUS	    1024
 #define JOB_MAX_NUMJOBS	    4096
 
@@ -398,6 +399,14 @@ struct job {
 	uint64_t replay_scale;	    /* offsets divided by it */
 	unsigned replay_time_scale; /* % of the log's pace */
 	bool replay_no_stall;
+	unsigned replay_skip; /* blktrace replay: bit 0 read, 1 write, 2 trim, 3 sync skipped */
+	/* read_iolog's blktrace traces merged into this one file first (NULL:
+	 * not merged); each trace's times in % and its runs (nr 0: all 100, 1). */
+	char *merge_blktrace_file;
+	struct job_merge_list {
+		unsigned v[JOB_MAX_MERGE];
+		unsigned nr;
+	} merge_blktrace_scalars, merge_blktrace_iters;
 	unsigned log_avg_msec;	      /* ms; 0: every I/O */
 	unsigned log_hist_msec;	      /* ms; 0: no histogram log lines */
 	unsigned log_hist_coarseness; /* histogram log bins merged 2^N at a time */

@@ -130,6 +130,9 @@ enum opt_id {
 	OPT_LOG_PRIO,
 	OPT_LOOPS,
 	OPT_MAX_LATENCY,
+	OPT_MERGE_BLKTRACE_FILE,
+	OPT_MERGE_BLKTRACE_ITERS,
+	OPT_MERGE_BLKTRACE_SCALARS,
 	OPT_NAME,
 	OPT_NEW_GROUP,
 	OPT_NICE,
@@ -167,6 +170,7 @@ enum opt_id {
 	OPT_REPLAY_NO_STALL,
 	OPT_REPLAY_REDIRECT,
 	OPT_REPLAY_SCALE,
+	OPT_REPLAY_SKIP,
 	OPT_REPLAY_TIME_SCALE,
 	OPT_RUNTIME,
 	OPT_RW,
@@ -316,6 +320,8 @@ extern const struct opt_kind opt_kind_int;
 extern const struct opt_kind opt_kind_file_service;
 /* Plain sizes, steadystate's kind:limit, times per direction, fractions. */
 extern const struct opt_kind opt_kind_size, opt_kind_steady, opt_kind_time_ddir, opt_kind_float;
+/* replay_skip's names, merge_blktrace_*'s lists (optreplay.c). */
+extern const struct opt_kind opt_kind_replay_skip, opt_kind_merge_list;
 
 /*
  * Options fio knows that iogauge does not implement.  FIO_OPT_UNSUPPORTED

@@ -22,6 +22,7 @@
 #include "run/steady.h"
 #include "run/watch.h"
 #include "run/worker.h"
+#include "workload/blktrace.h"
 
 static unsigned find_job(const struct job *jobs, unsigned before, const char *name)
 {
@@ -166,6 +167,12 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 			r->job_index = i;
 			r->clone = k;
 			r->group = group;
+			/* merge_blktrace_file: written once, before its clones. */
+			if (!k && jobs[i].merge_blktrace_file) {
+				ret = blktrace_merge_write(&jobs[i], cause);
+				if (ret)
+					break;
+			}
 			/* cgroup: made (and its weight set) before any clone starts. */
 			if (!k && jobs[i].cgroup) {
 				ret = cgroup_prepare(&cg, &jobs[i], cause);

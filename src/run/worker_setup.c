@@ -199,7 +199,7 @@ void worker_hists_prepare(struct worker *w)
 		[STAT_READ] = job_does(job, DDIR_READ) || w->v.stamp,
 		[STAT_WRITE] = job_does(job, DDIR_WRITE),
 		[STAT_TRIM] = job_does(job, DDIR_TRIM),
-		[STAT_SYNC] = job->fsync || job->fdatasync || job->sfr_nr,
+		[STAT_SYNC] = job->fsync || job->fdatasync || job->sfr_nr || job->read_iolog,
 	};
 
 	for (d = 0; d < DDIR_COUNT; d++)
@@ -290,9 +290,7 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 	}
 	/* Read again per clone (the job kept only what it decides). */
 	if (job->read_iolog) {
-		ret = replay_load(&w->replay, job->read_iolog, job->replay_redirect,
-				  job->replay_scale, job->replay_align, job->replay_time_scale,
-				  cause);
+		ret = replay_load(&w->replay, job, cause);
 		if (ret) {
 			iotrace_free(&w->trace);
 			return ret;
@@ -514,6 +512,10 @@ void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 		region = job->io_size.val;
 	else if (job->io_size.pct)
 		region = plan_pct(region, job->io_size.val);
+	/* read_iolog: the log's bytes, whatever the layout rounded down to a
+	 * block (a blktrace's 8k and 4k writes are 12k, not 8k). */
+	if (w->replay.n)
+		region = w->replay.bytes[0] + w->replay.bytes[1] + w->replay.bytes[2];
 	/* A product past 2^64 bytes is no limit at all, not a wrapped one. */
 	if (job->time_based || (w->eng.ops->flags & ENGINE_F_NOIO) ||
 	    __builtin_mul_overflow(region, job->loops, &lp->limit))

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "engines/engine.h"
+#include "jobfile/job.h"
+#include "workload/blktrace.h"
 #include "workload/replay.h"
 
 static int file_index(struct replay *rp, const char *name)
@@ -35,8 +37,8 @@ static void push(struct replay *rp, const struct replay_io *io, uint64_t *cap)
 	rp->v[rp->n++] = *io;
 }
 
-int replay_load(struct replay *rp, const char *path, const char *redirect, uint64_t scale,
-		uint64_t align, unsigned time_scale, char **cause)
+static int iolog_load(struct replay *rp, const char *path, const char *redirect, uint64_t scale,
+		      uint64_t align, unsigned time_scale, char **cause)
 {
 	char line[4096], name[257], act[257];
 	unsigned long long t = 0, off, t_first = 0, wait_ms = 0;
@@ -63,8 +65,8 @@ int replay_load(struct replay *rp, const char *path, const char *redirect, uint6
 		rp->version = 3;
 	else {
 		ret = set_cause(cause,
-				"read_iolog %s:1: not fio's iolog version 2 or 3 (a blktrace "
-				"binary trace is not read by iogauge)",
+				"read_iolog %s:1: not fio's iolog version 2 or 3, nor a "
+				"blktrace binary trace",
 				path);
 		goto out;
 	}
@@ -172,6 +174,15 @@ out:
 	if (ret)
 		replay_free(rp);
 	return ret;
+}
+
+int replay_load(struct replay *rp, const struct job *job, char **cause)
+{
+	/* fio tells a blktrace by its magic number, as here. */
+	if (job->merge_blktrace_file || blktrace_is(job->read_iolog))
+		return blktrace_load(rp, job, cause);
+	return iolog_load(rp, job->read_iolog, job->replay_redirect, job->replay_scale,
+			  job->replay_align, job->replay_time_scale, cause);
 }
 
 void replay_free(struct replay *rp)

@@ -25,19 +25,21 @@ struct replay {
 	struct str_list files; /* in the order the log adds them */
 	uint64_t bytes[3];     /* read, write, trim: their sum is the job's size */
 	uint32_t max_len[3];   /* the largest I/O per direction: the buffers' size */
-	unsigned version;      /* 2 or 3 */
+	unsigned version;      /* 2 or 3; 0: a blktrace binary trace */
+	unsigned depth;	       /* blktrace: the deepest queue the trace saw; else 0 */
 };
 
+struct job;
+
 /*
- * Reads @path.  @redirect (NULL: none) replaces every file name, as fio's
- * replay_redirect; offsets are divided by @scale (0 or 1: as logged) and
- * then rounded down to a multiple of @align (0: as logged); version 3's
- * times are stretched by 100 / @time_scale (percent, as
- * replay_time_scale).  0, or -errno with *cause naming the file and, for
- * a bad line, its number.
+ * Reads @job's read_iolog: fio's iolog, or a blktrace binary trace
+ * (workload/blktrace.h).  replay_redirect (NULL: none) replaces every file
+ * name; offsets are divided by replay_scale (0 or 1: as logged) and then
+ * rounded down to a multiple of replay_align (0: as logged); times are
+ * stretched by 100 / replay_time_scale.  0, or -errno with *cause naming
+ * the file and, for a bad line, its number.
  */
-int replay_load(struct replay *rp, const char *path, const char *redirect, uint64_t scale,
-		uint64_t align, unsigned time_scale, char **cause);
+int replay_load(struct replay *rp, const struct job *job, char **cause);
 void replay_free(struct replay *rp);
 
 #endif
