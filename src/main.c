@@ -28,6 +28,7 @@
 #include "sqlio/sqlio.h"
 #include "util/sysutil.h"
 #include "verify/crctest.h"
+#include "workload/blktrace.h"
 
 #define EXIT_FAILED    1
 #define EXIT_BAD_INPUT 2
@@ -127,6 +128,7 @@ static const char usage[] =
 	"  --crctest=LIST      the speed of each checksum verify= can use (list: --crctest=list)\n"
 	"  --bandwidth-log     with the status line, write agg-{read,write,trim}_bw.log\n"
 	"  --inflate-log=FILE  print the text of a log fio stored compressed (.fz)\n"
+	"  --merge-blktrace-only write each merge_blktrace_file and stop\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
 	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"
@@ -761,6 +763,18 @@ int main(int argc, char **argv)
 	/* As fio: the values are checked before the line is printed. */
 	if (cli.showcmd) {
 		help_showcmd(&cli.js);
+		goto out;
+	}
+	if (cli.merge_blktrace_only) {
+		for (i = 0; i < nr && !status; i++)
+			if (jobs[i].merge_blktrace_file) {
+				int err = blktrace_merge_write(&jobs[i], &cause);
+
+				if (err) {
+					fprintf(stderr, "iogauge: %s\n", cause);
+					status = exit_status_of(err);
+				}
+			}
 		goto out;
 	}
 	if (job_check_threads(jobs, nr, &cause)) {

@@ -18,7 +18,7 @@ static const char *const cli_flags[] = {
 	"output-format", "output",	   "minimal",	    "eta",	    "plot",
 	"readonly",	 "eta-interval",   "eta-newline",   "showcmd",	    "cmdhelp",
 	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
-	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",
+	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",  "merge-blktrace-only",
 };
 
 static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
@@ -294,6 +294,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 				*cause = xasprintf("--inflate-log needs a path"), val = NULL;
 			cli->inflate_log = val;
 			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "merge-blktrace-only") && !eq) {
+			cli->merge_blktrace_only = true;
 		} else if (!strcmp(name, "bandwidth-log") && !eq) {
 			cli->bandwidth_log = true;
 		} else if (!strcmp(name, "crctest")) {

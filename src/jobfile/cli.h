@@ -40,6 +40,7 @@ struct cli {
 	const char *cmdhelp;	  /* --cmdhelp[=OPTION]; "" for every option; into argv */
 	const char *crctest;	  /* --crctest[=LIST]; "" for every checksum; into argv */
 	bool bandwidth_log;	  /* --bandwidth-log: agg-{read,write,trim}_bw.log */
+	bool merge_blktrace_only; /* --merge-blktrace-only: write the merges, run nothing */
 	const char *inflate_log;  /* --inflate-log=FILE: print its text and stop */
 	const char *trigger_file; /* --trigger-file: the run stops when it appears */
 	uint64_t trigger_timeout; /* --trigger-timeout: ns, whole seconds; 0: none */

@@ -287,6 +287,19 @@ def merge(tmp):
         # fio replays the merged file as iogauge did.
         same_replay(what + ", fio replaying the merged file", out, [data], red,
                     got)
+    # --merge-blktrace-only: the same merged file, and no I/O.
+    with open(out, "rb") as fh:
+        last = fh.read()
+    os.unlink(out)
+    with open(data, "rb") as fh:
+        before = fh.read()
+    rc, stdout, err = run([BIN, "--merge-blktrace-only", "--name=r", "--read_iolog=" + a + ":" + b,
+                           "--merge_blktrace_file=" + out, "--merge_blktrace_scalars=100:300",
+                           "--merge_blktrace_iters=1:3"] + red)
+    with open(data, "rb") as fh:
+        check(rc == 0 and not stdout and os.path.exists(out) and open(out, "rb").read() == last
+              and fh.read() == before,
+              "--merge-blktrace-only: exit %d %r %r" % (rc, stdout, err))
     # fio 3.33's own merge fails ("iolog short read") and leaves the merge
     # file empty, replaying the first trace alone: see iogauge.1.
     if os.path.exists(out):
@@ -407,8 +420,10 @@ def loopdev(tmp):
         frc, ff, _ = fio_replay(bt, skip, [dev])
         want = [(dev, "trim", 262144, 65536), (dev, "trim", 8192, 4096)]
         ist = os.path.join(TMP, "istrace.out")
-        irc, _, _ = run([STRACE, "-f", "-qq", "-y", "-e", "trace=ioctl", "-o", ist, BIN,
-                         "--name=r", "--read_iolog=" + bt, "--output=/dev/null"] + skip)
+        # LeakSanitizer cannot run under strace (both trace the process).
+        irc, _, ierr = run([STRACE, "-f", "-qq", "-y", "-e", "trace=ioctl", "-o", ist,
+                            "env", "ASAN_OPTIONS=detect_leaks=0", BIN, "--name=r",
+                            "--read_iolog=" + bt, "--output=/dev/null"] + skip)
         fst = os.path.join(TMP, "strace.out")
         frc2, _, _ = run([STRACE, "-f", "-qq", "-y", "-e", "trace=ioctl", "-o", fst, FIO,
                           "--name=r", "--read_iolog=" + bt, "--output=/dev/null"] + skip)
@@ -418,7 +433,8 @@ def loopdev(tmp):
                 return re.findall(r"BLKDISCARD, \[(\d+), (\d+)\]", fh.read())
         check(rc == 0 and frc == 0 and irc == 0 and frc2 == 0 and got == want and
               discards(ist) == discards(fst) == [("262144", "65536"), ("8192", "4096")],
-              "discards: iogauge %s %s, fio %s" % (got, discards(ist), discards(fst)))
+              "discards: exit %d %d %d %d %r, iogauge %s %s, fio %s" %
+              (rc, frc, irc, frc2, ierr, got, discards(ist), discards(fst)))
         print("discards on %s: iogauge %s, fio %s" % (dev, discards(ist), discards(fst)))
     finally:
         subprocess.run(["losetup", "-d", dev])
