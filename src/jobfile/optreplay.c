@@ -40,7 +40,8 @@ static int skip_parse(const struct opt_def *o, struct job *job, const char *val,
 		p += n + 1;
 		end -= n + 1;
 	}
-	*field = mask;
+	/* As fio's: a job's kinds add to those its global section gave. */
+	*field |= mask;
 	return 0;
 }
 

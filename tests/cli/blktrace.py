@@ -166,6 +166,10 @@ def basic(tmp):
     for skip in (["read"], ["write"], ["sync"], ["read", "sync"], ["write", "trim"]):
         opt = "--replay_skip=" + ",".join(skip)
         same_replay(opt, little, [data], red + [opt], want_of(IOS, data, skip))
+    # Given twice (or in [global] and the job), the kinds add up, as fio's.
+    same_replay("replay_skip=read then replay_skip=sync", little, [data],
+                red + ["--replay_skip=read", "--replay_skip=sync"],
+                want_of(IOS, data, ["read", "sync"]))
     # replay_scale divides the offset, replay_align rounds it down and the
     # length up.
     opts = red + ["--replay_scale=3", "--replay_align=4096"]
