@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "engines/engine.h"
 #include "jobfile/job.h"
@@ -900,6 +901,13 @@ static int check_replay(struct job *job, char **cause)
 		return job_fail_at(job, "filename", cause,
 				   "filename with read_iolog: the log names the files; "
 				   "replay_redirect sends its I/O to another one");
+	/* fio hands the logs of A:B:... to the clones in turn. */
+	if (!job->merge_blktrace_file && strchr(job->read_iolog, ':') &&
+	    access(job->read_iolog, F_OK))
+		return job_fail_at(job, "read_iolog", cause,
+				   "read_iolog=%s: a log per clone (fio's A:B:... list) is not "
+				   "replayed; merge_blktrace_file merges blktrace traces into one",
+				   job->read_iolog);
 	ret = replay_load(&rp, job, &inner);
 	if (ret) {
 		ret = ret == -EINVAL ? job_fail_at(job, "read_iolog", cause, "%s", inner)

@@ -387,6 +387,8 @@ def bad(tmp):
     cases.append((good + ":" + good, m + ["--merge_blktrace_scalars=50"],
                   "merge_blktrace_scalars has 1 values for 2 traces"))
     cases.append((good + ":" + good, m + ["--merge_blktrace_iters=1:0"], "not 1 to"))
+    # Without a merge, fio hands the logs to the clones in turn: refused.
+    cases.append((good + ":" + good, ["--replay_redirect=" + data], "a log per clone"))
     for log, extra, msg in cases:
         rc, out, err = run([BIN, "--name=r", "--read_iolog=" + log, "--output=/dev/null"] +
                            extra)
