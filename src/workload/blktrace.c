@@ -216,14 +216,12 @@ static int merge_traces(const struct job *job, struct bt_rec **out, size_t *nr, 
 		if (!ret)
 			ret = merge_param(&job->merge_blktrace_iters, "merge_blktrace_iters", i, 1,
 					  nc, &c->nr_iter, cause);
-		if (!ret && !blktrace_is(name))
-			ret = access(name, R_OK)
-				      ? set_cause_errno(cause, errno, "read_iolog %s: %s", name,
-							strerror(errno))
-				      : set_cause(cause,
-						  "read_iolog %s: not a blktrace binary "
-						  "trace (merge_blktrace_file merges those)",
-						  name);
+		/* One that cannot be read: read_trace says why. */
+		if (!ret && !access(name, R_OK) && !blktrace_is(name))
+			ret = set_cause(cause,
+					"read_iolog %s: not a blktrace binary trace "
+					"(merge_blktrace_file merges those)",
+					name);
 		if (!ret)
 			ret = read_trace(name, &c->v, &c->n, cause);
 		nc++;
