@@ -395,6 +395,15 @@ def bad(tmp):
         check(rc == 2 and msg in err and (log.split(":")[0] in err or "--" in err),
               "bad %s %s: exit %d %r" % (os.path.basename(log), extra, rc, err))
     check(not os.path.exists(os.path.join(tmp, "mm.bin")), "a bad merge wrote its file")
+    # In a job file: each bad value at its line, all at once.
+    job = os.path.join(tmp, "bad.fio")
+    with open(job, "w") as f:
+        f.write("[r]\nread_iolog=%s\nreplay_redirect=%s\nreplay_skip=read,bogus\n"
+                "merge_blktrace_scalars=abc\nmerge_blktrace_iters=2:\n" % (good, data))
+    rc, out, err = run([BIN, job])
+    check(rc == 2 and not out and "bad.fio:4: replay_skip" in err and
+          "bad.fio:5: merge_blktrace_scalars" in err and "bad.fio:6: merge_blktrace_iters" in err,
+          "bad values in a job file: exit %d %r" % (rc, err))
     rc, out, err = run([BIN, "--name=r", "--merge_blktrace_file=x.bin", "--size=4k",
                         "--filename=" + data])
     check(rc == 2 and "merge_blktrace_file" in err and "read_iolog" in err,
