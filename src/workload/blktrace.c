@@ -304,6 +304,8 @@ int blktrace_merge_write(const struct job *job, char **cause)
 
 /* ---- the replay ---- */
 
+#define DEV_MAX 64u /* devices in one trace */
+
 struct dev_file {
 	uint32_t dev;
 	unsigned file;
@@ -352,6 +354,9 @@ static int dev_file(struct replay *rp, struct dev_file *map, unsigned *nmap, uin
 			*file = map[i].file;
 			return 0;
 		}
+	if (*nmap == DEV_MAX)
+		return set_cause(cause, "read_iolog %s: more than %u devices in the trace", path,
+				 DEV_MAX);
 	if (job->replay_redirect) {
 		snprintf(node, sizeof(node), "%s", job->replay_redirect);
 	} else {
@@ -382,7 +387,7 @@ static uint64_t delay_ns(uint64_t last, uint64_t t, unsigned time_scale)
 static int replay_recs(struct replay *rp, const struct bt_rec *v, size_t n, const struct job *job,
 		       const char *path, char **cause)
 {
-	struct dev_file map[64];
+	struct dev_file map[DEV_MAX];
 	unsigned nmap = 0, d;
 	int depth[3] = { 0 }, now[3] = { 0 };
 	uint64_t ios[4] = { 0 }, last = 0, t_us = 0, cap = 0;
@@ -392,7 +397,7 @@ static int replay_recs(struct replay *rp, const struct bt_rec *v, size_t n, cons
 
 	for (i = 0; i < n && !ret; i++) {
 		struct bt_rec r = v[i];
-		unsigned act = r.action & 0xffff, file;
+		unsigned act = r.action & 0xffff, file = 0;
 		int dir = r.action & BT_TC_READ	     ? 0
 			  : r.action & BT_TC_WRITE   ? 1
 			  : r.action & BT_TC_DISCARD ? 2
@@ -428,11 +433,6 @@ static int replay_recs(struct replay *rp, const struct bt_rec *v, size_t n, cons
 			io.op = IO_OP_FSYNC;
 		} else {
 			io.op = r.action & BT_TC_WRITE ? IO_OP_WRITE : IO_OP_READ;
-		}
-		if (nmap == ARRAY_SIZE(map)) {
-			ret = set_cause(cause, "read_iolog %s: more than %zu devices in the trace",
-					path, ARRAY_SIZE(map));
-			break;
 		}
 		/* fio opens a read's or write's device before it looks at
 		 * replay_skip and the length. */

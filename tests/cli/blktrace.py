@@ -163,6 +163,17 @@ def basic(tmp):
         for t, k, o, n in IOS[4:]:
             f.write(rec(t * 1000, o // 512, n, QUEUE | DIRS[k], 8 << 20 | 16))
     same_replay("two devices, replay_redirect", two, [data], red, want_of(IOS, data))
+    # 64 devices, the most a trace may have, then the first again.
+    many = os.path.join(tmp, "many.bin")
+    with open(many, "wb") as f:
+        for k in list(range(64)) + [0]:
+            f.write(rec(k * 1000, k * 8, 4096, QUEUE | TC_READ, 8 << 20 | k))
+    same_replay("64 devices, replay_redirect", many, [data], red,
+                [(data, "read", k * 4096, 4096) for k in list(range(64)) + [0]])
+    with open(many, "ab") as f:
+        f.write(rec(99000, 0, 4096, QUEUE | TC_READ, 8 << 20 | 64))
+    rc, _, err = run([BIN, "--name=r", "--read_iolog=" + many, "--output=/dev/null"] + red)
+    check(rc == 2 and "more than 64 devices" in err, "65 devices: exit %d %r" % (rc, err))
     for skip in (["read"], ["write"], ["sync"], ["read", "sync"], ["write", "trim"]):
         opt = "--replay_skip=" + ",".join(skip)
         same_replay(opt, little, [data], red + [opt], want_of(IOS, data, skip))
