@@ -15,9 +15,12 @@
 #include "run/idleprof.h"
 #include "util/util.h"
 
-/* Calibration: the least time of CALIB_RUNS runs of CALIB_UNITS units. */
-#define CALIB_RUNS  10
-#define CALIB_UNITS 1000
+/* Calibration: the least time of CALIB_RUNS runs of CALIB_UNITS units.
+ * fio times 10 runs of 1000: the same work, but on a loaded machine each
+ * of its 11 ms runs is cut into by others, the unit reads slow and the
+ * idleness above 100%; the least of 100 shorter runs stays near the truth. */
+#define CALIB_RUNS  100
+#define CALIB_UNITS 100
 
 struct idleprof_cpu {
 	struct idleprof *ip;
