@@ -78,13 +78,13 @@ def calibrate():
 def job_args(kind, d):
     if kind == "null":
         return ["--name=n", "--ioengine=null", "--size=64m", "--bs=4k", "--rate_iops=2000",
-                "--runtime=1500ms", "--time_based", "--thread"]
+                "--runtime=1s", "--time_based", "--thread"]
     # One cpuio clone pinned to each CPU; threads, as fio's job processes
     # start sessions of their own, and the kernel's autogroup then gives
     # fio's idle threads a share of the CPUs its jobs keep busy.
     return ["--name=c", "--ioengine=cpuio", "--cpuload=100", "--numjobs=%d" % NCPU,
             "--cpus_allowed=0-%d" % (NCPU - 1), "--cpus_allowed_policy=split",
-            "--runtime=1500ms", "--time_based", "--thread"]
+            "--runtime=1s", "--time_based", "--thread"]
 
 
 TEXT = re.compile(r"\nCPU idleness:\n  system: ([0-9.]+)%\n  percpu: ([0-9.%, ]+)\n"
