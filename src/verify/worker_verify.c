@@ -19,6 +19,7 @@
 #include "verify/checksum.h"
 #include "verify/verify.h"
 #include "verify/worker_verify_int.h"
+#include "run/trigger.h"
 #include "run/worker.h"
 
 /*
@@ -608,7 +609,9 @@ void worker_verify_finish(struct worker *w)
 	struct strbuf sb = { 0 };
 
 	verify_async_stop(w);
-	if (v->stamp && w->job->verify_state_save && !w->job->verify_only)
+	/* A trigger fired: every clone's state, verify or not, as fio's. */
+	if ((v->stamp && w->job->verify_state_save && !w->job->verify_only) ||
+	    atomic_load(w->stop) == TRIGGER_STOP)
 		state_save(w);
 	nbad = w->stats.verify_bad;
 	if (!nbad || !v->first)

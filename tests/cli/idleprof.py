@@ -235,6 +235,38 @@ def aux_path():
                   (name(tool), p.returncode, after, want, p.stderr[-300:]))
             print("%s verify_dump: exit %d, cwd %s, aux %s" %
                   (name(tool), p.returncode, after[0], after[1]))
+            # A trigger: every job's state (verify or not, fio's
+            # IO_LIST_ALL) in the aux folder; the write job's loads after.
+            for x in os.listdir(aux):
+                os.unlink(os.path.join(aux, x))
+            out = os.path.join(top, "out.json")
+            w = ["--name=w", "--filename=" + path, "--size=4m", "--bs=4k", "--rw=write",
+                 "--verify=crc32c"]
+            p = run(tool, w + ["--rate=400k", "--runtime=5", "--time_based", "--name=r",
+                               "--filename=" + os.path.join(data, "r.bin"), "--size=1m",
+                               "--rw=read", "--rate=400k", "--runtime=5", "--time_based",
+                               "--trigger-timeout=1", "--aux-path=" + aux,
+                               "--output-format=json", "--output=" + out], cwd)
+            after = listing(cwd, aux)
+            with open(out) as f:
+                j = json_of(f.read())
+            wrote = j["jobs"][0]["write"]["total_ios"] if j else -1
+            check(p.returncode == 0 and after == [[], ["local-r-1-verify.state",
+                                                       "local-w-0-verify.state"]],
+                  "%s --trigger-timeout --aux-path: exit %d, cwd and aux %s, %s" %
+                  (name(tool), p.returncode, after, p.stderr[-300:]))
+            p = run(tool, w + ["--verify_only=1", "--verify_state_load=1", "--aux-path=" + aux,
+                               "--output-format=json", "--output=" + out], cwd)
+            with open(out) as f:
+                j = json_of(f.read())
+            back = j["jobs"][0]["read"]["total_ios"] if j else -1
+            # fio counts the writes completed when it saved, iogauge the
+            # writes issued when the clone ended: a few apart.
+            check(p.returncode == 0 and 0 < back <= wrote and back > wrote * 0.7,
+                  "%s trigger's state loaded: exit %d, %d written, %d read back, %s" %
+                  (name(tool), p.returncode, wrote, back, p.stderr[-300:]))
+            print("%s --trigger-timeout=1: cwd %s, aux %s; %d written, %d read back" %
+                  (name(tool), after[0], after[1], wrote, back))
 
 
 calibrate()
