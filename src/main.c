@@ -510,7 +510,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 			strbuf_free(&es.agg_log[i]);
 		/* A signal ended a layout: 128 + it, as after a run it stopped. */
 		if (ret == -EINTR && stop)
-			return 128 + stop;
+			return 128 + (stop == TRIGGER_STOP ? SIGTERM : stop);
 		return exit_status_of(ret);
 	}
 	if (sq && sq->util) {
