@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from clitest import check, finish
 
@@ -124,22 +125,40 @@ def profile(tool, kind, d):
     return system
 
 
+def cpu_idle_share(secs=0.5):
+    """The share of the CPUs' time /proc/stat counts idle over @secs."""
+    def snap():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return v[3] + v[4], sum(v)
+    i0, t0 = snap()
+    time.sleep(secs)
+    i1, t1 = snap()
+    return (i1 - i0) / max(1, t1 - t0)
+
+
 def idleness():
-    with open("/proc/loadavg") as f:
-        load = float(f.read().split()[0])
-    quiet = load < 0.5
-    print("load average %.2f: %s" % (load, "quiet, idleness checked against 70%" if quiet
-                                      else "loaded, only the order is checked"))
+    # Quiet: nothing else wants the CPUs, so a null job's idle threads get
+    # them and its idleness is high.  On a loaded machine they get what
+    # is left of their share: iogauge's null job still reads above its
+    # cpuio job, fio's not always (its unit, timed under load, reads slow).
+    share = cpu_idle_share()
+    quiet = share > 0.85
+    print("the CPUs %.0f%% idle before: %s" % (100 * share, "quiet, idleness checked against 70%"
+                                               if quiet else "loaded, fewer checks"))
     with tempfile.TemporaryDirectory() as d:
         for tool in TOOLS:
             busy = profile(tool, "cpuio", d)
             idle = profile(tool, "null", d)
             if busy is None or idle is None:
                 continue
-            check(busy < 20, "%s cpuio at cpuload=100 on each CPU: %.2f%% idle" %
-                  (name(tool), busy))
-            check(idle > busy + 1, "%s null at 2000 IOPS: %.2f%% idle, cpuio %.2f%%" %
-                  (name(tool), idle, busy))
+            # fio's unit, timed under load, can read 4 times slow.
+            bound = 20 if quiet or tool == BIN else 50
+            check(busy < bound, "%s cpuio at cpuload=100 on each CPU: %.2f%% idle (< %d)" %
+                  (name(tool), busy, bound))
+            if quiet or tool == BIN:
+                check(idle > busy + 1, "%s null at 2000 IOPS: %.2f%% idle, cpuio %.2f%%" %
+                      (name(tool), idle, busy))
             if quiet:
                 check(idle > 70, "%s null at 2000 IOPS on a quiet machine: %.2f%% idle" %
                       (name(tool), idle))
