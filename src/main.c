@@ -129,6 +129,8 @@ static const char usage[] =
 	"  --bandwidth-log     with the status line, write agg-{read,write,trim}_bw.log\n"
 	"  --inflate-log=FILE  print the text of a log fio stored compressed (.fz)\n"
 	"  --merge-blktrace-only write each merge_blktrace_file and stop\n"
+	"  --idle-prof=MODE    CPU idleness during the run: system, percpu; calibrate: the unit only\n"
+	"  --aux-path=DIR      write verify state and verify_dump files in DIR, not here\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
 	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"
@@ -409,6 +411,25 @@ static void layout_show(const struct run_layout *l, void *arg)
 	fflush(stderr);
 }
 
+/* --idle-prof=calibrate: the unit of work's time, as fio prints it; nothing runs. */
+static int idle_calibrate(void)
+{
+	struct idleprof ip;
+	struct strbuf sb = { 0 };
+	char *cause = NULL;
+
+	if (idleprof_init(&ip, IDLEPROF_CALIBRATE, &cause)) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		free(cause);
+		return EXIT_FAILED;
+	}
+	report_idle(&ip.fig, &sb);
+	fputs(sb.buf, stdout);
+	strbuf_free(&sb);
+	idleprof_free(&ip);
+	return 0;
+}
+
 /* The report in every format asked for: normal, then terse, then JSON,
  * as fio orders them. */
 static void report(const struct cli *cli, const struct sqlio *sq, const struct run *run,
@@ -444,6 +465,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	struct sysutil_snap su[2] = { 0 };
 	struct trigger tg;
 	bool triggering;
+	struct idleprof idle;
 	struct run run;
 	char *cause = NULL;
 	uint64_t t0;
@@ -464,12 +486,22 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		free(cause);
 		return EXIT_FAILED;
 	}
+	/* Calibrated before anything is opened: a failure here starts nothing. */
+	if (cli->idle_prof && idleprof_init(&idle, (enum idleprof_mode)cli->idle_prof, &cause)) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		free(cause);
+		sysutil_snap_free(&su[0]);
+		return EXIT_FAILED;
+	}
+	watch.idle = cli->idle_prof ? &idle : NULL;
 	t0 = run_now();
 	triggering = trigger_start(&tg, cli->trigger_file, cli->trigger_timeout, cli->trigger_cmd,
 				   &stop);
 	ret = run_jobs(plan, &stop, &watch, &run, &cause);
 	if (triggering)
 		trigger_stop(&tg);
+	if (ret && cli->idle_prof)
+		idleprof_free(&idle);
 	if (ret) {
 		if (es.width && es.tty)
 			fprintf(stderr, "\r%*s\r", (int)es.width, "");
@@ -480,7 +512,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 			strbuf_free(&es.agg_log[i]);
 		/* A signal ended a layout: 128 + it, as after a run it stopped. */
 		if (ret == -EINTR && stop)
-			return 128 + stop;
+			return 128 + (stop == TRIGGER_STOP ? SIGTERM : stop);
 		return exit_status_of(ret);
 	}
 	if (sq && sq->util) {
@@ -552,6 +584,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	if (run.interrupted && !atomic_load(&tg.fired))
 		status = 128 + stop; /* 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT */
 	run_free(&run);
+	if (cli->idle_prof)
+		idleprof_free(&idle);
 	for (i = 0; i < 3; i++)
 		strbuf_free(&es.agg_log[i]);
 	return status;
@@ -582,6 +616,8 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	}
 	if (status)
 		return status;
+	for (i = 0; i < nr; i++)
+		jobs[i].aux_path = cli->aux_path;
 
 	job_warnings(jobs, nr, &warn);
 	for (i = 0; i < warn.n; i++)
@@ -716,7 +752,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cli.help || cli.version || cli.help_options || cli.clock_info || cli.list_engines ||
-	    cli.enghelp || cli.cmdhelp || cli.crctest || cli.inflate_log) {
+	    cli.enghelp || cli.cmdhelp || cli.crctest || cli.inflate_log ||
+	    cli.idle_prof == IDLEPROF_CALIBRATE) {
+		if (cli.idle_prof == IDLEPROF_CALIBRATE)
+			status = idle_calibrate();
 		if (cli.inflate_log) {
 			if (log_inflate(cli.inflate_log, &out, &cause)) {
 				fprintf(stderr, "iogauge: %s\n", cause);

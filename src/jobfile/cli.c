@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "jobfile/cli.h"
 #include "jobfile/units.h"
@@ -19,10 +20,13 @@ static const char *const cli_flags[] = {
 	"readonly",	 "eta-interval",   "eta-newline",   "showcmd",	    "cmdhelp",
 	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
 	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",  "merge-blktrace-only",
+	"idle-prof",	 "aux-path",
 };
 
 static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
 static const char *const eta_names[] = { "auto", "always", "never" };
+/* In the order of enum idleprof_mode, from 1. */
+static const char *const idle_prof_names[] = { "calibrate", "system", "percpu" };
 
 /* The index of @val in @names, or -1 with *cause naming the flag and a
  * "did you mean". */
@@ -340,6 +344,28 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 				val = NULL;
 			}
 			cli->trigger_timeout = ns / 1000000000ull * 1000000000ull;
+			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "idle-prof")) {
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			k = val ? pick(name, val, idle_prof_names, ARRAY_SIZE(idle_prof_names),
+				       cause)
+				: -1;
+			cli->idle_prof = k < 0 ? 0 : (unsigned)k + 1;
+			ret = k < 0 ? -EINVAL : 0;
+		} else if (!strcmp(name, "aux-path")) {
+			struct stat sb;
+
+			/* Checked now: fio finds a missing folder only as the
+			 * state file fails to open, at the end of the run. */
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && !*val)
+				*cause = xasprintf("--aux-path needs a folder"), val = NULL;
+			else if (val && stat(val, &sb))
+				*cause = xasprintf("--aux-path=%s: %s", val, strerror(errno)),
+				val = NULL;
+			else if (val && !S_ISDIR(sb.st_mode))
+				*cause = xasprintf("--aux-path=%s: not a folder", val), val = NULL;
+			cli->aux_path = val;
 			ret = val ? 0 : -EINVAL;
 		} else if (!strcmp(name, "client") || !strcmp(name, "server") ||
 			   !strcmp(name, "remote-config") || !strcmp(name, "trigger-remote")) {

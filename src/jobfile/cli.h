@@ -45,6 +45,8 @@ struct cli {
 	const char *trigger_file; /* --trigger-file: the run stops when it appears */
 	uint64_t trigger_timeout; /* --trigger-timeout: ns, whole seconds; 0: none */
 	const char *trigger_cmd;  /* --trigger: run by the shell when a trigger fires */
+	unsigned idle_prof;	  /* --idle-prof: 1 calibrate, 2 system, 3 percpu; 0: none */
+	const char *aux_path;	  /* --aux-path: verify state and dump files' folder, or NULL */
 	unsigned nr_inputs;	  /* job files and --name jobs */
 	struct jobset js;
 };

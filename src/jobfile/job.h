@@ -319,6 +319,8 @@ struct job {
 	bool allow_mounted_write; /* write a block device that holds something */
 	bool read_only;
 	/* --readonly (not a job option): files are neither created nor grown */ /* offload: read, warned about, run inline */
+	/* --aux-path (not a job option): verify state and dump files' folder, or NULL */
+	const char *aux_path;
 
 	struct rand_dist random_distribution;
 	enum random_generator random_generator;

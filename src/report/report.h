@@ -67,6 +67,9 @@ uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BIN
 /* The native report, modelled on SQLIO's: per job clone, or per group with
  * group_reporting, and per direction. */
 void report_text(const struct run *run, struct strbuf *sb);
+/* --idle-prof's figures as fio prints them: "CPU idleness:", the system's
+ * and each CPU's % idle as the mode asks, the unit of work's time. */
+void report_idle(const struct idleprof_figures *f, struct strbuf *sb);
 /* fio's JSON (@plus: json+, with histogram bins); @js gives the option
  * strings as written. */
 void report_json(const struct run *run, const struct jobset *js, bool plus, struct strbuf *sb);

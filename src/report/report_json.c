@@ -392,6 +392,23 @@ static void disks(struct json *j, const struct run *run)
 	json_close(j, ']');
 }
 
+/* --idle-prof: fio's "cpu_idleness", in %, and the unit's time in us. */
+static void idleness(struct json *j, const struct idleprof_figures *f)
+{
+	char key[32];
+	unsigned i;
+
+	json_open(j, "cpu_idleness", '{');
+	json_dbl(j, "system", f->system);
+	for (i = 0; f->mode == IDLEPROF_PERCPU && i < f->nr_cpus; i++) {
+		snprintf(key, sizeof(key), "cpu-%u", i);
+		json_dbl(j, key, f->cpu[i]);
+	}
+	json_dbl(j, "unit_mean", f->unit_mean);
+	json_dbl(j, "unit_stddev", f->unit_stddev);
+	json_close(j, '}');
+}
+
 void report_json(const struct run *run, const struct jobset *js, bool plus, struct strbuf *sb)
 {
 	struct report_entries es;
@@ -417,5 +434,7 @@ void report_json(const struct run *run, const struct jobset *js, bool plus, stru
 	report_entries_free(&es);
 	json_close(&j, ']');
 	disks(&j, run);
+	if (run->idle)
+		idleness(&j, run->idle);
 	json_close(&j, '}');
 }

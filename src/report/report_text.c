@@ -254,6 +254,21 @@ void report_text(const struct run *run, struct strbuf *sb)
 			    (unsigned long long)c.merges[1], (unsigned long long)c.ticks[0],
 			    (unsigned long long)c.ticks[1], (unsigned long long)c.in_queue, util);
 	}
+	if (run->idle)
+		report_idle(run->idle, sb);
+}
+
+void report_idle(const struct idleprof_figures *f, struct strbuf *sb)
+{
+	unsigned i;
+
+	strbuf_addf(sb, "%sCPU idleness:\n", f->mode == IDLEPROF_CALIBRATE ? "" : "\n");
+	if (f->mode != IDLEPROF_CALIBRATE)
+		strbuf_addf(sb, "  system: %3.2f%%\n", f->system);
+	for (i = 0; f->mode == IDLEPROF_PERCPU && i < f->nr_cpus; i++)
+		strbuf_addf(sb, "%s%3.2f%%%s", i ? ", " : "  percpu: ", f->cpu[i],
+			    i + 1 == f->nr_cpus ? "\n" : "");
+	strbuf_addf(sb, "  unit work: mean=%3.2fus, stddev=%3.2f\n", f->unit_mean, f->unit_stddev);
 }
 
 /* A rate as fio's status line prints it: 1023KiB/s, 12.3MiB/s, 1.2GiB/s. */

@@ -216,6 +216,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	out->epoch_ms = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
 	out->t_start = run_now();
 	watching = watch_start(&wt, watch, slots, out->nr, out->t_start);
+	if (watch && watch->idle)
+		idleprof_start(watch->idle);
 	out->steady = xcalloc(out->nr, sizeof(*out->steady));
 	if (steady_watch_setup(out->steady, out->results, out->nr))
 		steadying = steady_watch_start(&sw, slots, out->results, out->nr, c, out->steady);
@@ -240,6 +242,10 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		ret = clone_start_batch(slots, batch, n, c, cause);
 	clone_join_all(slots, out->nr, c, stop);
 	out->duration = run_now() - out->t_start;
+	if (watch && watch->idle) {
+		idleprof_stop(watch->idle);
+		out->idle = &watch->idle->fig;
+	}
 	disks_snapshot(&out->disks, true);
 	if (watching)
 		watch_stop(&wt);

@@ -20,6 +20,7 @@
 #include "util/runclock.h"
 #include "stats/stats.h"
 #include "stats/steady.h"
+#include "run/idleprof.h"
 
 /* One job clone's outcome. */
 struct run_result {
@@ -51,6 +52,7 @@ struct run {
 	uint64_t duration;	/* ns, start to the last worker's end */
 	struct disk_set disks;	/* the block devices under the files, before and after */
 	struct steady *steady;	/* per clone: steadystate's judgements (dur 0: none) */
+	const struct idleprof_figures *idle; /* --idle-prof's, or NULL */
 };
 
 /* Progress of a run, for a live status line. */
@@ -71,6 +73,8 @@ struct run_watch {
 	void (*layout)(const struct run_layout *l, void *arg);
 	void *arg;
 	uint64_t every; /* ns */
+	/* --idle-prof (NULL: none): counts from the start of the I/O to the end of the last clone. */
+	struct idleprof *idle;
 };
 
 /* The signals that stop a run as Ctrl-C does (the program's handler sets

@@ -50,7 +50,7 @@ static void *watch_main(void *arg)
 			continue;
 		atomic_store(&tg->fired, true);
 		if (!*tg->stop)
-			*tg->stop = SIGTERM;
+			*tg->stop = TRIGGER_STOP;
 		pthread_mutex_unlock(&tg->lock);
 		if (tg->cmd) {
 			fflush(NULL);

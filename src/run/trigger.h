@@ -13,11 +13,15 @@
  * time has passed since the run started, the run stops as on Ctrl-C, but
  * its exit status is the run's own, and the --trigger command runs.
  */
+/* *stop's value when a trigger fired (no signal's number): each clone
+ * saves its verify state as it ends, as fio saves every job's. */
+#define TRIGGER_STOP 0x10000
+
 struct trigger {
 	const char *file; /* --trigger-file; NULL: none */
 	uint64_t timeout; /* --trigger-timeout, ns; 0: none */
 	const char *cmd;  /* --trigger; NULL: none */
-	atomic_int *stop; /* the run's stop, set to SIGTERM when one fires */
+	atomic_int *stop; /* the run's stop, set to TRIGGER_STOP when one fires */
 	uint64_t t0;	  /* ns, run_now() at the run's start */
 	pthread_t tid;
 	pthread_mutex_t lock;

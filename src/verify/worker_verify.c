@@ -19,6 +19,7 @@
 #include "verify/checksum.h"
 #include "verify/verify.h"
 #include "verify/worker_verify_int.h"
+#include "run/trigger.h"
 #include "run/worker.h"
 
 /*
@@ -67,7 +68,7 @@ static uint64_t map_unit(const struct worker *w)
 
 /* verify_state_save, verify_state_load: iogauge's state file, named as
  * fio's (local-JOB-N-verify.state, N the clone's place in the run from 0,
- * in the current directory): how many writes the clone had issued when
+ * in the current directory or --aux-path's): how many writes the clone had issued when
  * it ended.  Its own layout: fio's state files do not load here. */
 struct vstate_file {
 	char magic[8]; /* "IOGVSTAT" */
@@ -78,7 +79,10 @@ struct vstate_file {
 
 static char *state_path(const struct worker *w)
 {
-	return xasprintf("local-%s-%u-verify.state", w->job->name, w->v.thread - 1);
+	const char *dir = w->job->aux_path;
+
+	return xasprintf("%s%slocal-%s-%u-verify.state", dir ? dir : "", dir ? "/" : "",
+			 w->job->name, w->v.thread - 1);
 }
 
 static uint32_t state_crc(const struct vstate_file *f)
@@ -436,13 +440,15 @@ bool verify_passes_over(const struct job *job)
 	return job_error_passes(job, ERR_TYPE_VERIFY, EILSEQ);
 }
 
-/* One verify_dump file, @len bytes from @p, in the current directory:
- * NAME.OFFSET.WHAT, as fio names them.  Its name, or NULL with *err set. */
-static char *dump_file(const char *path, uint64_t off, const char *what, const void *p, size_t len,
-		       int *err)
+/* One verify_dump file, @len bytes from @p, in the current directory or
+ * @dir (--aux-path): NAME.OFFSET.WHAT, as fio names them.  Its name, or
+ * NULL with *err set. */
+static char *dump_file(const char *dir, const char *path, uint64_t off, const char *what,
+		       const void *p, size_t len, int *err)
 {
 	const char *base = strrchr(path, '/');
-	char *name = xasprintf("%s.%llu.%s", base ? base + 1 : path, (unsigned long long)off, what);
+	char *name = xasprintf("%s%s%s.%llu.%s", dir ? dir : "", dir ? "/" : "",
+			       base ? base + 1 : path, (unsigned long long)off, what);
 	int fd = open(name, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
 	size_t done = 0;
 	ssize_t n;
@@ -474,13 +480,13 @@ static char *dump(struct worker *w, const struct io_req *req, const struct verif
 	int err;
 	void *buf;
 
-	got = dump_file(path, off, sound ? "received" : "hdr_fail",
+	got = dump_file(w->job->aux_path, path, off, sound ? "received" : "hdr_fail",
 			(char *)req->buf + res->chunk_at, res->chunk, &err);
 	if (got && sound) {
 		buf = xmalloc(req->len);
 		verify_stamp(w->job, buf, req->len, req->off, res->gen);
-		want = dump_file(path, off, "expected", (char *)buf + res->chunk_at, res->chunk,
-				 &err);
+		want = dump_file(w->job->aux_path, path, off, "expected",
+				 (char *)buf + res->chunk_at, res->chunk, &err);
 		free(buf);
 	}
 	if (err)
@@ -603,7 +609,9 @@ void worker_verify_finish(struct worker *w)
 	struct strbuf sb = { 0 };
 
 	verify_async_stop(w);
-	if (v->stamp && w->job->verify_state_save && !w->job->verify_only)
+	/* A trigger fired: every clone's state, verify or not, as fio's. */
+	if ((v->stamp && w->job->verify_state_save && !w->job->verify_only) ||
+	    atomic_load(w->stop) == TRIGGER_STOP)
 		state_save(w);
 	nbad = w->stats.verify_bad;
 	if (!nbad || !v->first)
