@@ -88,8 +88,9 @@ def main():
     tmp = tempfile.mkdtemp(prefix="compare.")
     try:
         a1, a2, b = (os.path.join(tmp, n) for n in ("a1.json", "a2.json", "b.json"))
-        run_job(BIN, a1, 2000)
-        run_job(BIN, a2, 2000)
+        # 4 s: 8 windows of samples, enough for an interval within 5%.
+        run_job(BIN, a1, 2000, runtime="4")
+        run_job(BIN, a2, 2000, runtime="4")
         run_job(BIN, b, 1000)
 
         # The same job twice: its IOPS and bandwidth are the same.
@@ -154,7 +155,7 @@ def main():
         # fio's own json+ of the same job, read as B.
         if FIO:
             f = os.path.join(tmp, "fio.json")
-            run_job(FIO, f, 2000)
+            run_job(FIO, f, 2000, runtime="4")
             (c,) = rows(a1, f)
             r = row(c, "IOPS")
             if steady(a1, 2000) and steady(f, 2000):
