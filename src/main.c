@@ -16,6 +16,7 @@
 
 #include "jobfile/cli.h"
 #include "jobfile/help.h"
+#include "compare/compare.h"
 #include "engines/engine.h"
 #include "jobfile/job.h"
 #include "jobfile/options.h"
@@ -139,7 +140,8 @@ static const char usage[] =
 	"\n"
 	"A JOBFILE of - is read from standard input.  See iogauge(1) and iogauge-jobfile(5).\n"
 	"\n"
-	"iogauge sqlio [SQLIO FLAGS] [FILE...] runs a SQLIO v1.5.SG command line (iogauge sqlio -?).\n";
+	"iogauge sqlio [SQLIO FLAGS] [FILE...] runs a SQLIO v1.5.SG command line (iogauge sqlio -?).\n"
+	"iogauge compare A B [C...] compares runs' JSON reports (iogauge compare --help).\n";
 
 static const char sqlio_usage[] =
 	"usage: iogauge sqlio [options] [<filename>...]\n"
@@ -731,6 +733,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	if (argc > 1 && !strcmp(argv[1], "sqlio"))
 		return sqlio_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return flush_stdout(compare_main(argc - 1, argv + 1));
 	if (cli_parse(&cli, argc, argv, &cause)) {
 		for (i = 0; i < cli.js.warnings.n; i++)
 			fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);

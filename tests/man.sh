@@ -13,7 +13,8 @@ check() {
 	fi
 }
 
-for page in "$src/man/iogauge.1" "$src/man/iogauge-jobfile.5" "$src/man/iogauge-sqlio.1"; do
+for page in "$src/man/iogauge.1" "$src/man/iogauge-jobfile.5" "$src/man/iogauge-sqlio.1" \
+	"$src/man/iogauge-compare.1"; do
 	out=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
 	check "groff warns on $page: $out" '[ -z "$out" ]'
 done
@@ -35,6 +36,11 @@ done
 for flag in $("$bin" sqlio -? | sed -n 's/^ *\(-[a-zA-Z0-9?][0-9.]*\).*/\1/p' | cut -c1-3); do
 	pat=$(printf '%s' "$flag" | sed 's/-/\\-/g')
 	check "SQLIO flag $flag is not in iogauge-sqlio.1" 'grep -qF -- ".B $pat" "$src/man/iogauge-sqlio.1" || grep -qF -- ".BI $pat" "$src/man/iogauge-sqlio.1" || grep -qF -- ".BR $pat" "$src/man/iogauge-sqlio.1"'
+done
+# Every flag of iogauge compare --help has its entry in iogauge-compare.1.
+for flag in $("$bin" compare --help | grep -o -- '--[a-z-]*' | sort -u); do
+	pat=$(printf '%s' "$flag" | sed 's/-/\\-/g')
+	check "compare flag $flag is not in iogauge-compare.1" 'grep -qF -- "$pat" "$src/man/iogauge-compare.1"'
 done
 echo "man: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
