@@ -15,6 +15,9 @@
 static const char *const dir_names[STAT_NR] = { "read", "write", "trim", "sync" };
 static const double short_pcts[] = { 50, 90, 99, 99.9, 99.99, 100 };
 
+/* The most columns a histogram row has. */
+#define HIST_ROW_MAX 32
+
 /* @name, when not "", before the word: "clat prio 1/0 percentiles(us):". */
 static void percentiles(const struct job *job, const struct hist *h, const char *name,
 			struct strbuf *sb)
@@ -114,13 +117,101 @@ static void rate_lines(const struct job *job, const struct dir_stats *d, unsigne
 		    hist_percentile(&d->lag, 99) / 1e3, d->lag.max / 1e3);
 }
 
+/* Whole percentages of @c[0..n) that add up to 100 (none when there is
+ * nothing): each rounded down, then the points left over go to the largest
+ * remainders (the largest-remainder method). */
+static void shares(const uint64_t *c, unsigned n, unsigned *pct)
+{
+	unsigned __int128 total = 0, rem[HIST_ROW_MAX];
+	unsigned i, left = 100, best;
+
+	for (i = 0; i < n; i++)
+		total += c[i];
+	for (i = 0; i < n; i++) {
+		pct[i] = total ? (unsigned)((unsigned __int128)c[i] * 100 / total) : 0;
+		rem[i] = total ? (unsigned __int128)c[i] * 100 % total : 0;
+		left -= pct[i];
+	}
+	while (total && left--) {
+		for (i = 1, best = 0; i < n; i++)
+			if (rem[i] > rem[best])
+				best = i;
+		pct[best]++;
+		rem[best] = 0;
+	}
+}
+
+/* Two rows, the labels over the shares, each column as wide as its wider
+ * cell: "  ms:  0  1 ..." over "  %:  99  0 ...". */
+static void hist_rows(const char *what, const char *const *labels, const uint64_t *c, unsigned n,
+		      struct strbuf *sb)
+{
+	unsigned pct[HIST_ROW_MAX], w[HIST_ROW_MAX], i;
+	char cell[24];
+
+	shares(c, n, pct);
+	for (i = 0; i < n; i++) {
+		w[i] = (unsigned)snprintf(cell, sizeof(cell), "%u", pct[i]);
+		if (strlen(labels[i]) > w[i])
+			w[i] = (unsigned)strlen(labels[i]);
+	}
+	strbuf_addf(sb, "  %-3s", what);
+	for (i = 0; i < n; i++)
+		strbuf_addf(sb, " %*s", (int)w[i], labels[i]);
+	strbuf_addf(sb, "\n  %-3s", "%:");
+	for (i = 0; i < n; i++)
+		strbuf_addf(sb, " %*u", (int)w[i], pct[i]);
+	strbuf_addc(sb, '\n');
+}
+
+/* The latency histograms: log-spaced microsecond buckets (each up to its
+ * label, so that an SSD's shape shows), from the latency histogram at its
+ * buckets' midpoints (within 1/64 of the value), then SQLIO's whole
+ * milliseconds.  Both in percent of the I/Os, adding up to 100. */
+static void histograms(const struct dir_stats *d, struct strbuf *sb)
+{
+	static const char *const us_labels[] = { "<=1",	  "2",	   "5",	    "10",    "20",   "50",
+						 "100",	  "200",   "500",   "1000",  "2000", "5000",
+						 "10000", "20000", "50000", ">50000" };
+	static const uint64_t us_hi[] = { 1,   2,    5,	   10,	 20,	50,    100,  200,
+					  500, 1000, 2000, 5000, 10000, 20000, 50000 };
+	const char *ms_labels[STATS_MS_BUCKETS];
+	char ms_names[STATS_MS_BUCKETS][8];
+	const struct hist *h = d->lat.count ? &d->lat : &d->clat;
+	uint64_t us[ARRAY_SIZE(us_labels)] = { 0 };
+	unsigned i, k;
+
+	for (i = 0; i < STATS_MS_BUCKETS; i++) {
+		snprintf(ms_names[i], sizeof(ms_names[i]), i + 1 < STATS_MS_BUCKETS ? "%u" : "%u+",
+			 i);
+		ms_labels[i] = ms_names[i];
+	}
+	strbuf_addf(sb, "  histogram (%% of I/Os by latency; us: each column up to its label):\n");
+	if (h->count && h->bucket) {
+		for (i = 0; i < HIST_NR; i++) {
+			uint64_t mid = hist_bucket_mid(i);
+
+			if (!h->bucket[i])
+				continue;
+			for (k = 0; k < ARRAY_SIZE(us_hi) && mid > us_hi[k] * 1000; k++)
+				;
+			us[k] += h->bucket[i];
+		}
+		hist_rows("us:", us_labels, us, ARRAY_SIZE(us_labels), sb);
+	}
+	/* SQLIO's row counts total latency, which disable_lat leaves unmeasured. */
+	for (i = 0, k = 0; i < STATS_MS_BUCKETS; i++)
+		k |= d->ms[i] != 0;
+	if (k)
+		hist_rows("ms:", ms_labels, d->ms, STATS_MS_BUCKETS, sb);
+}
+
 /* Direction @dd (STAT_NR: the mixed one of unified_rw_reporting). */
 static void direction(const struct job *job, const struct dir_stats *d, unsigned dd,
 		      unsigned threads, uint64_t elapsed, struct strbuf *sb)
 {
 	const char *name = dd < STAT_NR ? dir_names[dd] : "mixed";
 	double secs = elapsed / 1e9;
-	unsigned i;
 
 	strbuf_addf(sb, "%s:\n", name);
 	strbuf_addf(sb, "  IOs/sec: %.2f\n", secs > 0 ? d->ios / secs : 0.0);
@@ -142,13 +233,7 @@ static void direction(const struct job *job, const struct dir_stats *d, unsigned
 		percentiles(job, &d->lat, "", sb);
 	prio_lines(job, d, sb);
 	rate_lines(job, d, dd, threads, elapsed, sb);
-	strbuf_addf(sb, "  histogram:\n  ms:");
-	for (i = 0; i < STATS_MS_BUCKETS; i++)
-		strbuf_addf(sb, i + 1 < STATS_MS_BUCKETS ? " %u" : " %u+", i);
-	strbuf_addf(sb, "\n  %%: ");
-	for (i = 0; i < STATS_MS_BUCKETS; i++)
-		strbuf_addf(sb, " %.0f", d->ios ? 100.0 * d->ms[i] / d->ios : 0.0);
-	strbuf_addc(sb, '\n');
+	histograms(d, sb);
 }
 
 static void entry(const struct run_result *r, unsigned threads, const struct run_stats *st,
