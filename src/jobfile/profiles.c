@@ -3,7 +3,7 @@
  * fio 3.33's built-in benchmarks, --profile=tiobench and --profile=act, as
  * the job-file text each adds.  Facts about fio, written here: fio loads a
  * profile after every job file, as one [global] block (starting from the
- * command line's defaults) and its jobs.  This file is the profiles and
+ * defaults the last job file left) and its jobs.  This file is the profiles and
  * nothing else: the jobs it adds are read, checked and run as any other.
  */
 #include <stdlib.h>
@@ -30,33 +30,15 @@ struct profile {
 static const char *const tiobench_opts[] = { "dir", "size", "block", "numruns", "threads", NULL };
 
 static const char *const tiobench_text[] = {
-	"[global]",
-	"buffered=0",
-	"size=4*1024*$mb_memory",
-	"bs=4096",
-	"loops=1",
-	"directory=./",
-	"numjobs=1",
-	"timeout=600",
-	"group_reporting",
-	"thread",
-	"overwrite=1",
-	"filename=.fio.tio.1:.fio.tio.2:.fio.tio.3:.fio.tio.4",
-	"ioengine=sync",
-	"[seqwrite]",
-	"rw=write",
-	"end_fsync=1",
-	"[randwrite]",
-	"stonewall",
-	"rw=randwrite",
-	"end_fsync=1",
-	"[seqread]",
-	"stonewall",
-	"rw=read",
-	"[randread]",
-	"stonewall",
-	"rw=randread",
-	NULL,
+	"[global]",	 "buffered=0",	"size=4*1024*$mb_memory",
+	"bs=4096",	 "loops=1",	"directory=./",
+	"numjobs=1",	 "timeout=600", "group_reporting",
+	"thread",	 "overwrite=1", "filename=.fio.tio.1:.fio.tio.2:.fio.tio.3:.fio.tio.4",
+	"ioengine=sync", "[seqwrite]",	"rw=write",
+	"end_fsync=1",	 "[randwrite]", "stonewall",
+	"rw=randwrite",	 "end_fsync=1", "[seqread]",
+	"stonewall",	 "rw=read",	"[randread]",
+	"stonewall",	 "rw=randread", NULL,
 };
 
 static int tiobench_build(const struct str_list *flags, struct strbuf *sb, char **cause)
@@ -140,7 +122,7 @@ unsigned profile_add(struct jobset *js, const char *name, const struct str_list 
 		     struct str_list *job_names)
 {
 	const struct profile *p = profile_find(name);
-	unsigned before = js->errors.total, files, i;
+	unsigned before = js->errors.total, i;
 	struct strbuf sb = { 0 };
 	const char *line;
 	char *text, *src, *cause = NULL;
@@ -174,22 +156,24 @@ unsigned profile_add(struct jobset *js, const char *name, const struct str_list 
 		if (st->origin.kind != ORIGIN_CMDLINE || !(line = profile_sets(text, st->opt)))
 			continue;
 		origin_format(&st->origin, st->opt->name, &at);
-		jobset_error(js, xasprintf("%s=%s: the %s profile sets %.*s in every job it "
-					   "adds (as fio 3.33's does), which would override it",
-					   at.buf, st->value, name, (int)strcspn(line, "\n"), line));
+		jobset_error(js,
+			     xasprintf("%s=%s: the %s profile sets %.*s in every job it "
+				       "adds (as fio 3.33's does), which would override it",
+				       at.buf, st->value, name, (int)strcspn(line, "\n"), line));
 		strbuf_free(&at);
 	}
 	for (line = text; *line; line = strchr(line, '\n') + 1)
 		if (line[0] == '[' && strncmp(line, "[global]", 8))
 			str_list_push(job_names, xstrndup(line + 1, strcspn(line + 1, "]")));
 	src = xasprintf("--profile=%s", name);
-	/* Read as no job file is (fio adds the jobs one by one): its first job
-	 * gets no stonewall, and joins the last group read before it. */
-	files = js->nr_files_read;
-	js->nr_files_read = 0;
-	if (jobfile_parse_mem(js, src, text, strlen(text), &cause))
-		free(cause);
-	js->nr_files_read = files;
+	/* fio adds the jobs one by one, from the defaults as the last job file
+	 * left them (else the command line's): its first job joins the last
+	 * group read before it. */
+	if (js->nr_files_read)
+		jobfile_parse_more(js, src, text, strlen(text), &cause);
+	else
+		jobfile_parse_mem(js, src, text, strlen(text), &cause);
+	free(cause); /* its errors are in js->errors already */
 	free(src);
 	free(text);
 	return js->errors.total - before;

@@ -95,10 +95,11 @@ def tiobench(tmp):
 
 
 def after_files(tmp):
-    """A job file's jobs run first; the profile's first job joins their group."""
+    """A job file's jobs run first; the profile's first job joins their
+    group, and its jobs start from the file's [global] (filesize=16k)."""
     with open(os.path.join(tmp, "a.fio"), "w") as f:
-        f.write("[a]\nfilename=afile\nsize=8k\nrw=write\n")
-    args = ["a.fio", "--profile=tiobench", "--filesize=16k"]
+        f.write("[global]\nfilesize=16k\n[a]\nfilename=afile\nsize=8k\nrw=write\n")
+    args = ["a.fio", "--profile=tiobench"]
     try:
         ig = jobs(BIN, tmp, "after", args)
         fio = jobs(FIO, tmp, "after", args) if FIO else None
@@ -109,6 +110,9 @@ def after_files(tmp):
     groups = [(j[0], j[1]) for j in ig[0]]
     want = [("a", 0), ("seqwrite", 0), ("randwrite", 1), ("seqread", 2), ("randread", 3)]
     check(groups == want, "job file then profile: groups %r, expected %r" % (groups, want))
+    check(ig[2] == {n: 16384 for n in TIO}, "job file then profile: files %r" % ig[2])
+    if fio:
+        check(ig[2] == fio[2], "job file then profile: files %r, fio's %r" % (ig[2], fio[2]))
     if fio:
         # fio merges seqwrite (group_reporting) into a's entry of its group.
         fbytes = sum(j[4] for j in fio[0] if j[1] == 0)
