@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "jobfile/cli.h"
+#include "jobfile/profiles.h"
 #include "jobfile/units.h"
 
 static const char *const cli_flags[] = {
@@ -20,7 +21,7 @@ static const char *const cli_flags[] = {
 	"readonly",	 "eta-interval",   "eta-newline",   "showcmd",	    "cmdhelp",
 	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
 	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",  "merge-blktrace-only",
-	"idle-prof",	 "aux-path",
+	"idle-prof",	 "aux-path",	   "profile",
 };
 
 static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
@@ -235,7 +236,7 @@ int cli_report_flag(struct cli *cli, int argc, char **argv, int *i, char **cause
 
 int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 {
-	struct str_list sets = { 0 }, sections = { 0 };
+	struct str_list sets = { 0 }, sections = { 0 }, prof_flags = { 0 };
 	struct settings *cur = NULL;
 	const char *val, *eq;
 	char *name = NULL, *inner = NULL;
@@ -300,6 +301,11 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			ret = val ? 0 : -EINVAL;
 		} else if (!strcmp(name, "merge-blktrace-only") && !eq) {
 			cli->merge_blktrace_only = true;
+		} else if (!strcmp(name, "profile")) {
+			/* fio's flag: the profile's jobs are added after all others. */
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			cli->profile = val;
+			ret = val ? 0 : -EINVAL;
 		} else if (!strcmp(name, "bandwidth-log") && !eq) {
 			cli->bandwidth_log = true;
 		} else if (!strcmp(name, "crctest")) {
@@ -417,6 +423,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 				ret = unknown_flag(arg, name, cause);
 				continue;
 			}
+			if (st == FIO_OPT_HARMLESS) /* a profile's option, maybe */
+				str_list_push(&prof_flags, xstrdup(arg));
 			val = eq ? eq + 1 : NULL;
 			/* --bs 4k takes the next word; a flag that may stand alone does not. */
 			if (!val && o && !(o->flags & OPTF_BARE) && i + 1 < argc &&
@@ -440,6 +448,15 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			     xstrdup("--output-format=sqlio is the report of 'iogauge sqlio' "
 				     "(SQLIO command lines); job files get normal, json, json+ "
 				     "or terse"));
+	/* As fio: --showcmd and --parse-only never load it; here only
+	 * --showcmd leaves it out, --parse-only checks its jobs too. */
+	if (cli->profile && !cli->showcmd) {
+		struct str_list *keep = sections.n ? &sections : NULL, names = { 0 };
+
+		profile_add(&cli->js, cli->profile, &prof_flags, keep ? keep : &names);
+		str_list_clear(&names);
+	}
+	cli->nr_inputs += !!cli->profile;
 	apply_sets(&cli->js, &sets);
 	if (sections.n && jobset_keep(&cli->js, &sections, cause)) {
 		free(*cause); /* its errors are in cli->js.errors already */
@@ -453,6 +470,7 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 	free(name);
 	str_list_clear(&sets);
 	str_list_clear(&sections);
+	str_list_clear(&prof_flags);
 	return ret;
 }
 

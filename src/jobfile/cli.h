@@ -47,6 +47,7 @@ struct cli {
 	const char *trigger_cmd;  /* --trigger: run by the shell when a trigger fires */
 	unsigned idle_prof;	  /* --idle-prof: 1 calibrate, 2 system, 3 percpu; 0: none */
 	const char *aux_path;	  /* --aux-path: verify state and dump files' folder, or NULL */
+	const char *profile;	  /* --profile=NAME: fio's built-in benchmark; into argv */
 	unsigned nr_inputs;	  /* job files and --name jobs */
 	struct jobset js;
 };

@@ -651,15 +651,19 @@ static int reader_handler(void *user, const char *section, const char *name, con
 	return 1;
 }
 
-static int parse_stream(struct jobset *js, FILE *fp, const char *name, char **cause)
+/* @more: go on from the [global] the last file left, and add no stonewall
+ * (jobfile_parse_more). */
+static int parse_stream(struct jobset *js, FILE *fp, const char *name, bool more, char **cause)
 {
 	struct reader r = { .js = js };
 	unsigned first_job = js->nr, errors = js->errors.total;
 	int ret;
 
 	/* Each file starts from the command line's defaults, as in fio. */
-	vals_free(js->global);
-	js->global = vals_new(js->cmdline);
+	if (!more) {
+		vals_free(js->global);
+		js->global = vals_new(js->cmdline);
+	}
 	if (src_push(&r, fp, name, false)) {
 		*cause = job_errors_text(&js->errors);
 		return -EINVAL;
@@ -679,7 +683,7 @@ static int parse_stream(struct jobset *js, FILE *fp, const char *name, char **ca
 		*cause = job_errors_text(&js->errors);
 		return -EINVAL;
 	}
-	if (js->nr_files_read++ > 0 && js->nr > first_job) {
+	if (!more && js->nr_files_read++ > 0 && js->nr > first_job) {
 		struct jobspec *s = &js->specs[first_job];
 		struct origin w = s->where;
 
@@ -694,7 +698,7 @@ int jobfile_parse_file(struct jobset *js, const char *path, char **cause)
 	int ret;
 
 	if (!strcmp(path, "-"))
-		return parse_stream(js, stdin, "<stdin>", cause);
+		return parse_stream(js, stdin, "<stdin>", false, cause);
 	fp = fopen(path, "r");
 	if (!fp) {
 		ret = -errno;
@@ -702,13 +706,13 @@ int jobfile_parse_file(struct jobset *js, const char *path, char **cause)
 		*cause = job_errors_text(&js->errors);
 		return ret;
 	}
-	ret = parse_stream(js, fp, path, cause);
+	ret = parse_stream(js, fp, path, false, cause);
 	fclose(fp);
 	return ret;
 }
 
-int jobfile_parse_mem(struct jobset *js, const char *name, const char *text, size_t len,
-		      char **cause)
+static int parse_mem(struct jobset *js, const char *name, const char *text, size_t len, bool more,
+		     char **cause)
 {
 	/* fmemopen refuses a zero-length buffer; an empty line reads the same. */
 	FILE *fp = len ? fmemopen((void *)text, len, "r") : fmemopen((void *)"\n", 1, "r");
@@ -721,9 +725,21 @@ int jobfile_parse_mem(struct jobset *js, const char *name, const char *text, siz
 		*cause = job_errors_text(&js->errors);
 		return -err;
 	}
-	ret = parse_stream(js, fp, name, cause);
+	ret = parse_stream(js, fp, name, more, cause);
 	fclose(fp);
 	return ret;
+}
+
+int jobfile_parse_mem(struct jobset *js, const char *name, const char *text, size_t len,
+		      char **cause)
+{
+	return parse_mem(js, name, text, len, false, cause);
+}
+
+int jobfile_parse_more(struct jobset *js, const char *name, const char *text, size_t len,
+		       char **cause)
+{
+	return parse_mem(js, name, text, len, true, cause);
 }
 
 size_t jobfile_value_max(const char *key)

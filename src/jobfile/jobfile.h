@@ -121,6 +121,10 @@ int jobfile_parse_file(struct jobset *js, const char *path, char **cause);
 /* The same, from @len bytes of @text, reported as @name. */
 int jobfile_parse_mem(struct jobset *js, const char *name, const char *text, size_t len,
 		      char **cause);
+/* The same, going on from the [global] the last file left (fio's profiles
+ * start from it), and as no new file: its first job gets no stonewall. */
+int jobfile_parse_more(struct jobset *js, const char *name, const char *text, size_t len,
+		       char **cause);
 
 /* Starts a job that the command line defines (--name=NAME). */
 struct jobspec *jobset_add_job(struct jobset *js, const char *name, const struct origin *where);

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fio's built-in benchmarks (--profile=NAME): the jobs a profile adds to
+ * the jobset, as job-file text read after every job file and --name job.
+ * A profile is a command-line flag only: fio 3.33 ignores profile= in a
+ * job file.  Nothing here runs or reports.
+ */
+#ifndef IOGAUGE_JOBFILE_PROFILES_H
+#define IOGAUGE_JOBFILE_PROFILES_H
+
+#include "jobfile/jobfile.h"
+
+/*
+ * Adds profile @name's jobs to @js and pushes their names onto @job_names
+ * (so --section keeps them, as fio does).  @flags are the command line's
+ * profile options ("--dir=/x"), which fio accepts and ignores.  Each error
+ * (no such profile; an option or command-line default the profile would
+ * silently override) is added to js->errors; returns how many.
+ */
+unsigned profile_add(struct jobset *js, const char *name, const struct str_list *flags,
+		     struct str_list *job_names);
+
+#endif
