@@ -52,7 +52,6 @@ static const struct {
 	  "an option of fio's tiobench profile, which fio 3.33 ignores even when it runs" },
 	{ "block_error_percentiles", FIO_OPT_HARMLESS,
 	  "a report setting for trim errors, which iogauge does not issue" },
-	{ "blocksize_unaligned", FIO_OPT_UNSUPPORTED, NULL },
 	{ "brick", FIO_OPT_NOT_BUILT, OF_GLUSTER },
 	{ "busy_poll", FIO_OPT_NOT_BUILT, OF_CEPH },
 	{ "busy_wait_polling", FIO_OPT_NOT_BUILT, OF_RPMA },

@@ -214,7 +214,7 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .def = "4k", .help = "block size, or read,write,trim sizes" },
 	[OPT_BS_IS_SEQ_RAND] = { .name = "bs_is_seq_rand", .kind = &opt_kind_bool, F(bs_is_seq_rand), .def = "0",
 	  .help = "bs's read sizes for sequential I/Os, its write sizes for random ones" },
-	[OPT_BS_UNALIGNED] = { .name = "bs_unaligned", .kind = &opt_kind_bool, F(bs_unaligned), .def = "0",
+	[OPT_BS_UNALIGNED] = { .name = "bs_unaligned", .alias = "blocksize_unaligned", .kind = &opt_kind_bool, F(bs_unaligned), .def = "0",
 	  .flags = OPTF_BARE, .help = "bsrange sizes of any byte count, not only multiples of the low end" },
 	[OPT_BSRANGE] = { .name = "bsrange", .alias = "blocksize_range", .kind = &opt_kind_range_ddir,
 	  F2(bsrange_min, bsrange_max), .min = 1,
