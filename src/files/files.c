@@ -190,10 +190,11 @@ int files_probe(const char *path, char *kind, uint64_t *size)
  * Creates or extends @f->path to @need bytes (regular files only).  A file
  * already large enough is only looked at, so a read job needs no write
  * permission on it.  With @noextend (the engine's name: it cannot grow a
- * file), an existing file too short is an error instead.
+ * file), an existing file too short is an error instead.  With @rewrite
+ * (fio's overwrite=1), a file too short is truncated and laid out whole.
  */
-static int layout(struct run_file *f, uint64_t need, const char *noextend, bool read_only,
-		  const struct files_watch *fw, char **cause)
+static int layout(struct run_file *f, uint64_t need, const char *noextend, bool rewrite,
+		  bool read_only, const struct files_watch *fw, char **cause)
 {
 	struct stat st;
 	uint64_t have = 0;
@@ -222,7 +223,9 @@ static int layout(struct run_file *f, uint64_t need, const char *noextend, bool 
 	if (fd >= 0)
 		f->created = true;
 	else if (errno == EEXIST)
-		fd = open(f->path, (found && S_ISBLK(st.st_mode) ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+		fd = open(f->path, found && S_ISBLK(st.st_mode) ? O_RDONLY | O_CLOEXEC
+				   : rewrite			? O_RDWR | O_TRUNC | O_CLOEXEC
+								: O_RDWR | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0 || file_size(fd, &st, &have) < 0) {
 		ret = -errno;
 		*cause = xasprintf("%s: %s", f->path, strerror(errno));
@@ -508,6 +511,7 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 			     : f->fill ? PLAN_REGION_MAX
 				       : 0,
 			     (engine_flags & ENGINE_F_NOEXTEND) ? job->ioengine->name : NULL,
+			     job->overwrite && job_does(job, DDIR_WRITE) && !job->file_append,
 			     job->read_only, fw, cause);
 		if (ret)
 			break;

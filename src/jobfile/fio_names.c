@@ -119,7 +119,6 @@ static const struct {
 	{ "numruns", FIO_OPT_HARMLESS,
 	  "an option of fio's tiobench profile, which fio 3.33 ignores even when it runs" },
 	{ "object_class", FIO_OPT_NOT_BUILT, OF_DFS },
-	{ "overwrite", FIO_OPT_UNSUPPORTED, NULL },
 	{ "per_job_logs", FIO_OPT_HARMLESS, "a log-naming setting" },
 	{ "percentage_sequential", FIO_OPT_UNSUPPORTED, "deprecated in fio, which refuses it" },
 	{ "pingpong", FIO_OPT_NOT_BUILT, OF_NET },

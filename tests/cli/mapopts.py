@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+# Options that change how a job's file and map are set up, each against
+# fio 3.33 on the same job: every alias fio has for an option iogauge
+# builds (blocksize_unaligned among them), overwrite (strace of the
+# layout, the file's bytes after), and the cross-option conflicts of
+# several jobs reported in one pass.  One line per failure, then
+# "mapopts: N passed, M failed".
+#
+# Environment (set by CTest): IOGAUGE_BIN.  Skips (77) without fio or
+# strace.
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from clitest import check, finish
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+FIO = shutil.which(os.environ.get("FIO", "fio"))
+STRACE = shutil.which("strace")
+TMP = None
+
+# A value for each option fio 3.33 has an alias for (a name missing here
+# is a failure: fio grew an alias this test does not know).
+ALIAS_VALUES = {
+    "ba": "8k", "blockalign": "8k", "bs": "8k", "blocksize": "8k",
+    "bs_unaligned": "1", "blocksize_unaligned": "1",
+    "bsrange": "4k-8k", "blocksize_range": "4k-8k",
+    "disable_bw_measurement": "1", "disable_bw": "1",
+    "fill_device": "1", "fill_fs": "1", "io_size": "512k", "io_limit": "512k",
+    "iodepth_batch": "2", "iodepth_batch_submit": "2",
+    "iodepth_batch_complete_min": "2", "iodepth_batch_complete": "2",
+    "mem": "mmap", "iomem": "mmap", "iomem_align": "4096", "mem_align": "4096",
+    "nrfiles": "2", "nr_files": "2", "offset": "4k", "fileoffset": "4k",
+    "rate_cycle": "2000", "ratecycle": "2000", "rate_min": "1k", "ratemin": "1k",
+    "runtime": "5", "timeout": "5", "rw": "randread", "readwrite": "randread",
+    "steadystate": "iops:10%", "ss": "iops:10%",
+    "steadystate_duration": "10", "ss_dur": "10",
+    "steadystate_ramp_time": "1", "ss_ramp": "1",
+    "stonewall": "1", "wait_for_previous": "1",
+}
+
+
+def run(argv, timeout=60):
+    p = subprocess.run(argv, cwd=TMP, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def fio_alias(name):
+    """fio's (name, alias) of the option @name names, or None."""
+    rc, out, _ = run([FIO, "--cmdhelp=" + name])
+    m = re.search(r"^\s*(\S+): .*\n\s*alias: (\S+)$", out, re.M)
+    return (m.group(1), m.group(2)) if rc == 0 and m else None
+
+
+def aliases():
+    """Every alias fio 3.33 gives an option iogauge builds is accepted and
+    sets that option; fio's --parse-only takes the same job."""
+    from concurrent.futures import ThreadPoolExecutor
+    _, out, _ = run([FIO, "--cmdhelp=all"])
+    names = set(re.findall(r"^\s*([A-Za-z0-9_.-]+)\s*:", out, re.M))
+    _, out, _ = run([BIN, "--help-options"])
+    ours = {}
+    for line in out.splitlines():
+        spelled = line.split()[0].split("|")
+        for s in spelled:
+            ours[s] = spelled[0]
+    names |= set(ours)
+    with ThreadPoolExecutor(4) as pool:
+        found = set(r for r in pool.map(fio_alias, sorted(names)) if r)
+    pairs = sorted((name, alias) for name, alias in found if name in ours or alias in ours)
+    # The 21 of fio 3.33's options.c that iogauge builds (net's "proto"
+    # and libhdfs's "chunck_size" belong to engines it does not).
+    check(len(pairs) == 21, "aliases: fio gave %d of iogauge's options an alias: %r" %
+          (len(pairs), pairs))
+    for name, alias in pairs:
+        val = ALIAS_VALUES.get(alias)
+        if not check(val is not None, "aliases: no value to try for %s (alias of %s)" %
+                     (alias, name)):
+            continue
+        job = ["--name=a", "--filename=" + os.path.join(TMP, "alias.dat"), "--size=1m",
+               "--iodepth=4", "--%s=%s" % (alias, val)]
+        if alias in ("ss", "ss_dur", "ss_ramp"):
+            job += ["--runtime=20", "--time_based"]
+        rc, out, err = run([BIN, "--parse-only"] + job)
+        canon = ours.get(alias)
+        row = [line for line in out.splitlines()
+               if canon and line.startswith(canon + "=")]
+        check(rc == 0 and row and "; default" not in row[0],
+              "aliases: --%s=%s: exit %d, row %r, %s" % (alias, val, rc, row, err.strip()))
+        frc, _, ferr = run([FIO, "--parse-only"] + job)
+        check(frc == 0, "aliases: fio --parse-only --%s=%s: exit %d %s" %
+              (alias, val, frc, ferr.strip()))
+    print("aliases: %d checked: %s" % (len(pairs), " ".join("%s=%s" % p for p in pairs)))
+
+
+def strace_run(argv, log):
+    rc, out, err = run([STRACE, "-f", "-qq", "-e", "trace=openat,unlink,write,pwrite64",
+                        "-e", "signal=none", "-o", log] + argv)
+    return rc, err
+
+
+def layout_bytes(log, path):
+    """Opens of @path (flags) and the bytes written through every fd."""
+    text = open(log).read()
+    opens = re.findall(r'openat\(AT_FDCWD, "%s", ([A-Z_|]+)' % re.escape(path), text)
+    n = sum(int(m) for m in re.findall(r"(?:pwrite64|write)\(\d+, .*?, (\d+)(?:, \d+)?\) = \d+",
+                                         text))
+    return opens, n
+
+
+def old_sectors(data):
+    """How many 512-byte sectors of @data are still all 0xab."""
+    return sum(1 for i in range(0, len(data), 512) if data[i:i + 512] == b"\xab" * 512)
+
+
+def overwrite():
+    """A 256 KiB file of 0xab under a write job of 512k+1m: overwrite=1
+    truncates it and lays it out whole in both tools; overwrite=0 keeps
+    its bytes in iogauge (fio unlinks it: see DIFFERENCES FROM FIO)."""
+    path = os.path.join(TMP, "ow.dat")
+    log = os.path.join(TMP, "ow.strace")
+    job = ["--name=w", "--filename=" + path, "--rw=write", "--bs=4k", "--size=1m",
+           "--io_size=4k", "--offset=512k", "--output-format=terse"]
+    got = {}
+    for tool, binary in (("fio", FIO), ("iogauge", BIN)):
+        for ov in ("0", "1"):
+            with open(path, "wb") as f:
+                f.write(b"\xab" * 262144)
+            rc, err = strace_run([binary] + job + ["--overwrite=" + ov], log)
+            opens, n = layout_bytes(log, path)
+            with open(path, "rb") as f:
+                head = f.read(262144)
+            got[tool, ov] = (rc, os.path.getsize(path), old_sectors(head), opens, n)
+            print("overwrite: %s overwrite=%s: exit %d, size %d, 0xab sectors left %d, "
+                  "opens %s, bytes written %d" % ((tool, ov) + got[tool, ov]))
+            check(rc == 0, "overwrite: %s overwrite=%s exit %d: %s" % (tool, ov, rc, err))
+    for tool in ("fio", "iogauge"):
+        rc, size, left, opens, n = got[tool, "1"]
+        check(size == 1572864 and left == 0 and any("O_TRUNC" in o for o in opens) and
+              n >= 1572864, "overwrite=1: %s: size %d, 0xab sectors left %d, opens %s, %d bytes "
+              "written" % (tool, size, left, opens, n))
+    rc, size, left, opens, n = got["iogauge", "0"]
+    check(size == 1572864 and left == 512 and not any("O_TRUNC" in o for o in opens) and
+          1310720 <= n < 1572864, "overwrite=0: iogauge: size %d, 0xab sectors left %d, opens %s, "
+          "%d bytes written" % (size, left, opens, n))
+    # Long enough already: neither tool lays anything out, overwrite or not.
+    for tool, binary in (("fio", FIO), ("iogauge", BIN)):
+        with open(path, "wb") as f:
+            f.write(b"\xab" * 1572864)
+        rc, err = strace_run([binary] + job + ["--overwrite=1"], log)
+        opens, n = layout_bytes(log, path)
+        with open(path, "rb") as f:
+            left = old_sectors(f.read())
+        check(rc == 0 and left == 3072 - 8 and not any("O_TRUNC" in o for o in opens),
+              "overwrite=1, file long enough: %s: exit %d, 0xab sectors left %d, opens %s" %
+              (tool, rc, left, opens))
+    rc, _, err = run([BIN, "--parse-only", "--name=w", "--filename=" + path, "--overwrite=2"])
+    check(rc == 2 and "overwrite" in err, "overwrite=2: exit %d %r" % (rc, err))
+
+
+def main():
+    global TMP
+    if not FIO or not STRACE:
+        print("mapopts: skipped (needs fio and strace)")
+        sys.exit(77)
+    TMP = tempfile.mkdtemp(prefix="iogauge-mapopts-")
+    try:
+        aliases()
+        overwrite()
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
+    finish("mapopts")
+
+
+if __name__ == "__main__":
+    main()
