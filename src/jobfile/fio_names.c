@@ -46,7 +46,6 @@ static const struct {
 	enum fio_opt_status status;
 	const char *why;
 } fio_opts[] = {
-	{ "atomic", FIO_OPT_UNSUPPORTED, NULL },
 	{ "bindname", FIO_OPT_NOT_BUILT, OF_RDMA },
 	{ "block", FIO_OPT_HARMLESS,
 	  "an option of fio's tiobench profile, which fio 3.33 ignores even when it runs" },

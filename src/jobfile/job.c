@@ -973,6 +973,11 @@ static int check_job(struct job *job, char **cause)
 		return job_fail_at(job, "merge_blktrace_file", cause,
 				   "merge_blktrace_file merges the blktrace traces of read_iolog, "
 				   "and there is none");
+	/* As fio's atomic: O_DIRECT whatever direct or buffered say. */
+	if (job->atomic && !job->direct) {
+		job->direct = true;
+		origin_via(job, "direct", "atomic");
+	}
 	if (job->read_iolog) {
 		int ret = check_replay(job, cause);
 
@@ -1369,6 +1374,12 @@ void job_warnings(const struct job *jobs, unsigned nr, struct str_list *out)
 						"verify_backlog=N reads back as it goes",
 						job->name,
 						opt_enum_name(OPT_VERIFY, (int)job->verify)));
+		if (job->atomic)
+			str_list_push(out, xasprintf("[%s] atomic=1: Linux has no O_ATOMIC; as fio "
+						     "3.33 does there, the job runs with direct=1 "
+						     "and nothing more (fio adds an open flag, "
+						     "0x800000, that the kernel ignores)",
+						     job->name));
 		if (job->cgroup_weight && !job->cgroup)
 			str_list_push(out, xasprintf("[%s] cgroup_weight=%u without cgroup= does "
 						     "nothing (as in fio)",

@@ -254,6 +254,7 @@ struct job {
 	unsigned iodepth_batch_complete_max; /* 0: same as iodepth */
 	unsigned iodepth_low; /* a full queue drains to this before it is filled; 0: iodepth */
 	bool direct;
+	bool atomic; /* fio's O_ATOMIC: direct, and nothing more on Linux */
 	enum sync_mode sync;
 	unsigned fsync; /* every N writes; 0: never */
 	unsigned fdatasync;

@@ -208,6 +208,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "write a block device that is mounted or holds a filesystem or volume" },
 	[OPT_ALLRANDREPEAT] = { .name = "allrandrepeat", .kind = &opt_kind_bool, F(allrandrepeat), .def = "0",
 	  .help = "seed every random generator from fio's fixed seeds, randrepeat or not" },
+	[OPT_ATOMIC] = { .name = "atomic", .kind = &opt_kind_bool, F(atomic), .def = "0", .flags = OPTF_BARE,
+	  .help = "fio's O_ATOMIC, which Linux has not got: direct=1, as fio 3.33 makes it" },
 	[OPT_BLOCKALIGN] = { .name = "blockalign", .alias = "ba", .kind = &opt_kind_size_ddir, F(blockalign), .def = "0",
 	  .help = "alignment of random offsets per direction (0: the block size)" },
 	[OPT_BS] = { .name = "bs", .alias = "blocksize", .kind = &opt_kind_size_ddir, F(bs), .min = 1,

@@ -161,6 +161,45 @@ def overwrite():
     check(rc == 2 and "overwrite" in err, "overwrite=2: exit %d %r" % (rc, err))
 
 
+def write_ios(out):
+    import json
+    try:
+        return json.loads(out[out.index("{"):])["jobs"][0]["write"]["total_ios"]
+    except (ValueError, KeyError, IndexError):
+        return None
+
+
+def atomic():
+    """atomic=1 on Linux: fio 3.33 opens with O_DIRECT (and 0x800000, a
+    flag the kernel ignores), over buffered=1; iogauge with O_DIRECT, and
+    says so."""
+    path = os.path.join(TMP, "at.dat")
+    log = os.path.join(TMP, "at.strace")
+    job = ["--name=a", "--filename=" + path, "--rw=randwrite", "--size=1m", "--io_size=16k",
+           "--buffered=1", "--atomic=1", "--output-format=json"]
+    seen = {}
+    for tool, binary in (("fio", FIO), ("iogauge", BIN)):
+        p = subprocess.run([STRACE, "-f", "-qq", "-e", "trace=openat", "-e", "signal=none",
+                            "-o", log, binary] + job, cwd=TMP, capture_output=True,
+                           text=True, timeout=60)
+        opens = re.findall(r'openat\(AT_FDCWD, "%s", ([A-Za-z0-9_|]+)' % re.escape(path),
+                           open(log).read())
+        seen[tool] = (p.returncode, opens, write_ios(p.stdout), p.stderr.strip())
+        print("atomic: %s: exit %d, opens %s, writes %s" % ((tool,) + seen[tool][:3]))
+        check(p.returncode == 0 and write_ios(p.stdout) == 4 and opens and
+              "O_DIRECT" in opens[-1], "atomic: %s: %r" % (tool, seen[tool]))
+    check("0x800000" in seen["fio"][1][-1] and "0x800000" not in seen["iogauge"][1][-1],
+          "atomic: the flag only fio passes: %r" % ((seen["fio"][1], seen["iogauge"][1]),))
+    check("O_ATOMIC" in seen["iogauge"][3], "atomic: no warning: %r" % seen["iogauge"][3])
+    rc, out, err = run([BIN, "--parse-only", "--name=a", "--filename=" + path, "--size=1m",
+                        "--atomic=1", "--direct=0"])
+    check(rc == 0 and re.search(r"^direct=1 .*\(via atomic\)", out, re.M),
+          "atomic: --parse-only: direct not set by atomic: %s" % err)
+    rc, _, err = run([BIN, "--warnings-fatal", "--name=a",
+                      "--filename=" + path, "--size=1m", "--atomic=1"])
+    check(rc == 2 and "atomic" in err, "atomic: --warnings-fatal: exit %d %r" % (rc, err))
+
+
 def main():
     global TMP
     if not FIO or not STRACE:
@@ -170,6 +209,7 @@ def main():
     try:
         aliases()
         overwrite()
+        atomic()
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
     finish("mapopts")
