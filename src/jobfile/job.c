@@ -90,6 +90,25 @@ static const char *later(const struct job *job, const char *a, const char *b)
 	return origin_of(job, a)->seq >= origin_of(job, b)->seq ? a : b;
 }
 
+/* Where a job's conflicts go as they are found, so that one reading
+ * reports them all: the checks go on after one that rests on nothing
+ * an earlier one refused. */
+struct conflicts {
+	const struct jobspec *spec;
+	struct job_errors *errs;
+};
+
+static unsigned blame_seq(const struct job *job, const struct jobspec *spec, const char *msg);
+
+/* Notes *cause, which job_fail_at() just set (@ret is what it returned),
+ * as one of @job's conflicts; returns @ret. */
+static int noted(struct conflicts *c, const struct job *job, char **cause, int ret)
+{
+	job_errors_add(c->errs, blame_seq(job, c->spec, *cause), *cause);
+	*cause = NULL;
+	return ret;
+}
+
 static int apply_value(struct job *job, const struct setting *sv, char **cause)
 {
 	const struct opt_def *o = sv->opt;
@@ -459,7 +478,7 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 /* verify_interval, verify_offset, verify_only: the bytes each header
  * covers (fio's default: the block, or with block sizes that vary, the
  * largest size that divides them all) and where in them it goes. */
-static int check_verify_chunks(struct job *job, const char *kind, char **cause)
+static int check_verify_chunks(struct job *job, const char *kind, struct conflicts *c, char **cause)
 {
 	enum ddir d = job_does(job, DDIR_WRITE) ? DDIR_WRITE : DDIR_READ;
 	uint64_t lo, hi, g, chunk;
@@ -490,33 +509,39 @@ static int check_verify_chunks(struct job *job, const char *kind, char **cause)
 				   (unsigned long long)chunk, sizeof(struct verify_hdr),
 				   (unsigned long long)(chunk - sizeof(struct verify_hdr)));
 	if (job->trim_percentage && job->rw != RW_TRIMWRITE && job->rw != RW_RANDTRIMWRITE)
-		return job_fail_at(job, later(job, "trim_percentage", "rw"), cause,
-				   "trim_percentage trims blocks written: it needs rw=trimwrite or "
-				   "randtrimwrite (fio 3.33 aborts on an assertion with rw=%s)",
-				   opt_enum_name(OPT_RW, (int)job->rw));
+		noted(c, job, cause,
+		      job_fail_at(job, later(job, "trim_percentage", "rw"), cause,
+				  "trim_percentage trims blocks written: it needs rw=trimwrite or "
+				  "randtrimwrite (fio 3.33 aborts on an assertion with rw=%s)",
+				  opt_enum_name(OPT_RW, (int)job->rw)));
 	if (job->trim_percentage && !job->trim_backlog)
-		return job_fail_at(
-			job, "trim_percentage", cause,
-			"trim_percentage=%u needs trim_backlog=N, how many writes between "
-			"trims (without it fio trims nothing)",
-			job->trim_percentage);
+		noted(c, job, cause,
+		      job_fail_at(
+			      job, "trim_percentage", cause,
+			      "trim_percentage=%u needs trim_backlog=N, how many writes between "
+			      "trims (without it fio trims nothing)",
+			      job->trim_percentage));
 	if (job->verify_state_load && !job->verify_only)
-		return job_fail_at(job, "verify_state_load", cause,
-				   "verify_state_load limits a verify_only run to the writes a run "
-				   "before saved: it needs verify_only=1");
+		noted(c, job, cause,
+		      job_fail_at(job, "verify_state_load", cause,
+				  "verify_state_load limits a verify_only run to the writes a run "
+				  "before saved: it needs verify_only=1"));
 	if (job->verify_only && job->time_based)
-		return job_fail_at(job, later(job, "verify_only", "time_based"), cause,
-				   "verify_only reads back what the workload would write: not a "
-				   "time_based workload (fio does not support it either)");
+		noted(c, job, cause,
+		      job_fail_at(job, later(job, "verify_only", "time_based"), cause,
+				  "verify_only reads back what the workload would write: not a "
+				  "time_based workload (fio does not support it either)"));
 	if (job->verify_only && !job->do_verify)
-		return job_fail_at(job, later(job, "verify_only", "do_verify"), cause,
-				   "verify_only with do_verify=0 would neither write nor verify");
+		noted(c, job, cause,
+		      job_fail_at(job, later(job, "verify_only", "do_verify"), cause,
+				  "verify_only with do_verify=0 would neither write nor verify"));
 	return 0;
 }
 
 /* verify=: what this version computes, and what it needs of the job.
  * verify_pattern alone means verify=pattern, as in fio. */
-static int check_verify(struct job *job, const struct engine_ops *ops, char **cause)
+static int check_verify(struct job *job, const struct engine_ops *ops, struct conflicts *c,
+			char **cause)
 {
 	const char *kind;
 	uint64_t lo, hi;
@@ -564,7 +589,7 @@ static int check_verify(struct job *job, const struct engine_ops *ops, char **ca
 				"block size %llu is smaller",
 				kind, sizeof(struct verify_hdr), (unsigned long long)lo);
 	}
-	return check_verify_chunks(job, kind, cause);
+	return check_verify_chunks(job, kind, c, cause);
 }
 
 /* The pacing options' rules, as fio's: a minimum rate and a minimum IOPS
@@ -701,47 +726,58 @@ static int add_dir_files(struct job *job, const char *dir)
  * defaults to zonesize.  bs_is_seq_rand in a random job with read and
  * write sizes apart is refused: fio 3.33 cuts such a job short (its
  * random map counts blocks of one size, its offsets step by the other). */
-static int check_offsets(struct job *job, char **cause)
+static int check_offsets(struct job *job, struct conflicts *c, char **cause)
 {
 	uint64_t lo, hi;
 
 	if (job->bs_unaligned && job->direct)
-		return job_fail_at(job, later(job, "bs_unaligned", "direct"), cause,
-				   "bs_unaligned=1 makes block sizes of any byte count, which "
-				   "direct=1 cannot do (fio's runs fail with EINVAL)");
+		noted(c, job, cause,
+		      job_fail_at(job, later(job, "bs_unaligned", "direct"), cause,
+				  "bs_unaligned=1 makes block sizes of any byte count, which "
+				  "direct=1 cannot do (fio's runs fail with EINVAL)"));
 	if (job->bs_is_seq_rand && job_is_random(job->rw) &&
 	    (job->bs[DDIR_READ] != job->bs[DDIR_WRITE] || job->nr_bssplit[0] ||
 	     job->nr_bssplit[1] || job->bsrange_max[0] || job->bsrange_max[1]))
-		return job_fail_at(job, "bs_is_seq_rand", cause,
-				   "bs_is_seq_rand with rw=%s needs one fixed block size for reads "
-				   "and writes: fio 3.33 ends such a job after a few I/Os (its "
-				   "random offsets step by one size, its random map by the other)",
-				   opt_enum_name(OPT_RW, (int)job->rw));
+		noted(c, job, cause,
+		      job_fail_at(job, "bs_is_seq_rand", cause,
+				  "bs_is_seq_rand with rw=%s needs one fixed block size for reads "
+				  "and writes: fio 3.33 ends such a job after a few I/Os (its "
+				  "random offsets step by one size, its random map by the other)",
+				  opt_enum_name(OPT_RW, (int)job->rw)));
 
 	if (job->zonemode == ZONE_NONE && job->zonesize)
-		return job_fail_at(
-			job,
-			is_set(job, "zonemode") ? later(job, "zonemode", "zonesize") : "zonesize",
-			cause,
-			"zonesize=%llu needs zonemode=strided (zonemode=none refuses it, "
-			"as in fio)",
-			(unsigned long long)job->zonesize);
+		return noted(
+			c, job, cause,
+			job_fail_at(
+				job,
+				is_set(job, "zonemode") ? later(job, "zonemode", "zonesize")
+							: "zonesize",
+				cause,
+				"zonesize=%llu needs zonemode=strided (zonemode=none refuses it, "
+				"as in fio)",
+				(unsigned long long)job->zonesize));
 	if (job->zonemode == ZONE_NONE)
 		return 0;
 	if (!job->zonesize)
-		return job_fail_at(job, "zonemode", cause, "zonemode=strided needs zonesize=");
+		return noted(
+			c, job, cause,
+			job_fail_at(job, "zonemode", cause, "zonemode=strided needs zonesize="));
 	if (!job->zonerange)
 		job->zonerange = job->zonesize;
 	job_bs_span(job, &lo, &hi);
 	if (job->zonerange < hi)
-		return job_fail_at(
-			job, is_set(job, "zonerange") ? "zonerange" : "zonesize", cause,
-			"a zone's span of %llu bytes is smaller than the block size %llu",
-			(unsigned long long)job->zonerange, (unsigned long long)hi);
+		return noted(
+			c, job, cause,
+			job_fail_at(
+				job, is_set(job, "zonerange") ? "zonerange" : "zonesize", cause,
+				"a zone's span of %llu bytes is smaller than the block size %llu",
+				(unsigned long long)job->zonerange, (unsigned long long)hi));
 	if (job->random_distribution.kind != RDIST_RANDOM || job->stride || job->rw_seq_add < 0)
-		return job_fail_at(job, "zonemode", cause,
-				   "zonemode=strided goes with random_distribution=random, no "
-				   "stride and no backwards rw=...:N gap");
+		return noted(
+			c, job, cause,
+			job_fail_at(job, "zonemode", cause,
+				    "zonemode=strided goes with random_distribution=random, no "
+				    "stride and no backwards rw=...:N gap"));
 	return 0;
 }
 
@@ -950,7 +986,7 @@ static int check_replay(struct job *job, char **cause)
 	return 0;
 }
 
-static int check_job(struct job *job, char **cause)
+static int check_job(struct job *job, struct conflicts *c, char **cause)
 {
 	const struct engine_ops *ops = job_engine(job);
 	uint64_t bs = 0, lo, region = 0;
@@ -985,17 +1021,19 @@ static int check_job(struct job *job, char **cause)
 			return ret;
 	}
 	if (job->clocksource == CLOCKSOURCE_CPU && !clock_have_tsc())
-		return job_fail_at(
-			job, "clocksource", cause,
-			"clocksource=cpu needs a CPU clock (x86's TSC); this build has none");
+		noted(c, job, cause,
+		      job_fail_at(
+			      job, "clocksource", cause,
+			      "clocksource=cpu needs a CPU clock (x86's TSC); this build has none"));
 	if (is_set(job, "rwmixread") && is_set(job, "rwmixwrite") &&
 	    !origin_of(job, "rwmixread")->via && !origin_of(job, "rwmixwrite")->via) {
 		if (job->rwmix_read + job->rwmix_write != 100)
-			return job_fail_at(
-				job, later(job, "rwmixread", "rwmixwrite"), cause,
-				"rwmixread=%u and rwmixwrite=%u add up to %u%%, not 100%%",
-				job->rwmix_read, job->rwmix_write,
-				job->rwmix_read + job->rwmix_write);
+			noted(c, job, cause,
+			      job_fail_at(
+				      job, later(job, "rwmixread", "rwmixwrite"), cause,
+				      "rwmixread=%u and rwmixwrite=%u add up to %u%%, not 100%%",
+				      job->rwmix_read, job->rwmix_write,
+				      job->rwmix_read + job->rwmix_write));
 	} else if (is_set(job, "rwmixwrite")) {
 		job->rwmix_read = 100 - job->rwmix_write;
 		origin_via(job, "rwmixread", "rwmixwrite");
@@ -1014,21 +1052,26 @@ static int check_job(struct job *job, char **cause)
 	}
 	/* Blame the block size when it was written, else the limit. */
 	if (limit && bs > region)
-		return job_fail_at(job, is_set(job, bs_option(job)) ? bs_option(job) : limit, cause,
-				   "block size %llu is larger than the %s of %llu bytes",
-				   (unsigned long long)bs, limit, (unsigned long long)region);
+		noted(c, job, cause,
+		      job_fail_at(job, is_set(job, bs_option(job)) ? bs_option(job) : limit, cause,
+				  "block size %llu is larger than the %s of %llu bytes",
+				  (unsigned long long)bs, limit, (unsigned long long)region));
 
 	if (job->iodepth_batch_complete_max &&
 	    job->iodepth_batch_complete_min > job->iodepth_batch_complete_max)
-		return job_fail_at(
-			job, later(job, "iodepth_batch_complete_min", "iodepth_batch_complete_max"),
-			cause,
-			"iodepth_batch_complete_min=%u is above iodepth_batch_complete_max=%u",
-			job->iodepth_batch_complete_min, job->iodepth_batch_complete_max);
+		noted(c, job, cause,
+		      job_fail_at(
+			      job,
+			      later(job, "iodepth_batch_complete_min",
+				    "iodepth_batch_complete_max"),
+			      cause,
+			      "iodepth_batch_complete_min=%u is above iodepth_batch_complete_max=%u",
+			      job->iodepth_batch_complete_min, job->iodepth_batch_complete_max));
 	if (job->iodepth_batch_submit > job->iodepth)
-		return job_fail_at(job, later(job, "iodepth_batch_submit", "iodepth"), cause,
-				   "iodepth_batch_submit=%u is above iodepth=%u",
-				   job->iodepth_batch_submit, job->iodepth);
+		noted(c, job, cause,
+		      job_fail_at(job, later(job, "iodepth_batch_submit", "iodepth"), cause,
+				  "iodepth_batch_submit=%u is above iodepth=%u",
+				  job->iodepth_batch_submit, job->iodepth));
 
 	/* An engine this build lacks is refused when the job runs. */
 	for (i = OPT_NR; ops && i < opt_rows(); i++) {
@@ -1037,10 +1080,11 @@ static int check_job(struct job *job, char **cause)
 
 		if (o->engine != ops && !engine_has_option(ops, o->name) &&
 		    !job_option_is_default(job, o))
-			return job_fail_at(job, o->name, cause,
-					   "%s is %s %s option; ioengine=%s does not use it",
-					   o->name, strchr("aeiou", owner[0]) ? "an" : "a", owner,
-					   ops->name);
+			noted(c, job, cause,
+			      job_fail_at(job, o->name, cause,
+					  "%s is %s %s option; ioengine=%s does not use it",
+					  o->name, strchr("aeiou", owner[0]) ? "an" : "a", owner,
+					  ops->name));
 	}
 	if (ops && ops->check) {
 		const struct opt_def *blame = &opt_table[OPT_IOENGINE];
@@ -1048,17 +1092,17 @@ static int check_job(struct job *job, char **cause)
 		int ret = ops->check(job, engine_opts_of(job, ops), &blame, &why);
 
 		if (ret) {
-			ret = job_fail_at(job, blame->name, cause, "%s", why);
+			noted(c, job, cause, job_fail_at(job, blame->name, cause, "%s", why));
 			free(why);
-			return ret;
 		}
 	}
 	if (ops && (ops->flags & ENGINE_F_HOLDSFILES) && job->openfiles &&
 	    job->openfiles < (job->filename.n ? job->filename.n : job->nrfiles))
-		return job_fail_at(job, later(job, "openfiles", "ioengine"), cause,
-				   "ioengine=%s keeps every file open (mapped), so openfiles=%u "
-				   "cannot be below the number of files",
-				   ops->name, job->openfiles);
+		noted(c, job, cause,
+		      job_fail_at(job, later(job, "openfiles", "ioengine"), cause,
+				  "ioengine=%s keeps every file open (mapped), so openfiles=%u "
+				  "cannot be below the number of files",
+				  ops->name, job->openfiles));
 	/* cpuio moves nothing: one block is all the region its offsets need. */
 	if (ops && (ops->flags & ENGINE_F_NOIO) && !job->size.val && !job->size.pct &&
 	    !job->filesize_min)
@@ -1067,10 +1111,11 @@ static int check_job(struct job *job, char **cause)
 	    (job->size.pct ||
 	     (!job->size.val && !job->filesize_min && !(ops->flags & ENGINE_F_BLOCKFILE)) ||
 	     job->offset.pct || job->offset_increment.pct))
-		return job_fail_at(job, "ioengine", cause,
-				   "ioengine=%s opens no file, so it needs size= (or filesize=) in "
-				   "bytes, and offsets in bytes",
-				   ops->name);
+		noted(c, job, cause,
+		      job_fail_at(job, "ioengine", cause,
+				  "ioengine=%s opens no file, so it needs size= (or filesize=) in "
+				  "bytes, and offsets in bytes",
+				  ops->name));
 	/* As fio: cpumask and cpus_allowed set one mask, the later wins. */
 	if (is_set(job, "cpumask") && (!is_set(job, "cpus_allowed") ||
 				       !strcmp(later(job, "cpumask", "cpus_allowed"), "cpumask"))) {
@@ -1088,26 +1133,34 @@ static int check_job(struct job *job, char **cause)
 			CPU_ZERO(&avail);
 		for (i = 0; i < JOB_MAX_CPUS; i++)
 			if ((job->cpus_allowed[i / 64] >> (i % 64) & 1) &&
-			    (i >= CPU_SETSIZE || !CPU_ISSET(i, &avail)))
-				return job_fail_at(job, mask_opt, cause,
-						   "%s: CPU %u is not one this program may run "
-						   "on (%d CPUs: 0-%d)",
-						   mask_opt, i, CPU_COUNT(&avail),
-						   CPU_COUNT(&avail) - 1);
+			    (i >= CPU_SETSIZE || !CPU_ISSET(i, &avail))) {
+				noted(c, job, cause,
+				      job_fail_at(job, mask_opt, cause,
+						  "%s: CPU %u is not one this program may run "
+						  "on (%d CPUs: 0-%d)",
+						  mask_opt, i, CPU_COUNT(&avail),
+						  CPU_COUNT(&avail) - 1));
+				break;
+			}
 	}
-	if (check_numa(job, cause) || check_buffers(job, cause) || check_sfr(job, cause))
-		return -EINVAL;
+	if (check_numa(job, cause))
+		noted(c, job, cause, -EINVAL);
+	if (check_buffers(job, cause))
+		noted(c, job, cause, -EINVAL);
+	if (check_sfr(job, cause))
+		noted(c, job, cause, -EINVAL);
 	job->uid_set = is_set(job, "uid");
 	job->gid_set = is_set(job, "gid");
 	if (job->thinktime_spin > job->thinktime)
-		return job_fail_at(
-			job, later(job, "thinktime", "thinktime_spin"), cause,
-			"thinktime_spin=%lluus is longer than thinktime=%lluus (the spin is "
-			"part of the think)",
-			(unsigned long long)job->thinktime_spin / 1000,
-			(unsigned long long)job->thinktime / 1000);
+		noted(c, job, cause,
+		      job_fail_at(
+			      job, later(job, "thinktime", "thinktime_spin"), cause,
+			      "thinktime_spin=%lluus is longer than thinktime=%lluus (the spin is "
+			      "part of the think)",
+			      (unsigned long long)job->thinktime_spin / 1000,
+			      (unsigned long long)job->thinktime / 1000));
 	if (check_pacing(job, cause))
-		return -EINVAL;
+		noted(c, job, cause, -EINVAL);
 	if (job->sub_blocks > 1) {
 		bool scatter = job->sub_block_io == SUBIO_SCATTER;
 		const char *why = NULL;
@@ -1128,27 +1181,32 @@ static int check_job(struct job *job, char **cause)
 			why = "scatters into pieces of their own (malloc), so iomem= would not "
 			      "be the memory the device reads or writes; use iomem=malloc";
 		if (why)
-			return job_fail_at(job, "sub_blocks", cause, "sub_blocks=%u %s",
-					   job->sub_blocks, why);
+			noted(c, job, cause,
+			      job_fail_at(job, "sub_blocks", cause, "sub_blocks=%u %s",
+					  job->sub_blocks, why));
 	}
 	if (job->stride && (job_is_random(job->rw) || job->rw == RW_READWRITE))
-		return job_fail_at(job, later(job, "stride", "rw"), cause,
-				   "stride=%u needs rw=read or rw=write (a sequential pattern)",
-				   job->stride);
+		noted(c, job, cause,
+		      job_fail_at(job, later(job, "stride", "rw"), cause,
+				  "stride=%u needs rw=read or rw=write (a sequential pattern)",
+				  job->stride));
 	if (job->stride && (job->rw_seq_add || job->nr_bssplit[0] || job->nr_bssplit[1] ||
 			    job->bsrange_max[0] || job->bsrange_max[1]))
-		return job_fail_at(job, "stride", cause,
-				   "stride=%u needs one block size and no rw=...:N gap",
-				   job->stride);
+		noted(c, job, cause,
+		      job_fail_at(job, "stride", cause,
+				  "stride=%u needs one block size and no rw=...:N gap",
+				  job->stride));
 	if (job->stride && job->stride < job->numjobs)
-		return job_fail_at(
-			job, later(job, "stride", "numjobs"), cause,
-			"stride=%u gives fewer columns than numjobs=%u (SQLIO: -f must be "
-			"at least -t)",
-			job->stride, job->numjobs);
-	if (check_offsets(job, cause))
-		return -EINVAL;
-	return check_verify(job, ops, cause);
+		noted(c, job, cause,
+		      job_fail_at(
+			      job, later(job, "stride", "numjobs"), cause,
+			      "stride=%u gives fewer columns than numjobs=%u (SQLIO: -f must be "
+			      "at least -t)",
+			      job->stride, job->numjobs));
+	check_offsets(job, c, cause);
+	if (check_verify(job, ops, c, cause))
+		noted(c, job, cause, -EINVAL);
+	return 0;
 }
 
 /* Where in reading order a job_fail_at() message belongs: at the option
@@ -1181,10 +1239,11 @@ static unsigned blame_seq(const struct job *job, const struct jobspec *spec, con
 static void check_built(struct job *v, unsigned i, const struct jobspec *spec,
 			struct job_errors *errs)
 {
+	struct conflicts c = { .spec = spec, .errs = errs };
 	char *cause = NULL;
 	unsigned j;
 
-	if (check_job(&v[i], &cause)) {
+	if (check_job(&v[i], &c, &cause)) {
 		job_errors_add(errs, blame_seq(&v[i], spec, cause), cause);
 		cause = NULL;
 	}

@@ -200,6 +200,82 @@ def atomic():
     check(rc == 2 and "atomic" in err, "atomic: --warnings-fatal: exit %d %r" % (rc, err))
 
 
+# Two jobs, five conflicts between their options, each one fio 3.33
+# refuses too (alone, fio exits 1): line number -> the job's name, and the
+# option the error names.
+CONFLICTS_JOB = """[global]
+filename={path}
+size=1m
+io_size=64k
+
+[first]
+rw=randwrite
+rate=1m
+rate_min=2m
+zonesize=64k
+bs=2m
+
+[second]
+rw=trim
+verify=md5
+rate_min=1k
+rate_iops_min=1
+"""
+CONFLICTS = {9: ("first", "rate_min"), 10: ("first", "zonesize"), 11: ("first", "block size"),
+             15: ("second", "verify"), 17: ("second", "rate_iops_min")}
+
+
+def conflicts():
+    """Every conflict of both jobs in one pass, in reading order, at its
+    file:line; exit 2 and nothing created.  fio refuses each alone."""
+    path = os.path.join(TMP, "conflicts.dat")
+    jobfile = os.path.join(TMP, "conflicts.fio")
+    text = CONFLICTS_JOB.format(path=path)
+    with open(jobfile, "w") as f:
+        f.write(text)
+    for argv in ([BIN, "--parse-only", jobfile], [BIN, jobfile]):
+        rc, out, err = run(argv)
+        lines = [line for line in err.splitlines() if line.startswith("iogauge: ")]
+        got = [int(m.group(1)) for m in
+               (re.match(r"iogauge: %s:(\d+): \[(\w+)\] " % re.escape(jobfile), line)
+                for line in lines) if m]
+        check(rc == 2 and got == sorted(CONFLICTS) and len(lines) == len(CONFLICTS) and
+              not os.path.exists(path),
+              "conflicts: %s: exit %d, lines %r (want %r), file made %s: %s" %
+              (argv[1], rc, got, sorted(CONFLICTS), os.path.exists(path), err))
+        for line in lines:
+            m = re.match(r"iogauge: [^:]*:(\d+): \[(\w+)\] ", line)
+            want = CONFLICTS.get(int(m.group(1))) if m else None
+            check(want and line.split("] ", 1)[0].endswith("[" + want[0]) and
+                  want[1] in line, "conflicts: %r: not %r" % (line, want))
+    print("conflicts: iogauge, one pass:\n  " + "\n  ".join(lines))
+    # fio on the same file stops at its first refusal; each conflict
+    # alone (the job without the other four lines) is refused by fio too.
+    rc, _, err = run([FIO, "--output-format=terse", jobfile])
+    print("conflicts: fio on the same file: exit %d: %s" % (rc, " / ".join(err.split("\n"))))
+    check(rc == 1, "conflicts: fio took the job file: exit %d" % rc)
+    rows = text.splitlines()
+    for lineno, (job, name) in sorted(CONFLICTS.items()):
+        keep = [r for i, r in enumerate(rows, 1) if i not in CONFLICTS or i == lineno or
+                (lineno == 9 and i == 8)]
+        # rate_min=2m conflicts with the rate=1m above it; rate_iops_min
+        # with the rate_min above it.
+        if lineno == 17:
+            keep.insert(keep.index("rate_iops_min=1"), "rate_min=1k")
+        alone = os.path.join(TMP, "alone.fio")
+        with open(alone, "w") as f:
+            f.write("\n".join(keep) + "\n")
+        frc, _, ferr = run([FIO, "--output-format=terse", alone])
+        irc, _, ierr = run([BIN, "--parse-only", alone])
+        check(frc == 1 and irc == 2 and ierr.count("iogauge: ") == 1 and name in ierr,
+              "conflicts: line %d alone: fio exit %d %r, iogauge exit %d %r" %
+              (lineno, frc, ferr.strip(), irc, ierr.strip()))
+        print("conflicts: line %d (%s) alone: fio exit %d: %s | iogauge exit %d" %
+              (lineno, name, frc, ferr.strip().split("\n")[0], irc))
+        if os.path.exists(path):
+            os.unlink(path)
+
+
 def main():
     global TMP
     if not FIO or not STRACE:
@@ -210,6 +286,7 @@ def main():
         aliases()
         overwrite()
         atomic()
+        conflicts()
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
     finish("mapopts")
