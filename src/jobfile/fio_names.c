@@ -146,7 +146,6 @@ static const struct {
 	{ "skip_bad", FIO_OPT_NOT_BUILT, OF_MTD },
 	{ "slat_percentiles", FIO_OPT_HARMLESS,
 	  "a report setting; iogauge reports the percentiles it reports" },
-	{ "softrandommap", FIO_OPT_UNSUPPORTED, NULL },
 	{ "stream_id", FIO_OPT_NOT_BUILT, OF_SG },
 	{ "svcl", FIO_OPT_NOT_BUILT, OF_DFS },
 	{ "test-duration", FIO_OPT_HARMLESS,

@@ -331,6 +331,7 @@ struct job {
 	bool allrandrepeat; /* every generator from fio's fixed seeds, randrepeat or not */
 	uint64_t randseed;
 	bool norandommap;
+	bool softrandommap; /* no memory for the random map: run as norandommap */
 	bool zero_buffers;
 	bool refill_buffers;
 	bool scramble_buffers; /* fio's default: each write's 512-byte blocks made unique */

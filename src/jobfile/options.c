@@ -507,6 +507,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .def = "0", .help = "hold back an I/O that overlaps one in flight (writes and trims, iodepth above 1)" },
 	[OPT_SIZE] = { .name = "size", .kind = &opt_kind_size_pct, F(size),
 	  .help = "bytes of I/O region per job, or a % of the file" },
+	[OPT_SOFTRANDOMMAP] = { .name = "softrandommap", .kind = &opt_kind_bool, F(softrandommap), .def = "0",
+	  .flags = OPTF_BARE, .help = "a random map that cannot be allocated: go on without one (not exit 1)" },
 	[OPT_STARTDELAY] = { .name = "startdelay", .kind = &opt_kind_time_range, F2(startdelay_min, startdelay_max),
 	  .unit = NSEC_PER_SEC, .def = "0", .help = "wait this long (or LO-HI) before starting" },
 	[OPT_STATS] = { .name = "stats", .kind = &opt_kind_bool, F(stats), .def = "1",

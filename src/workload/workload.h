@@ -30,6 +30,7 @@ struct workload {
 	struct randdist *rdist; /* one per file: random_distribution other than random */
 	uint64_t **rmap;	/* one per file: units covered this pass (random, blocks > unit) */
 	uint64_t *rmap_used;	/* ... and how many of them */
+	bool nomap;		/* softrandommap: a map could not be had, none is kept */
 	uint64_t unit;		/* bytes: random offsets are multiples of it */
 	uint64_t *cursor;	/* bytes: next sequential offset, per file (with stride:
 				* the I/O's index in the clone's columns) */

@@ -276,17 +276,90 @@ def conflicts():
             os.unlink(path)
 
 
+ASAN = None
+
+
+def reads(out):
+    import json
+    try:
+        r = json.loads(out[out.index("{"):])["jobs"][0]["read"]
+        return r["total_ios"], r["io_bytes"]
+    except (ValueError, KeyError, IndexError):
+        return None
+
+
+def softrandommap():
+    """A random map too large for the memory allowed (1 GiB: a sparse 4 TiB
+    file in units of 512 bytes, under ulimit -v of 900 MB; an ASan build,
+    which cannot start under ulimit -v, gets its allocator's cap instead):
+    fio and iogauge both go on without it with softrandommap=1; with 0
+    fio does no I/O (and exits 0), iogauge exits 1 naming the map."""
+    import resource
+    path = os.path.join(TMP, "sparse.dat")
+    with open(path, "wb") as f:
+        f.truncate(4 << 40)
+
+    def capped():
+        resource.setrlimit(resource.RLIMIT_AS, (900 << 20, 900 << 20))
+
+    def go(binary, extra):
+        env = dict(os.environ)
+        pre = capped
+        if binary == BIN and ASAN:
+            pre = None
+            env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") +
+                                   ":allocator_may_return_null=1:max_allocation_size_mb=512")
+        p = subprocess.run([binary, "--name=r", "--filename=" + path, "--rw=randread",
+                            "--size=4t", "--io_size=64k", "--output-format=json"] + extra,
+                           cwd=TMP, capture_output=True, text=True, timeout=120,
+                           preexec_fn=pre, env=env)
+        # fio's notes go to stdout, before its JSON.
+        return p.returncode, reads(p.stdout), (p.stderr + p.stdout[:p.stdout.find("{")]).strip()
+
+    got = {}
+    for tool, binary in (("fio", FIO), ("iogauge", BIN)):
+        for sm in ("0", "1"):
+            got[tool, sm] = go(binary, ["--bsrange=512-1k", "--softrandommap=" + sm])
+            print("softrandommap: %s softrandommap=%s: exit %d, reads %s: %s" %
+                  ((tool, sm) + got[tool, sm]))
+    rc, r, err = got["fio", "0"]
+    check(r == (0, 0) and "failed allocating random map" in err,
+          "softrandommap=0: fio: %r" % (got["fio", "0"],))
+    rc, r, err = got["fio", "1"]
+    check(rc == 0 and r and r[0] > 0 and r[1] >= 65536 and "Running job without" in err,
+          "softrandommap=1: fio: %r" % (got["fio", "1"],))
+    rc, r, err = got["iogauge", "0"]
+    check(rc == 1 and path in err and "1073741824 bytes" in err and
+          "Cannot allocate memory" in err, "softrandommap=0: iogauge: %r" %
+          (got["iogauge", "0"],))
+    rc, r, err = got["iogauge", "1"]
+    check(rc == 0 and r and r[0] > 0 and r[1] >= 65536,
+          "softrandommap=1: iogauge: %r" % (got["iogauge", "1"],))
+    # One block size: fio's map is the same 1 GiB, iogauge's order is
+    # computed, not stored, so it runs with its map.
+    for tool, binary in (("fio", FIO), ("iogauge", BIN)):
+        rc, r, err = go(binary, ["--bs=512"])
+        print("softrandommap: %s bs=512, no softrandommap: exit %d, reads %s" % (tool, rc, r))
+        if tool == "iogauge":
+            check(rc == 0 and r == (128, 65536), "bs=512: iogauge: %r" % ((rc, r, err),))
+    os.unlink(path)
+
+
 def main():
-    global TMP
+    global TMP, ASAN
     if not FIO or not STRACE:
         print("mapopts: skipped (needs fio and strace)")
         sys.exit(77)
     TMP = tempfile.mkdtemp(prefix="iogauge-mapopts-")
+    ASAN = "AddressSanitizer" in subprocess.run(
+        [BIN, "--version"], env=dict(os.environ, ASAN_OPTIONS="help=1"),
+        capture_output=True, text=True).stderr
     try:
         aliases()
         overwrite()
         atomic()
         conflicts()
+        softrandommap()
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
     finish("mapopts")
