@@ -9,11 +9,15 @@
  * the job, a full tmpfs) raises SIGBUS.  Each copy is guarded: the handler
  * jumps back out of it, and the I/O fails with an errno instead of the
  * signal killing the clone's process (or, with thread=1, the program).
+ *
+ * thp=1, as fio's: the mapping is private (MAP_PRIVATE) and advised
+ * MADV_HUGEPAGE, so writes land in the process's own copy, never the file.
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -22,7 +26,24 @@
 
 #include "engines/engine.h"
 #include "files/files.h"
+#include "jobfile/options.h"
 #include "util/util.h"
+
+extern const struct engine_ops mmap_engine_ops;
+
+/* mmap's own job options. */
+struct mmap_opts {
+	unsigned thp; /* nonzero: MAP_PRIVATE and MADV_HUGEPAGE */
+};
+
+/* clang-format off */
+static const struct opt_def mmap_options[] = {
+	{ .name = "thp", .kind = &opt_kind_uint, .engine = &mmap_engine_ops,
+	  .off = offsetof(struct mmap_opts, thp), .def = "0",
+	  .help = "mmap: private mappings advised MADV_HUGEPAGE; writes never reach the file (fio's)" },
+	{ .name = NULL }, /* the end */
+};
+/* clang-format on */
 
 struct mmap_file {
 	char *base; /* file offset 0 */
@@ -116,6 +137,7 @@ static void mmap_cleanup(struct engine *e)
 static int mmap_init(struct engine *e, const struct engine_setup *s, char **cause)
 {
 	const struct job *job = s->job;
+	const struct mmap_opts *opts = s->opts;
 	int prot = PROT_READ | (job_does(job, DDIR_WRITE) ? PROT_WRITE : 0);
 	struct mmap_priv *p = xcalloc(1, sizeof(*p));
 	unsigned i;
@@ -138,7 +160,7 @@ static int mmap_init(struct engine *e, const struct engine_setup *s, char **caus
 				(unsigned long long)(f->start + f->len));
 			break;
 		}
-		base = mmap(NULL, m->len, prot, MAP_SHARED, f->fd, 0);
+		base = mmap(NULL, m->len, prot, opts->thp ? MAP_PRIVATE : MAP_SHARED, f->fd, 0);
 		if (base == MAP_FAILED) {
 			ret = -errno;
 			*cause = xasprintf("%s: ioengine=mmap: mmap of %zu bytes: %s", f->path,
@@ -148,6 +170,9 @@ static int mmap_init(struct engine *e, const struct engine_setup *s, char **caus
 		m->base = base;
 		m->fd = f->fd;
 		p->n = i + 1;
+		/* Advice only, asked first, as fio (which passes over its failure). */
+		if (opts->thp)
+			madvise(base, m->len, MADV_HUGEPAGE);
 		/* As fio: tell the kernel how the mapping will be walked. */
 		madvise(base, m->len, job_is_random(job->rw) ? MADV_RANDOM : MADV_SEQUENTIAL);
 	}
@@ -199,8 +224,11 @@ const struct engine_ops mmap_engine_ops = {
 		"into the mapping; fsync and fdatasync are msync(MS_SYNC) of the mapping.  It\n"
 		"always goes through the page cache, whatever direct= says, and it cannot\n"
 		"grow a file: an existing file shorter than the job's region is an error.\n"
-		"iodepth is 1.",
+		"iodepth is 1.  thp=1, as fio's, maps private copies (MAP_PRIVATE) advised\n"
+		"MADV_HUGEPAGE: the job's writes then never reach the file.",
 	.flags = ENGINE_F_SYNC | ENGINE_F_NOEXTEND | ENGINE_F_PAGECACHE | ENGINE_F_HOLDSFILES,
+	.options = mmap_options,
+	.opts_size = sizeof(struct mmap_opts),
 	.init = mmap_init,
 	.queue = mmap_queue,
 	.cleanup = mmap_cleanup,

@@ -150,7 +150,6 @@ static const struct {
 	{ "svcl", FIO_OPT_NOT_BUILT, OF_DFS },
 	{ "test-duration", FIO_OPT_HARMLESS,
 	  "an option of fio's act profile, which fio ignores unless that profile runs" },
-	{ "thp", FIO_OPT_UNSUPPORTED, "an option of fio's mmap engine" },
 	{ "threads", FIO_OPT_HARMLESS,
 	  "an option of fio's tiobench profile that fio itself ignores (it is not 'thread')" },
 	{ "threads-per-queue", FIO_OPT_HARMLESS,

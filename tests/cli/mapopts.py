@@ -345,6 +345,83 @@ def softrandommap():
     os.unlink(path)
 
 
+def shmem_huge_kib():
+    with open("/proc/meminfo") as f:
+        return int(re.search(r"^ShmemHugePages:\s+(\d+) kB", f.read(), re.M).group(1))
+
+
+def thp_huge_pages():
+    """The advice's effect: on a tmpfs of huge=advise (made here, as root),
+    a read job's mapping of a sparse 8 MiB file is backed by huge pages
+    with thp=1 only (/proc/meminfo's ShmemHugePages), in both tools."""
+    mnt = os.path.join(TMP, "huge")
+    os.mkdir(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m,huge=advise", "iogauge-thp",
+                       mnt], capture_output=True).returncode:
+        print("thp: no tmpfs with huge=advise could be mounted (not root?): not measured")
+        os.rmdir(mnt)
+        return
+    try:
+        path = os.path.join(mnt, "h.dat")
+        for thp in ("0", "1"):
+            for tool, binary in (("fio", FIO), ("iogauge", BIN)):
+                with open(path, "wb") as f:
+                    f.truncate(8 << 20)
+                before = shmem_huge_kib()
+                rc, _, err = run([binary, "--name=m", "--ioengine=mmap", "--filename=" + path,
+                                  "--rw=read", "--bs=64k", "--size=8m", "--thp=" + thp,
+                                  "--output-format=terse"])
+                grown = shmem_huge_kib() - before
+                os.unlink(path)
+                print("thp: %s thp=%s on tmpfs huge=advise: exit %d, ShmemHugePages +%d kB" %
+                      (tool, thp, rc, grown))
+                check(rc == 0 and (grown >= 8192 if thp == "1" else grown == 0),
+                      "thp=%s: %s: exit %d, ShmemHugePages +%d kB: %s" %
+                      (thp, tool, rc, grown, err))
+    finally:
+        subprocess.run(["umount", mnt])
+        os.rmdir(mnt)
+
+
+def thp():
+    """ioengine=mmap's thp: fio 3.33 maps the file MAP_PRIVATE and advises
+    MADV_HUGEPAGE, so a write job leaves the file as it was; iogauge the
+    same (strace of both, the file's bytes after)."""
+    path = os.path.join(TMP, "thp.dat")
+    log = os.path.join(TMP, "thp.strace")
+    for thp in ("0", "1"):
+        seen = {}
+        for tool, binary in (("fio", FIO), ("iogauge", BIN)):
+            with open(path, "wb") as f:
+                f.write(b"\xab" * (4 << 20))
+            p = subprocess.run([STRACE, "-f", "-qq", "-e", "trace=mmap,madvise", "-e",
+                                "signal=none", "-o", log, binary, "--name=m", "--ioengine=mmap",
+                                "--filename=" + path, "--rw=write", "--bs=64k", "--size=4m",
+                                "--thp=" + thp, "--output-format=terse"],
+                               cwd=TMP, capture_output=True, text=True, timeout=60)
+            text = open(log).read()
+            maps = re.findall(r"mmap\(NULL, 4194304, [A-Z_|]+, (MAP_[A-Z]+),", text)
+            advice = re.findall(r"madvise\(0x[0-9a-f]+, 4194304, (MADV_[A-Z]+)\)", text)
+            with open(path, "rb") as f:
+                left = old_sectors(f.read())
+            seen[tool] = (p.returncode, sorted(set(maps)), sorted(set(advice)), left)
+            print("thp: %s thp=%s: exit %d, mmap %s, madvise %s, 0xab sectors left %d" %
+                  ((tool, thp) + seen[tool]))
+        for tool in seen:
+            rc, maps, advice, left = seen[tool]
+            if thp == "1":
+                ok = rc == 0 and maps == ["MAP_PRIVATE"] and "MADV_HUGEPAGE" in advice and \
+                    left == 8192
+            else:
+                ok = rc == 0 and maps == ["MAP_SHARED"] and "MADV_HUGEPAGE" not in advice \
+                    and left == 0
+            check(ok, "thp=%s: %s: %r" % (thp, tool, seen[tool]))
+    thp_huge_pages()
+    rc, _, err = run([BIN, "--parse-only", "--name=m", "--filename=" + path, "--size=4m",
+                      "--thp=1"])
+    check(rc == 2 and "thp" in err and "mmap" in err, "thp with psync: exit %d %r" % (rc, err))
+
+
 def main():
     global TMP, ASAN
     if not FIO or not STRACE:
@@ -360,6 +437,7 @@ def main():
         atomic()
         conflicts()
         softrandommap()
+        thp()
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
     finish("mapopts")
