@@ -68,13 +68,14 @@ def aliases():
         for s in spelled:
             ours[s] = spelled[0]
     names |= set(ours)
-    with ThreadPoolExecutor(4) as pool:
+    with ThreadPoolExecutor(16) as pool:
         found = set(r for r in pool.map(fio_alias, sorted(names)) if r)
     pairs = sorted((name, alias) for name, alias in found if name in ours or alias in ours)
     # The 21 of fio 3.33's options.c that iogauge builds (net's "proto"
     # and libhdfs's "chunck_size" belong to engines it does not).
     check(len(pairs) == 21, "aliases: fio gave %d of iogauge's options an alias: %r" %
           (len(pairs), pairs))
+    jobs = []
     for name, alias in pairs:
         val = ALIAS_VALUES.get(alias)
         if not check(val is not None, "aliases: no value to try for %s (alias of %s)" %
@@ -84,22 +85,34 @@ def aliases():
                "--iodepth=4", "--%s=%s" % (alias, val)]
         if alias in ("ss", "ss_dur", "ss_ramp"):
             job += ["--runtime=20", "--time_based"]
+        jobs.append((alias, val, job))
+    with ThreadPoolExecutor(8) as pool:
+        fio_rcs = list(pool.map(lambda j: run([FIO, "--parse-only"] + j[2]), jobs))
+    for (alias, val, job), (frc, _, ferr) in zip(jobs, fio_rcs):
         rc, out, err = run([BIN, "--parse-only"] + job)
         canon = ours.get(alias)
         row = [line for line in out.splitlines()
                if canon and line.startswith(canon + "=")]
         check(rc == 0 and row and "; default" not in row[0],
               "aliases: --%s=%s: exit %d, row %r, %s" % (alias, val, rc, row, err.strip()))
-        frc, _, ferr = run([FIO, "--parse-only"] + job)
         check(frc == 0, "aliases: fio --parse-only --%s=%s: exit %d %s" %
               (alias, val, frc, ferr.strip()))
     print("aliases: %d checked: %s" % (len(pairs), " ".join("%s=%s" % p for p in pairs)))
 
 
+def traced_env():
+    """The environment of a run under strace: without LeakSanitizer, which
+    cannot run under ptrace (ASan build)."""
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    return env
+
+
 def strace_run(argv, log):
-    rc, out, err = run([STRACE, "-f", "-qq", "-e", "trace=openat,unlink,write,pwrite64",
-                        "-e", "signal=none", "-o", log] + argv)
-    return rc, err
+    p = subprocess.run([STRACE, "-f", "-qq", "-e", "trace=openat,unlink,write,pwrite64",
+                        "-e", "signal=none", "-o", log] + argv, cwd=TMP, capture_output=True,
+                       text=True, timeout=60, env=traced_env())
+    return p.returncode, p.stderr
 
 
 def layout_bytes(log, path):
@@ -181,7 +194,7 @@ def atomic():
     for tool, binary in (("fio", FIO), ("iogauge", BIN)):
         p = subprocess.run([STRACE, "-f", "-qq", "-e", "trace=openat", "-e", "signal=none",
                             "-o", log, binary] + job, cwd=TMP, capture_output=True,
-                           text=True, timeout=60)
+                           text=True, timeout=60, env=traced_env())
         opens = re.findall(r'openat\(AT_FDCWD, "%s", ([A-Za-z0-9_|]+)' % re.escape(path),
                            open(log).read())
         seen[tool] = (p.returncode, opens, write_ios(p.stdout), p.stderr.strip())
@@ -398,7 +411,8 @@ def thp():
                                 "signal=none", "-o", log, binary, "--name=m", "--ioengine=mmap",
                                 "--filename=" + path, "--rw=write", "--bs=64k", "--size=4m",
                                 "--thp=" + thp, "--output-format=terse"],
-                               cwd=TMP, capture_output=True, text=True, timeout=60)
+                               cwd=TMP, capture_output=True, text=True, timeout=60,
+                               env=traced_env())
             text = open(log).read()
             maps = re.findall(r"mmap\(NULL, 4194304, [A-Z_|]+, (MAP_[A-Z]+),", text)
             advice = re.findall(r"madvise\(0x[0-9a-f]+, 4194304, (MADV_[A-Z]+)\)", text)
