@@ -134,6 +134,25 @@ static void mmap_cleanup(struct engine *e)
 	e->priv = NULL;
 }
 
+/* thp=1 keeps the writes in the clone's private copy: a read-back of the
+ * file, as fio's verify (which then fails), would not see them. */
+static int mmap_check(const struct job *job, const void *o, const struct opt_def **blame,
+		      char **cause)
+{
+	const struct mmap_opts *opts = o;
+
+	if (opts->thp && job_does(job, DDIR_WRITE) &&
+	    (job->verify != VERIFY_NONE || job->verify_pattern.len)) {
+		*blame = &mmap_options[0];
+		return set_cause(cause,
+				 "thp=%u maps the files private: the writes never reach them, so "
+				 "verify has nothing to read back (fio 3.33's verify fails on "
+				 "every block)",
+				 opts->thp);
+	}
+	return 0;
+}
+
 static int mmap_init(struct engine *e, const struct engine_setup *s, char **cause)
 {
 	const struct job *job = s->job;
@@ -229,6 +248,7 @@ const struct engine_ops mmap_engine_ops = {
 	.flags = ENGINE_F_SYNC | ENGINE_F_NOEXTEND | ENGINE_F_PAGECACHE | ENGINE_F_HOLDSFILES,
 	.options = mmap_options,
 	.opts_size = sizeof(struct mmap_opts),
+	.check = mmap_check,
 	.init = mmap_init,
 	.queue = mmap_queue,
 	.cleanup = mmap_cleanup,

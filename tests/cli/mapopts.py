@@ -431,6 +431,19 @@ def thp():
                     and left == 0
             check(ok, "thp=%s: %s: %r" % (thp, tool, seen[tool]))
     thp_huge_pages()
+    # With verify: fio's read-back finds the file's old bytes (error 84,
+    # EILSEQ); iogauge refuses the job when it is read.
+    vpath = os.path.join(TMP, "thpv.dat")
+    vjob = ["--name=v", "--ioengine=mmap", "--filename=" + vpath, "--rw=write", "--bs=4k",
+            "--size=256k", "--verify=crc32c", "--thp=1"]
+    frc, _, ferr = run([FIO, "--output-format=terse"] + vjob)
+    os.unlink(vpath)
+    rc, _, err = run([BIN] + vjob)
+    print("thp: with verify=crc32c: fio exit %d (%s), iogauge exit %d" %
+          (frc, ferr.strip().split("\n")[0], rc))
+    check(frc == 1 and "bad magic header" in ferr, "thp with verify: fio %d %r" % (frc, ferr))
+    check(rc == 2 and "thp" in err and not os.path.exists(vpath),
+          "thp with verify: iogauge exit %d %r" % (rc, err))
     rc, _, err = run([BIN, "--parse-only", "--name=m", "--filename=" + path, "--size=4m",
                       "--thp=1"])
     check(rc == 2 and "thp" in err and "mmap" in err, "thp with psync: exit %d %r" % (rc, err))
