@@ -511,7 +511,8 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 			     : f->fill ? PLAN_REGION_MAX
 				       : 0,
 			     (engine_flags & ENGINE_F_NOEXTEND) ? job->ioengine->name : NULL,
-			     job->overwrite && job_does(job, DDIR_WRITE) && !job->file_append,
+			     job->overwrite && !job->file_append &&
+				     (job_does(job, DDIR_READ) || job_does(job, DDIR_WRITE)),
 			     job->read_only, fw, cause);
 		if (ret)
 			break;

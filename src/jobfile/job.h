@@ -371,7 +371,7 @@ struct job {
 	bool create_only;	/* lay out, then no I/O */
 	bool create_serialize;	/* 0: laid out as the job's stonewall batch starts */
 	bool file_append;	/* the region starts at the file's end */
-	bool overwrite;		/* a write job's short file: truncated, laid out whole */
+	bool overwrite;		/* a short file: truncated, laid out whole */
 	bool unique_filename;	/* fio's client-name prefix: no clients here */
 	bool unlink_each_loop;	/* files removed before each loop after the first */
 	char *opendir;		/* files below it are the job's files */

@@ -435,7 +435,7 @@ const struct opt_def opt_table[OPT_NR] = {
 	[OPT_OPENFILES] = { .name = "openfiles", .kind = &opt_kind_uint, F(openfiles), .max = 1000000, .def = "0",
 	  .help = "most files open at once (0: all of nrfiles)" },
 	[OPT_OVERWRITE] = { .name = "overwrite", .kind = &opt_kind_bool, F(overwrite), .def = "0", .flags = OPTF_BARE,
-	  .help = "a write job's file too short is truncated and laid out whole, not extended" },
+	  .help = "a file too short is truncated and laid out whole, not extended" },
 	[OPT_PERCENTAGE_RANDOM] = { .name = "percentage_random", .kind = &opt_kind_u64_ddir, F(percentage_random),
 	  .max = 100, .def = "100",
 	  .help = "% of a random job's I/Os at random offsets, per direction; the rest follow the last" },

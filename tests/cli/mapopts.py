@@ -170,6 +170,25 @@ def overwrite():
         check(rc == 0 and left == 3072 - 8 and not any("O_TRUNC" in o for o in opens),
               "overwrite=1, file long enough: %s: exit %d, 0xab sectors left %d, opens %s" %
               (tool, rc, left, opens))
+    # A read job: fio lays a short file out whole whatever overwrite says;
+    # iogauge with overwrite=1 (without it, it keeps the bytes: DIFFERENCES).
+    rjob = ["--name=r", "--filename=" + path, "--rw=read", "--size=1m", "--io_size=4k",
+            "--output-format=terse"]
+    for tool, argv in (("fio", [FIO] + rjob), ("iogauge", [BIN] + rjob + ["--overwrite=1"]),
+                       ("iogauge, overwrite=0", [BIN] + rjob)):
+        with open(path, "wb") as f:
+            f.write(b"\xab" * 262144)
+        rc, err = strace_run(argv, log)
+        opens, n = layout_bytes(log, path)
+        with open(path, "rb") as f:
+            left = old_sectors(f.read())
+        print("overwrite: read job, %s: exit %d, 0xab sectors left %d, opens %s" %
+              (tool, rc, left, opens))
+        want = 512 if tool.endswith("=0") else 0
+        check(rc == 0 and left == want and
+              any("O_TRUNC" in o for o in opens) == (want == 0),
+              "overwrite: read job, %s: exit %d, 0xab sectors left %d, opens %s" %
+              (tool, rc, left, opens))
     rc, _, err = run([BIN, "--parse-only", "--name=w", "--filename=" + path, "--overwrite=2"])
     check(rc == 2 and "overwrite" in err, "overwrite=2: exit %d %r" % (rc, err))
 
