@@ -227,7 +227,8 @@ void worker_prefault(struct worker *w)
 	touch(&w->stats, sizeof(w->stats));
 	worker_hists_prepare(w);
 	for (i = 0; w->wl.rmap && i < w->files.n; i++)
-		touch(w->wl.rmap[i], workload_rmap_words(&w->wl, i) * sizeof(uint64_t));
+		if (w->wl.rmap[i]) /* NULL: softrandommap went on without it */
+			touch(w->wl.rmap[i], workload_rmap_words(&w->wl, i) * sizeof(uint64_t));
 	if (w->v.map)
 		touch(w->v.map, (w->v.n ? w->v.n : 1) * sizeof(*w->v.map));
 	/* The per-I/O logs' first chunks: later ones are made as they fill. */

@@ -30,24 +30,6 @@ static uint64_t fio_seed(const struct job *job, unsigned thread, unsigned which,
 	return fallback;
 }
 
-/* softrandommap: file @upto's random map could not be allocated, so the
- * job goes on without one, as with norandommap (offsets drawn with
- * replacement, each file from its own seed again). */
-static void workload_drop_map(struct workload *wl, unsigned upto, uint64_t seed)
-{
-	unsigned k;
-
-	for (k = 0; k <= upto; k++) {
-		free(wl->rmap[k]);
-		offgen_init(&wl->offgen[k], OFFGEN_RANDOM_NOMAP, wl->offgen[k].nblocks, seed + k);
-	}
-	free(wl->rmap);
-	free(wl->rmap_used);
-	wl->rmap = NULL;
-	wl->rmap_used = NULL;
-	wl->nomap = true;
-}
-
 int workload_init(struct workload *wl, const struct job *job, struct run_files *fs, unsigned clone,
 		  unsigned thread, uint64_t seed, bool nofiles, char **cause)
 {
@@ -120,9 +102,9 @@ int workload_init(struct workload *wl, const struct job *job, struct run_files *
 		/* As fio: every file's lfsr starts from the one seed, and an
 		 * lfsr keeps no random map (norandommap or not). */
 		offgen_init(&wl->offgen[i],
-			    lfsr			    ? OFFGEN_LFSR
-			    : job->norandommap || wl->nomap ? OFFGEN_RANDOM_NOMAP
-							    : OFFGEN_RANDOM,
+			    lfsr	       ? OFFGEN_LFSR
+			    : job->norandommap ? OFFGEN_RANDOM_NOMAP
+					       : OFFGEN_RANDOM,
 			    nblocks, lfsr ? lfsr_seed : seed + i);
 		/* A skewed distribution draws with replacement (fio drops its
 		 * random map for one too). */
@@ -139,7 +121,7 @@ int workload_init(struct workload *wl, const struct job *job, struct run_files *
 			wl->last_start[i * DDIR_COUNT + d] = UINT64_MAX;
 		/* Blocks larger than the unit under a random map: fio's covering. */
 		if (job_is_random(job->rw) && !job->norandommap && !wl->rdist && !lfsr &&
-		    hi > wl->unit && !wl->nomap) {
+		    hi > wl->unit) {
 			if (!wl->rmap) {
 				wl->rmap = xcalloc(fs->n, sizeof(*wl->rmap));
 				wl->rmap_used = xcalloc(fs->n, sizeof(*wl->rmap_used));
@@ -154,8 +136,10 @@ int workload_init(struct workload *wl, const struct job *job, struct run_files *
 					f->path, workload_rmap_words(wl, i) * sizeof(uint64_t),
 					(unsigned long long)(f->len / wl->unit),
 					(unsigned long long)wl->unit, strerror(ENOMEM));
+			/* softrandommap, as fio's: this file goes on without a
+			 * map, its offsets drawn as with norandommap. */
 			if (!wl->rmap[i])
-				workload_drop_map(wl, i, seed);
+				offgen_init(&wl->offgen[i], OFFGEN_RANDOM_NOMAP, nblocks, seed + i);
 		}
 		if (job->stride && f->len / wl->unit < job->stride)
 			return set_cause(cause,

@@ -28,9 +28,9 @@ struct workload {
 	unsigned next_file;
 	struct offgen *offgen;	/* one per file (random patterns) */
 	struct randdist *rdist; /* one per file: random_distribution other than random */
-	uint64_t **rmap;	/* one per file: units covered this pass (random, blocks > unit) */
+	uint64_t **rmap;	/* one per file: units covered this pass (random, blocks > unit;
+				 * NULL: softrandommap found no memory for it) */
 	uint64_t *rmap_used;	/* ... and how many of them */
-	bool nomap;		/* softrandommap: a map could not be had, none is kept */
 	uint64_t unit;		/* bytes: random offsets are multiples of it */
 	uint64_t *cursor;	/* bytes: next sequential offset, per file (with stride:
 				* the I/O's index in the clone's columns) */
@@ -338,14 +338,14 @@ static inline bool workload_zone_next(struct workload *wl, unsigned fi, unsigned
 	if (wl->zone_bytes % job->zonerange == 0) {
 		wl->cursor[fi] = wl->zone_base;
 		offgen_restart(&wl->offgen[fi]);
-		if (wl->rmap) {
+		if (wl->rmap && wl->rmap[fi]) {
 			memset(wl->rmap[fi], 0, workload_rmap_words(wl, fi) * 8);
 			wl->rmap_used[fi] = 0;
 		}
 	}
 	if (job_is_random(job->rw)) {
-		pos = wl->rmap ? workload_map_block(wl, fi, len)
-			       : offgen_next(&wl->offgen[fi]) * wl->unit;
+		pos = wl->rmap && wl->rmap[fi] ? workload_map_block(wl, fi, len)
+					       : offgen_next(&wl->offgen[fi]) * wl->unit;
 		pos -= pos % wl->dir_align[d];
 	} else {
 		/* fio's get_next_seq_offset: the gap follows a block, not the
@@ -488,7 +488,7 @@ static inline bool workload_next(struct workload *wl, struct io_req *req,
 	} else if (wl->zoned) {
 		if (!workload_zone_next(wl, fi, d, &len, &off))
 			return workload_end(req);
-	} else if (wl->rmap) {
+	} else if (wl->rmap && wl->rmap[fi]) {
 		off = f->start + workload_map_block(wl, fi, &len);
 		last = wl->rmap_used[fi] == wl->offgen[fi].nblocks;
 	} else if (job_is_random(job->rw)) {
