@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-# Options that change how a job's file and map are set up, each against
-# fio 3.33 on the same job: every alias fio has for an option iogauge
-# builds (blocksize_unaligned among them), overwrite (strace of the
-# layout, the file's bytes after), and the cross-option conflicts of
-# several jobs reported in one pass.  One line per failure, then
-# "mapopts: N passed, M failed".
+# Options that change how a job's files, mappings and random map are set
+# up, each against fio 3.33 on the same job: every alias fio has for an
+# option iogauge builds (blocksize_unaligned among them), overwrite
+# (strace of the layout, the file's bytes after), atomic (the open's
+# flags), the cross-option conflicts of two jobs reported in one pass,
+# softrandommap (a map too large for ulimit -v), and mmap's thp (mmap and
+# madvise flags, the file's bytes, huge pages on a tmpfs of huge=advise).
+# One line per failure, then "mapopts: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN.  Skips (77) without fio or
-# strace.
+# strace.  As root it mounts a small tmpfs of its own, and removes it.
 import os
 import re
 import shutil
