@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A job clone's files: names from filename or filename_format, sizes, the
- * layout (created or extended with non-zero data, never left sparse, never
+ * layout (for a job that reads, created or extended with non-zero data, never
+ * left sparse; for one that only writes, its blocks reserved as fio's; never
  * shortened), open flags (O_DIRECT, O_SYNC, O_DSYNC), O_DIRECT alignment,
  * and the page cache dropped or warmed.  Does no measured I/O.
  */
@@ -187,14 +188,63 @@ int files_probe(const char *path, char *kind, uint64_t *size)
 }
 
 /*
+ * A file a job only writes or trims (without overwrite=1), made or grown
+ * to @need bytes as fio 3.33 makes it: no data written, the blocks from
+ * @have reserved as fallocate= says (native: fallocate(2), its failure
+ * ignored as fio ignores it; posix: posix_fallocate(3); keep: fallocate
+ * with FALLOC_FL_KEEP_SIZE; truncate: ftruncate(2); none: nothing), so the
+ * job's own writes allocate or convert the blocks, as fio's do.
+ * 0, or -errno with *cause naming the file, offset, size and errno text.
+ */
+static int reserve(const struct run_file *f, int fd, uint64_t have, uint64_t need,
+		   enum fallocate_mode mode, char **cause)
+{
+	const char *what = NULL;
+	int err = 0;
+
+	if (need <= have)
+		return 0;
+	switch (mode) {
+	case FALLOC_NATIVE:
+		(void)!fallocate(fd, 0, (off_t)have, (off_t)(need - have));
+		break;
+	case FALLOC_POSIX:
+		err = posix_fallocate(fd, (off_t)have, (off_t)(need - have));
+		what = "posix_fallocate";
+		break;
+	case FALLOC_KEEP:
+		err = fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)have, (off_t)(need - have)) ? errno
+											     : 0;
+		what = "fallocate(FALLOC_FL_KEEP_SIZE)";
+		break;
+	case FALLOC_TRUNCATE:
+		err = ftruncate(fd, (off_t)need) ? errno : 0;
+		what = "ftruncate";
+		break;
+	case FALLOC_NONE:
+		break;
+	}
+	if (err)
+		return set_cause_errno(cause, err,
+				       "%s: fallocate=%s: %s at offset %llu, size %llu: %s", f->path,
+				       opt_enum_name(OPT_FALLOCATE, (int)mode), what,
+				       (unsigned long long)have, (unsigned long long)(need - have),
+				       strerror(err));
+	return 0;
+}
+
+/*
  * Creates or extends @f->path to @need bytes (regular files only).  A file
  * already large enough is only looked at, so a read job needs no write
  * permission on it.  With @noextend (the engine's name: it cannot grow a
  * file), an existing file too short is an error instead.  With @rewrite
  * (fio's overwrite=1), a file too short is truncated and laid out whole.
+ * Without @data (a job that does not read, without overwrite=1), a file
+ * too short gets no data, only its blocks reserved (reserve()).
  */
-static int layout(struct run_file *f, uint64_t need, const char *noextend, bool rewrite,
-		  bool read_only, const struct files_watch *fw, char **cause)
+static int layout(struct run_file *f, uint64_t need, const char *noextend, bool rewrite, bool data,
+		  enum fallocate_mode falloc, bool read_only, const struct files_watch *fw,
+		  char **cause)
 {
 	struct stat st;
 	uint64_t have = 0;
@@ -238,6 +288,8 @@ static int layout(struct run_file *f, uint64_t need, const char *noextend, bool 
 	else if (S_ISBLK(st.st_mode) && have < need)
 		ret = set_cause(cause, "%s: the device has %llu bytes, the job needs %llu", f->path,
 				(unsigned long long)have, (unsigned long long)need);
+	else if (have < need && !data && S_ISREG(st.st_mode))
+		ret = reserve(f, fd, have, need, falloc, cause);
 	else if (have < need)
 		ret = extend(f, fd, have, &need, fw, cause);
 	f->size = have > need ? have : need;
@@ -513,7 +565,11 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 			     (engine_flags & ENGINE_F_NOEXTEND) ? job->ioengine->name : NULL,
 			     job->overwrite && !job->file_append &&
 				     (job_does(job, DDIR_READ) || job_does(job, DDIR_WRITE)),
-			     job->read_only, fw, cause);
+			     /* As fio's extend_file: data for a job that reads, or
+			      * writes with overwrite=1. */
+			     job_does(job, DDIR_READ) || (job->overwrite && !job->file_append &&
+							  job_does(job, DDIR_WRITE)),
+			     job->fallocate, job->read_only, fw, cause);
 		if (ret)
 			break;
 		f->len = len;

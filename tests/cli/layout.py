@@ -291,6 +291,48 @@ def advice(tmp):
               (rw, hint, hints, calls.count("POSIX_FADV_DONTNEED")))
 
 
+def reserved(tmp):
+    """A write job's new file, under each fallocate= mode: no data is written
+    before the job (the job's own 4 KiB is the only write) and the file's
+    size and allocated blocks after the job are fio's: native and posix
+    reserve the 8 MiB, keep reserves it at size 0 until the write, truncate
+    and none leave it sparse (truncate at 8 MiB, none at the write's end)."""
+    for mode in ("native", "posix", "keep", "truncate", "none"):
+        got = {}
+        for tool in [BIN] + ([FIO] if FIO else []):
+            d = fresh(tmp, "reserve")
+            job = ("[w]\nfilename=r.dat\nsize=8m\nrw=write\nbs=4k\nio_size=4k\n"
+                   "fallocate=%s\n" % mode)
+            trace = os.path.join(tmp, "reserve.strace")
+            with open(os.path.join(d, "job.fio"), "w") as f:
+                f.write(job)
+            p = subprocess.run(["strace", "-f", "-e", "trace=pwrite64,write,fallocate",
+                                "-o", trace, tool, "--output-format=terse", "job.fio"],
+                               cwd=d, capture_output=True, text=True, timeout=120)
+            check(p.returncode == 0, "fallocate=%s %s: exit %d %s" %
+                  (mode, os.path.basename(tool), p.returncode, p.stderr[-300:]))
+            st = os.stat(os.path.join(d, "r.dat"))
+            # Data written to the file: pwrite/write calls of 4 KiB or more
+            # (the report's writes to stdout are smaller than a block here).
+            writes = sum(int(m) for m in re.findall(r"(?:pwrite64|write)\([0-9]+, .*?, ([0-9]+)",
+                                                    open(trace).read())
+                         if int(m) >= 4096)
+            got[tool] = (st.st_size, st.st_blocks * 512 >= 8 << 20, writes)
+            print("fallocate=%s %s: size %d, blocks %d, data written %d" %
+                  (mode, os.path.basename(tool), st.st_size, st.st_blocks * 512, writes))
+        size, full, writes = got[BIN]
+        check(writes == 4096, "fallocate=%s: iogauge wrote %d bytes, want the job's 4096" %
+              (mode, writes))
+        check(size == (4096 if mode in ("keep", "none") else 8 << 20),
+              "fallocate=%s: iogauge's file is %d bytes" % (mode, size))
+        check(full == (mode in ("native", "posix", "keep")),
+              "fallocate=%s: iogauge's file %s its 8 MiB allocated" %
+              (mode, "has" if full else "does not have"))
+        if FIO:
+            check(got[BIN] == got[FIO], "fallocate=%s: iogauge %s, fio %s (size, 8 MiB "
+                  "allocated, bytes written)" % (mode, got[BIN], got[FIO]))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-layout-")
     try:
@@ -299,6 +341,10 @@ def main():
         io_amounts(tmp)
         control(tmp)
         advice(tmp)
+        if shutil.which("strace"):
+            reserved(tmp)
+        else:
+            print("no strace: fallocate= not checked")
     finally:
         shutil.rmtree(tmp)
     finish("layout")
