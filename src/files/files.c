@@ -214,7 +214,7 @@ static int reserve(const struct run_file *f, int fd, uint64_t have, uint64_t nee
 		break;
 	case FALLOC_KEEP:
 		err = fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)have, (off_t)(need - have)) ? errno
-											     : 0;
+											    : 0;
 		what = "fallocate(FALLOC_FL_KEEP_SIZE)";
 		break;
 	case FALLOC_TRUNCATE:
@@ -225,11 +225,10 @@ static int reserve(const struct run_file *f, int fd, uint64_t have, uint64_t nee
 		break;
 	}
 	if (err)
-		return set_cause_errno(cause, err,
-				       "%s: fallocate=%s: %s at offset %llu, size %llu: %s", f->path,
-				       opt_enum_name(OPT_FALLOCATE, (int)mode), what,
-				       (unsigned long long)have, (unsigned long long)(need - have),
-				       strerror(err));
+		return set_cause_errno(
+			cause, err, "%s: fallocate=%s: %s at offset %llu, size %llu: %s", f->path,
+			opt_enum_name(OPT_FALLOCATE, (int)mode), what, (unsigned long long)have,
+			(unsigned long long)(need - have), strerror(err));
 	return 0;
 }
 
