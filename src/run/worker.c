@@ -20,6 +20,7 @@
 #include "jobfile/options.h"
 #include "run/loop.h"
 #include "run/run.h"
+#include "run/status.h"
 #include "run/worker.h"
 #include "workload/lattarget.h"
 
@@ -648,6 +649,23 @@ static void rusage_delta(struct run_rusage *out, const struct rusage *a, const s
 	out->minf = (uint64_t)(b->ru_minflt - a->ru_minflt);
 }
 
+/* The run's process asks for the stats so far (run/status.h): the
+ * measured time and CPU up to now, copied with them; @fin as it ends. */
+static void status_copy(struct worker *w, const struct loop *lp, const struct rusage *ru0, bool fin)
+{
+	struct rusage ru;
+	uint64_t now = run_now();
+
+	if (!fin) {
+		w->stats.elapsed = now > lp->t_measure ? now - lp->t_measure : 0;
+		w->stats.runtime_sum = w->stats.elapsed / 1000000;
+		getrusage(RUSAGE_THREAD, &ru);
+		rusage_delta(&w->stats.ru, ru0, &ru);
+	}
+	w->status_seen = status_answer(w->status, w->status_idx, &w->stats, w->eng.ops->name,
+				       w->eng.depth, w->iv.t0, fin);
+}
+
 /* write_iolog's file, after the run; a failure is the job's error. */
 static void trace_write(struct worker *w, uint64_t t0, uint64_t t_end)
 {
@@ -709,10 +727,14 @@ void worker_run(struct worker *w)
 	if (lp.rate.on || job->thinktime || w->eng.think || job->read_iolog)
 		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	windows_init(w, &lp);
+	if (w->status)
+		status_copy(w, &lp, &ru0, false);
 	for (;;) {
 		/* The last completion's clock read serves: no extra read per I/O. */
 		if (worker_stopped(w) || w->error || lp.now >= lp.deadline)
 			break;
+		if (w->status && status_asked(w->status, w->status_seen))
+			status_copy(w, &lp, &ru0, false);
 		if (lp.min_rate && lp.now >= lp.ramp_end && loop_min_rate_failed(w, &lp))
 			break;
 		/* As fio: trims trim_percentage owes still go out. */
@@ -794,4 +816,6 @@ void worker_run(struct worker *w)
 				w->error = xasprintf("%s: fsync at the end: %s", w->files.v[i].path,
 						     strerror(w->error_no));
 			}
+	if (w->status)
+		status_copy(w, &lp, &ru0, true);
 }
