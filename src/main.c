@@ -119,6 +119,7 @@ static const char usage[] =
 	"  --eta=WHEN          live status on stderr: auto (a terminal only), always, never\n"
 	"  --eta-interval=T    a status line every T (default 1s, at least 250ms)\n"
 	"  --eta-newline=T     on a terminal, keep a status line every T instead of rewriting it\n"
+	"  --status-interval=T the full report so far every T while jobs run (also on SIGUSR1)\n"
 	"  --plot=DIR          write SVG plots of latency, IOPS and bandwidth into DIR\n"
 	"  --help-options      list every job option\n"
 	"  --cmdhelp=OPTION    one option's help, type and default; alone, every option's help\n"
