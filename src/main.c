@@ -304,6 +304,7 @@ struct eta_state {
 	uint64_t newline; /* --eta-newline, ns; 0: none */
 	uint64_t kept;	  /* run_now() when a line was last kept */
 	bool newline_due;
+	unsigned units; /* REPORT_UNITS_*: unit_base and kb_base's */
 	/* --bandwidth-log: fio's aggregate samples, taken as it takes them
 	 * when it computes its status line: one per direction once more than
 	 * 500 ms (its bw_avg_time) have passed since the last. */
@@ -366,7 +367,7 @@ static void eta_show(const struct run_status *st, void *arg)
 	struct strbuf sb = { 0 };
 	uint64_t now = run_now();
 
-	report_status(st, es->have_prev ? &es->prev : NULL, &sb);
+	report_status(st, es->have_prev ? &es->prev : NULL, es->units, &sb);
 	if (es->agg)
 		agg_sample(es, st, now);
 	/* --eta-newline: as fio, the first line shown after more than that
@@ -517,7 +518,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 				.kept = run_now(),
 				.agg = cli->bandwidth_log,
 				.agg_t0 = run_now(),
-				.agg_prev_t = run_now() };
+				.agg_prev_t = run_now(),
+				.units = report_status_units(plan->jobs, plan->nr) };
 	struct status_show ss = { .cli = cli, .sq = sq, .dest = dest };
 	struct sigaction su1 = { .sa_handler = on_status_signal, .sa_flags = SA_RESTART };
 	struct run_watch watch = { .fn = eta_show,

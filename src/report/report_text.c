@@ -356,18 +356,36 @@ void report_idle(const struct idleprof_figures *f, struct strbuf *sb)
 	strbuf_addf(sb, "  unit work: mean=%3.2fus, stddev=%3.2f\n", f->unit_mean, f->unit_stddev);
 }
 
-/* A rate as fio's status line prints it: 1023KiB/s, 12.3MiB/s, 1.2GiB/s. */
-static void rate(double bytes_s, struct strbuf *sb)
+/* A rate as fio's status line prints it: 1023KiB/s, 12.3MiB/s, 1.2GiB/s;
+ * in bits (Mibit/s) and SI prefixes (MB/s, Mbit/s) as @units ask. */
+static void rate(double bytes_s, unsigned units, struct strbuf *sb)
 {
-	static const char *const units[] = { "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
-	double v = bytes_s / 1024;
+	static const char *const bin[] = { "Ki", "Mi", "Gi", "Ti", "Pi" };
+	static const char *const si[] = { "k", "M", "G", "T", "P" };
+	bool bits = units & REPORT_UNITS_BITS;
+	double step = (units & REPORT_UNITS_SI) ? 1000 : 1024;
+	double v = (bits ? bytes_s * 8 : bytes_s) / step;
 	unsigned u = 0;
 
-	while (v >= 1024 && u + 1 < ARRAY_SIZE(units)) {
-		v /= 1024;
+	while (v >= step && u + 1 < ARRAY_SIZE(bin)) {
+		v /= step;
 		u++;
 	}
-	strbuf_addf(sb, u ? "%.1f%s" : "%.0f%s", v, units[u]);
+	strbuf_addf(sb, u ? "%.1f%s%s" : "%.0f%s%s", v, (units & REPORT_UNITS_SI) ? si[u] : bin[u],
+		    bits ? "bit/s" : "B/s");
+}
+
+unsigned report_status_units(const struct job *jobs, unsigned nr)
+{
+	unsigned i, units = nr ? REPORT_UNITS_SI : 0;
+
+	/* As fio: binary when any job's kb_base is, the last job's unit_base. */
+	for (i = 0; i < nr; i++)
+		if (jobs[i].kb_base != 1000)
+			units &= ~(unsigned)REPORT_UNITS_SI;
+	if (nr && jobs[nr - 1].unit_base == 1)
+		units |= REPORT_UNITS_BITS;
+	return units;
 }
 
 static void count(double v, struct strbuf *sb)
@@ -380,7 +398,8 @@ static void count(double v, struct strbuf *sb)
 		strbuf_addf(sb, "%.0f", v);
 }
 
-void report_status(const struct run_status *st, const struct run_status *prev, struct strbuf *sb)
+void report_status(const struct run_status *st, const struct run_status *prev, unsigned units,
+		   struct strbuf *sb)
 {
 	double dt = prev && st->elapsed > prev->elapsed
 			    ? (double)(st->elapsed - prev->elapsed) / 1e9
@@ -392,7 +411,8 @@ void report_status(const struct run_status *st, const struct run_status *prev, s
 		    st->frac * 100);
 	for (d = 0; d < 2; d++) {
 		strbuf_addf(sb, d ? ",w=" : "r=");
-		rate(dt > 0 ? (double)(st->bytes[d] - (prev ? prev->bytes[d] : 0)) / dt : 0, sb);
+		rate(dt > 0 ? (double)(st->bytes[d] - (prev ? prev->bytes[d] : 0)) / dt : 0, units,
+		     sb);
 	}
 	strbuf_addf(sb, "][");
 	for (d = 0; d < 2; d++) {

@@ -137,6 +137,9 @@ def cases(tmp):
         runs[n, "dump"] = start(tool, job_args(data) + ["--output-format=json"], d, "dump", env)
         runs[n, "ms"] = start(tool, job_args(data, "1") + ["--status-interval=300ms",
                                                            "--output-format=terse"], d, "ms")
+        for k, opts in enumerate(UNITS):
+            runs[n, "eta%d" % k] = start(tool, job_args(data, "3") + ["--eta=always"] + opts[0],
+                                         d, "eta%d" % k)
     # While they run: the --output file gets its reports as they come; a
     # second after a run's job process appears (I/O under way), a signal
     # and the dump file each ask for a report.
@@ -229,7 +232,40 @@ def cases(tmp):
         lines = [l for l in res[n, "ms"][1].splitlines() if l.startswith("3;")]
         check(len(lines) in ((4,) if tool == BIN else (3, 4, 5)),
               "%s 300ms: %d terse lines" % (n, len(lines)))
+        for k, (opts, unit) in enumerate(UNITS):
+            # fio's ETA line is on standard output, iogauge's on standard error.
+            text = res[n, "eta%d" % k][1 if tool == FIO else 2]
+            eta_units(n, " ".join(opts) or "default units", text, unit)
     bad_values(tmp, data)
+
+
+# The status line's rate units: (options, the prefixes and unit each
+# rate shows), as fio's ETA line (unit_base=1: bits, kb_base=1000: SI).
+UNITS = [([], r"(Ki|Mi)B/s"), (["--unit_base=1"], r"(Ki|Mi)bit/s"),
+         (["--kb_base=1000"], r"(k|M)B/s"), (["--kb_base=1000", "--unit_base=1"], r"(k|M)bit/s"),
+         (["--unit_base=8"], r"(Ki|Mi)B/s")]
+MULT = {"": 1, "k": 1e3, "K": 1e3, "Ki": 1024, "M": 1e6, "Mi": 1 << 20, "G": 1e9, "Gi": 1 << 30}
+
+
+def eta_units(who, what, text, unit):
+    """Every status line with reads: its read rate in @unit, and that rate
+    (in bytes) the line's read IOPS times 4 KiB, within 10% (fio's
+    kb_base=1000 rates are KiB/s with SI prefixes, 2.4% short)."""
+    lines = [l for l in re.split(r"[\r\n]", text) if re.search(r"\[r=[0-9.]+[kM]?(,w=\S*)? IOPS\]", l)]
+    rates = []
+    for l in lines:
+        # iogauge shows w= too, without writes; fio only what moves.
+        r = re.search(r"\]\[r=([0-9.]+)([KkMG]i?)?(B|bit)/s(,w=[^]]*)?\]"
+                      r"\[r=([0-9.]+)([kM]?)(,w=\S*)? IOPS\]", l)
+        if not check(r and re.search(r"\]\[r=[0-9.]+" + unit + r"[],]", l),
+                     "%s %s: a rate in %s: %r" % (who, what, unit, l)):
+            continue
+        bps = float(r.group(1)) * MULT[r.group(2) or ""] / (8 if r.group(3) == "bit" else 1)
+        iops = float(r.group(5)) * MULT[r.group(6)]
+        if iops > 100:
+            rates.append((bps, iops * 4096))
+    check(len(rates) >= 1 and all(abs(a - b) <= 0.1 * b for a, b in rates),
+          "%s %s: rates match IOPS x 4 KiB: %s" % (who, what, rates))
 
 
 def bad_values(tmp, data):
