@@ -591,6 +591,9 @@ static void reloop(struct worker *w, struct loop *lp)
 /* A read-back pass (verify=): what is in flight completes, then the blocks
  * worker_verify_next hands out are read and checked, at the job's depth,
  * until there are none.  A stop or an error ends it early. */
+static void status_copy(struct worker *w, const struct loop *lp, const struct rusage *ru0,
+			bool fin);
+
 static void verify_pass(struct worker *w, struct loop *lp, enum verify_pass pass)
 {
 	/* A write the engine refused goes out first (fill stops after it while
@@ -607,6 +610,8 @@ static void verify_pass(struct worker *w, struct loop *lp, enum verify_pass pass
 	worker_verify_begin(w, pass);
 	lp->verifying = true;
 	while (!worker_stopped(w) && !w->error) {
+		if (w->status && status_asked(w->status, w->status_seen))
+			status_copy(w, lp, NULL, false);
 		fill(w, lp);
 		if (lp->queued && !w->error)
 			commit(w, lp);
@@ -650,7 +655,8 @@ static void rusage_delta(struct run_rusage *out, const struct rusage *a, const s
 }
 
 /* The run's process asks for the stats so far (run/status.h): the
- * measured time and CPU up to now, copied with them; @fin as it ends. */
+ * measured time and CPU up to now (@ru0 NULL: the CPU as last copied),
+ * copied with them; @fin as it ends. */
 static void status_copy(struct worker *w, const struct loop *lp, const struct rusage *ru0, bool fin)
 {
 	struct rusage ru;
@@ -659,6 +665,8 @@ static void status_copy(struct worker *w, const struct loop *lp, const struct ru
 	if (!fin) {
 		w->stats.elapsed = now > lp->t_measure ? now - lp->t_measure : 0;
 		w->stats.runtime_sum = w->stats.elapsed / 1000000;
+	}
+	if (!fin && ru0) {
 		getrusage(RUSAGE_THREAD, &ru);
 		rusage_delta(&w->stats.ru, ru0, &ru);
 	}
