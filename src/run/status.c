@@ -235,6 +235,8 @@ bool status_start(struct status_reporter *sr, const struct run_watch *watch,
 		free(sr->last);
 		return false;
 	}
+	/* Told apart from the workers in ps and /proc. */
+	pthread_setname_np(sr->tid, "iogauge-status");
 	return true;
 }
 
