@@ -130,7 +130,7 @@ def cases(tmp):
         runs[n, "mixed"] = start(tool, job_args(data) + ["--status-interval=1s",
                                                          "--output-format=terse,json"], d, "mixed")
         runs[n, "file"] = start(tool, job_args(data) + ["--status-interval=1",
-                                                        "--output-format=json",
+                                                        "--output-format=json+",
                                                         "--output=" + os.path.join(d, "o.json")], d, "file")
         runs[n, "usr1"] = start(tool, job_args(data) + ["--output-format=json"], d, "usr1")
         env = dict(os.environ, TMPDIR=os.path.join(d, "dump"))
@@ -216,6 +216,10 @@ def cases(tmp):
             docs, rest = json_docs(f.read())
         check(rest.strip() == "", "%s --output: only JSON documents" % n)
         check_series(n + " --output", docs, want)
+        # json+: each report's clat bins hold every read so far.
+        bins = [sum(reads(x)["clat_ns"].get("bins", {}).values()) for x in docs]
+        check(bins == [reads(x)["total_ios"] for x in docs] and all(bins),
+              "%s --output json+: clat bins sum to the reads: %s" % (n, bins))
         # SIGUSR1 and the dump file: one report when asked, then the final.
         for case in ("usr1", "dump"):
             docs, rest = json_docs(res[n, case][1])
