@@ -475,6 +475,7 @@ struct status_show {
 	struct output *dest;
 	unsigned shown;
 	bool failed;
+	bool below_eta; /* the status line and the reports share a terminal */
 };
 
 /* A report of the run so far, from the run's status thread, where the
@@ -486,6 +487,11 @@ static void status_show(const struct run *snap, void *arg)
 	char *cause = NULL;
 
 	report(ss->cli, ss->sq, snap, NULL, ss->shown > 0, &out);
+	/* As fio: the report starts below the status line, not over it. */
+	if (ss->below_eta && !ss->dest->path) {
+		fputc('\n', stderr);
+		fflush(stderr);
+	}
 	if (output_append(ss->dest, out.buf ? out.buf : "", out.len, &cause)) {
 		if (!ss->failed)
 			fprintf(stderr, "iogauge: %s\n", cause);
@@ -555,6 +561,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		watch.fn = NULL;
 		watch.layout = NULL;
 	}
+	ss.below_eta = watch.fn && es.tty && isatty(STDOUT_FILENO);
 	if (sq && sq->util && sysutil_snap_read(&su[0], "/proc", &cause)) {
 		fprintf(stderr, "iogauge: -U: %s\n", cause);
 		free(cause);
