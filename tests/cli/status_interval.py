@@ -137,6 +137,10 @@ def cases(tmp):
         runs[n, "dump"] = start(tool, job_args(data) + ["--output-format=json"], d, "dump", env)
         runs[n, "ms"] = start(tool, job_args(data, "1") + ["--status-interval=300ms",
                                                            "--output-format=terse"], d, "ms")
+        # cmdprio splits the reads over two priorities: each report has both.
+        runs[n, "prio"] = start(tool, job_args(data, "2") + [
+            "--ioengine=libaio", "--iodepth=4", "--cmdprio_percentage=50",
+            "--status-interval=500ms", "--output-format=json"], d, "prio")
         for k, opts in enumerate(UNITS):
             runs[n, "eta%d" % k] = start(tool, job_args(data, "3") + ["--eta=always"] + opts[0],
                                          d, "eta%d" % k)
@@ -236,6 +240,13 @@ def cases(tmp):
         lines = [l for l in res[n, "ms"][1].splitlines() if l.startswith("3;")]
         check(len(lines) in ((4,) if tool == BIN else (3, 4, 5)),
               "%s 300ms: %d terse lines" % (n, len(lines)))
+        docs, _ = json_docs(res[n, "prio"][1])
+        prios = [[p["clat_ns"]["N"] for p in reads(x).get("prios", [])] for x in docs]
+        check(len(docs) in ((5,) if tool == BIN else (4, 5, 6)) and
+              all(len(p) == 2 and min(p) > 0 for p in prios) and
+              all(sum(p) == reads(x)["total_ios"] for p, x in zip(prios, docs)) and
+              all(a[0] <= b[0] and a[1] <= b[1] for a, b in zip(prios, prios[1:])),
+              "%s cmdprio: each report's two priorities hold its reads: %s" % (n, prios))
         for k, (opts, unit) in enumerate(UNITS):
             # fio's ETA line is on standard output, iogauge's on standard error.
             text = res[n, "eta%d" % k][1 if tool == FIO else 2]
