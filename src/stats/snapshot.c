@@ -5,6 +5,13 @@
 #include "stats/snapshot.h"
 #include "util/util.h"
 
+#if defined(__x86_64__)
+/* A field added to run_stats is copied as it is: a pointer would reach
+ * the reader as the worker's (another process's) address.  Look at
+ * stats_snap_put and stats_snap_get, then set the new size here. */
+_Static_assert(sizeof(struct run_stats) == 3888, "run_stats changed: see snapshot.c");
+#endif
+
 /* The histograms of @s in a fixed order. */
 static struct hist *snap_hist(struct run_stats *s, unsigned k)
 {
@@ -29,6 +36,8 @@ static void snap_keep(struct stats_snap *dst, struct snap_range *r, const struct
 {
 	r->n = snap_span(h, &r->lo);
 	r->at = dst->used;
+	if (!r->n) /* maybe no buckets at all */
+		return;
 	memcpy(dst->pool + r->at, h->bucket + r->lo, (size_t)r->n * sizeof(uint64_t));
 	dst->used += r->n;
 }
