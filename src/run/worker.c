@@ -588,12 +588,12 @@ static void reloop(struct worker *w, struct loop *lp)
 	}
 }
 
-/* A read-back pass (verify=): what is in flight completes, then the blocks
- * worker_verify_next hands out are read and checked, at the job's depth,
- * until there are none.  A stop or an error ends it early. */
 static void status_copy(struct worker *w, const struct loop *lp, const struct rusage *ru0,
 			bool fin);
 
+/* A read-back pass (verify=): what is in flight completes, then the blocks
+ * worker_verify_next hands out are read and checked, at the job's depth,
+ * until there are none.  A stop or an error ends it early. */
 static void verify_pass(struct worker *w, struct loop *lp, enum verify_pass pass)
 {
 	/* A write the engine refused goes out first (fill stops after it while
