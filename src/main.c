@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 #include "report/output.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "run/status.h"
 #include "run/trigger.h"
 #include "sqlio/sqlio.h"
 #include "util/sysutil.h"
@@ -502,19 +502,6 @@ static void status_show(const struct run *snap, void *arg)
 	strbuf_free(&out);
 }
 
-/* fio's: a file of this name in $TMPDIR (or $TEMP, or /tmp) asks for a
- * report; it is removed.  Owned. */
-static char *dump_file_path(void)
-{
-	const char *dir = getenv("TMPDIR");
-
-	if (!dir || !*dir)
-		dir = getenv("TEMP");
-	if (!dir || !*dir || strlen(dir) >= PATH_MAX)
-		dir = "/tmp";
-	return xasprintf("%s/fio-dump-status", dir);
-}
-
 static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 			  const struct run_plan *plan, struct output *dest)
 {
@@ -556,7 +543,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	sem_init(&status_sem, 0, 0);
 	sigemptyset(&su1.sa_mask);
 	sigaction(SIGUSR1, &su1, NULL);
-	watch.dump_file = dump_path = dump_file_path();
+	watch.dump_file = dump_path = status_dump_path();
 	if (cli->eta == CLI_ETA_NEVER || (cli->eta == CLI_ETA_AUTO && !es.tty)) {
 		watch.fn = NULL;
 		watch.layout = NULL;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Full reports while the jobs run (see status.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -25,6 +26,17 @@ uint64_t status_clock(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+char *status_dump_path(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	if (!dir || !*dir)
+		dir = getenv("TEMP");
+	if (!dir || !*dir || strlen(dir) >= PATH_MAX)
+		dir = "/tmp";
+	return xasprintf("%s/fio-dump-status", dir);
 }
 
 struct status_area *status_area_new(unsigned n)

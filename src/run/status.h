@@ -89,6 +89,10 @@ bool status_start(struct status_reporter *sr, const struct run_watch *watch,
  * then the thread ends. */
 void status_stop(struct status_reporter *sr);
 
+/* fio's dump file: fio-dump-status in $TMPDIR (or $TEMP, or /tmp), whose
+ * appearance asks for a report.  Owned by the caller. */
+char *status_dump_path(void);
+
 /* CLOCK_MONOTONIC in ns (the status thread's clock, whatever clocksource
  * the jobs read). */
 uint64_t status_clock(void);
