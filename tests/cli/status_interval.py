@@ -221,9 +221,11 @@ def cases(tmp):
         check(rest.strip() == "", "%s --output: only JSON documents" % n)
         check_series(n + " --output", docs, want)
         # json+: each report's clat bins hold every read so far.
+        # (fio counts an I/O issued before its latency: one apart at depth 1.)
         bins = [sum(reads(x)["clat_ns"].get("bins", {}).values()) for x in docs]
-        check(bins == [reads(x)["total_ios"] for x in docs] and all(bins),
-              "%s --output json+: clat bins sum to the reads: %s" % (n, bins))
+        ios = [reads(x)["total_ios"] for x in docs]
+        check(all(bins) and all(0 <= i - b <= (0 if tool == BIN else 1) for i, b in zip(ios, bins)),
+              "%s --output json+: clat bins sum to the reads: %s %s" % (n, bins, ios))
         # SIGUSR1 and the dump file: one report when asked, then the final.
         for case in ("usr1", "dump"):
             docs, rest = json_docs(res[n, case][1])
