@@ -283,6 +283,9 @@ def eta_units(who, what, text, unit):
         if not check(r and re.search(r"\]\[r=[0-9.]+" + unit + r"[],]", l),
                      "%s %s: a rate in %s: %r" % (who, what, unit, l)):
             continue
+        # fio's four digits at most, decimals included.
+        check(len(r.group(1).replace(".", "")) <= 4 and len(r.group(5).replace(".", "")) <= 4,
+              "%s %s: four digits at most: %r" % (who, what, l))
         bps = float(r.group(1)) * MULT[r.group(2) or ""] / (8 if r.group(3) == "bit" else 1)
         iops = float(r.group(5)) * MULT[r.group(6)]
         if iops > 100:
