@@ -119,7 +119,6 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	struct steady_watch sw;
 	struct status_reporter sr;
 	bool watching = false, steadying = false, reporting = false;
-	uint64_t origin = status_clock(); /* the status reports count from here */
 	struct timeval tv;
 	unsigned i, k, n = 0, batch = 0, group = 0;
 	struct slot *slots;
@@ -232,7 +231,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	watching = watch_start(&wt, watch, slots, out->nr, out->t_start);
 	if (watch && watch->idle)
 		idleprof_start(watch->idle);
-	reporting = status_start(&sr, watch, c->status, out, origin);
+	reporting = status_start(&sr, watch, c->status, out);
 	out->steady = xcalloc(out->nr, sizeof(*out->steady));
 	if (steady_watch_setup(out->steady, out->results, out->nr))
 		steadying = steady_watch_start(&sw, slots, out->results, out->nr, c, out->steady);

@@ -19,6 +19,8 @@
 #define STATUS_ANSWER_NS 100000000ull
 /* How often the dump file is looked for, as fio's main loop does. */
 #define STATUS_POLL_NS 100000000ull
+/* How often the thread looks whether the first clone has started. */
+#define STATUS_START_NS 10000000ull
 
 uint64_t status_clock(void)
 {
@@ -60,6 +62,12 @@ void status_area_free(struct status_area *a)
 {
 	if (a)
 		munmap(a, a->len);
+}
+
+void status_begin(struct status_area *a, unsigned i)
+{
+	/* Read by the thread only once running is set (after it). */
+	a->slot[i].began = status_clock();
 }
 
 uint32_t status_answer(struct status_area *a, unsigned i, const struct run_stats *st,
@@ -162,10 +170,24 @@ static bool dump_asked(const char *path)
 	return path && !stat(path, &sb) && !unlink(path);
 }
 
+/* When the first clone that has started its I/O loop began its job's
+ * time (the intervals count from then); 0 before any has. */
+static uint64_t status_started(const struct status_area *a)
+{
+	uint64_t first = 0;
+	unsigned i;
+
+	for (i = 0; i < a->n; i++)
+		if (atomic_load_explicit(&a->slot[i].running, memory_order_acquire) &&
+		    a->slot[i].began && (!first || a->slot[i].began < first))
+			first = a->slot[i].began;
+	return first;
+}
+
 static void *status_main(void *arg)
 {
 	struct status_reporter *sr = arg;
-	uint64_t now, wake;
+	uint64_t now, wake, began, every = sr->watch->report_every;
 	struct timespec ts;
 	bool poked;
 
@@ -174,6 +196,9 @@ static void *status_main(void *arg)
 		wake = sr->next ? sr->next : UINT64_MAX;
 		if (sr->watch->dump_file && wake - now > STATUS_POLL_NS)
 			wake = now + STATUS_POLL_NS;
+		/* Until the first clone starts: looked for every 10 ms. */
+		if (every && !sr->next && wake - now > STATUS_START_NS)
+			wake = now + STATUS_START_NS;
 		ts.tv_sec = (time_t)(wake / 1000000000ull);
 		ts.tv_nsec = (long)(wake % 1000000000ull);
 		if (wake == UINT64_MAX)
@@ -183,12 +208,15 @@ static void *status_main(void *arg)
 		if (atomic_load(&sr->quit))
 			break;
 		now = status_clock();
+		if (every && !sr->next && (began = status_started(sr->area)))
+			sr->next = began + every;
 		if (sr->next && now >= sr->next) {
-			/* A report per interval; one late by more than an
-			 * interval moves the next ones, as fio's timer does. */
-			sr->next += sr->watch->report_every;
-			if (sr->next <= now)
-				sr->next = now + sr->watch->report_every;
+			/* A report per interval, a late one at once, so that a
+			 * loaded machine gets as many; one more than ten
+			 * intervals behind starts the count again from now. */
+			sr->next += every;
+			if (now > sr->next + 10 * every)
+				sr->next = now + every;
 			report_now(sr);
 		} else if (poked || dump_asked(sr->watch->dump_file)) {
 			report_now(sr);
@@ -198,9 +226,8 @@ static void *status_main(void *arg)
 }
 
 bool status_start(struct status_reporter *sr, const struct run_watch *watch,
-		  struct status_area *area, const struct run *run, uint64_t origin)
+		  struct status_area *area, const struct run *run)
 {
-	uint64_t now = status_clock();
 	unsigned i;
 
 	memset(sr, 0, sizeof(*sr));
@@ -209,15 +236,8 @@ bool status_start(struct status_reporter *sr, const struct run_watch *watch,
 	sr->watch = watch;
 	sr->area = area;
 	sr->run = run;
-	sr->origin = origin;
-	if (watch->report_every) {
-		/* The first interval's end after now: reports count from the
-		 * run's start, as fio's from before its files are laid out. */
-		sr->next = origin + watch->report_every;
-		if (sr->next <= now)
-			sr->next += (now - sr->next) / watch->report_every * watch->report_every +
-				    watch->report_every;
-	}
+	/* sr->next stays 0 until the first clone starts its I/O: the
+	 * intervals count from then (fio's from before its set-up). */
 	sr->last = xcalloc(run->nr ? run->nr : 1, sizeof(*sr->last));
 	for (i = 0; i < run->nr; i++)
 		stats_init(&sr->last[i]);

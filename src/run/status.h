@@ -29,6 +29,7 @@
 struct status_slot {
 	_Atomic uint32_t answered; /* the request its live copy answers */
 	atomic_int running;	   /* 1: in its I/O loop, answering */
+	uint64_t began;		   /* CLOCK_MONOTONIC ns: its job's time began (status_begin) */
 	atomic_int ended;	   /* 1: fin holds its last stats */
 	const char *engine;	   /* its engine's name (static), depth and start, */
 	unsigned depth;		   /* ... written with each copy */
@@ -55,6 +56,9 @@ static inline bool status_asked(const struct status_area *a, uint32_t seen)
 {
 	return atomic_load_explicit(&a->req, memory_order_relaxed) != seen;
 }
+/* The clone's job time begins (before its loop's clock is read): the
+ * intervals count from the first clone's. */
+void status_begin(struct status_area *a, unsigned i);
 /* Copies @st (with the engine's @name, @depth and the I/O's start
  * @t_start) into the clone's slot @i, and answers the request; returns
  * the request answered, the worker's new "seen".  Called once as the
@@ -68,23 +72,21 @@ struct status_reporter {
 	const struct run_watch *watch;
 	struct status_area *area;
 	const struct run *run;	/* results' job, clone, group, disks "before" */
-	uint64_t origin;	/* CLOCK_MONOTONIC ns the intervals count from */
-	uint64_t next;		/* ... the next periodic report's time; 0: none */
+	uint64_t next;		/* CLOCK_MONOTONIC ns: the next report due; 0: none (yet) */
 	struct run_stats *last; /* per clone: the latest copy read */
 	struct run snap;	/* what the report function sees */
 	pthread_t tid;
 	sem_t own; /* woken when watch->report_now is NULL */
 	sem_t *wake;
 	atomic_bool quit;
-	uint64_t t_end; /* CLOCK_MONOTONIC ns: the run's end, for a last report due */
 };
 
 /* Starts the thread when @watch asks for reports (a report function);
  * @run's results must have their job, clone and group, its disks their
- * "before"; @origin (CLOCK_MONOTONIC ns) is when the run began, as the
- * intervals count from it.  True when it runs: status_stop is owed. */
+ * "before".  The intervals count from when the first clone starts its
+ * I/O.  True when it runs: status_stop is owed. */
 bool status_start(struct status_reporter *sr, const struct run_watch *watch,
-		  struct status_area *area, const struct run *run, uint64_t origin);
+		  struct status_area *area, const struct run *run);
 /* The jobs have ended: a periodic report due before now is still made,
  * then the thread ends. */
 void status_stop(struct status_reporter *sr);

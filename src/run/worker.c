@@ -707,6 +707,8 @@ void worker_run(struct worker *w)
 	 * time): the drop writes back the dirty pages first, which can take
 	 * as long as the I/O that follows. */
 	getrusage(RUSAGE_THREAD, &ru0);
+	if (w->status)
+		status_begin(w->status, w->status_idx);
 	/* Dropped as the job starts, not at set-up: an earlier job may have
 	 * filled the cache since. */
 	if (job->invalidate && !job->pre_read && !(w->eng.ops->flags & ENGINE_F_NOFILES))

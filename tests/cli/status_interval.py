@@ -71,12 +71,14 @@ def check_series(what, docs, want):
     check(ios[-2] <= ios[-1] and rt[-2] <= rt[-1],
           "%s: the last periodic report is within the final: %s %s" % (what, ios, rt))
     check(all(a < b for a, b in zip(rt[:-1], rt[1:-1])), "%s: runtimes grow: %s" % (what, rt))
-    gaps = [b - a for a, b in zip(rt[:-2], rt[1:-1])]
-    check(all(700 <= g <= 1300 for g in gaps), "%s: about 1 s apart: %s" % (what, rt))
+    # (A report made late is followed at once by the next one due.)
+    check(n < 4 or 800 <= (rt[-2] - rt[0]) / (n - 2) <= 1200,
+          "%s: about 1 s apart: %s" % (what, rt))
     check(all(a < b for a, b in zip(ts, ts[1:])),
           "%s: each periodic report has its own time: %s" % (what, ts))
-    # 400 IOPS: a report's count is its runtime's worth.
-    check(all(abs(i - r * 0.4) <= 40 + r * 0.05 for i, r in zip(ios, rt)),
+    # 400 IOPS: a report's count is its runtime's worth (no more; less
+    # when a loaded machine starts the pacing late).
+    check(all(r * 0.2 - 40 <= i <= r * 0.42 + 40 for i, r in zip(ios, rt)),
           "%s: counts match the runtimes at 400 IOPS: %s %s" % (what, ios, rt))
 
 
@@ -238,10 +240,10 @@ def cases(tmp):
                       % (n, case, a["total_ios"], a["runtime"], b["total_ios"]))
         check(not os.path.exists(os.path.join(d, "dump", "fio-dump-status")),
               "%s: the dump file is removed" % n)
-        # 300ms in a 1 s run: at 0.3, 0.6 and 0.9 s, and at 1.2 s when the
-        # set-up (counted, as fio's) took more than 0.2 s; then the final.
+        # 300ms in a 1 s run: at 0.3, 0.6 and 0.9 s, then the final (fio
+        # counts from before its set-up: at 1.2 s too when that took 0.2 s).
         lines = [l for l in res[n, "ms"][1].splitlines() if l.startswith("3;")]
-        check(len(lines) in ((4, 5) if tool == BIN else (3, 4, 5)),
+        check(len(lines) in ((4,) if tool == BIN else (3, 4, 5)),
               "%s 300ms: %d terse lines" % (n, len(lines)))
         kib = [int(l.split(";")[5]) for l in lines]
         check(kib == sorted(kib) and len(set(kib[:-1])) == len(kib) - 1,
