@@ -80,6 +80,7 @@ uint32_t status_answer(struct status_area *a, unsigned i, const struct run_stats
 		/* Written once, read only after the flag; the engine, depth
 		 * and start are the loop's first answer's. */
 		stats_snap_put(&s->fin, st);
+		s->finished = status_clock();
 		atomic_store_explicit(&s->ended, 1, memory_order_release);
 		return req;
 	}
@@ -184,6 +185,36 @@ static uint64_t status_started(const struct status_area *a)
 	return first;
 }
 
+/* When the last clone that started ended, once none that started is
+ * still running; 0 while one is (or none started). */
+static uint64_t status_ended(const struct status_area *a)
+{
+	uint64_t last = 0;
+	unsigned i;
+
+	for (i = 0; i < a->n; i++) {
+		if (!atomic_load_explicit(&a->slot[i].running, memory_order_acquire))
+			continue;
+		if (!atomic_load_explicit(&a->slot[i].ended, memory_order_acquire))
+			return 0;
+		if (a->slot[i].finished > last)
+			last = a->slot[i].finished;
+	}
+	return last;
+}
+
+/* A periodic report is due: its time has come, before the clones that
+ * started have all ended (their last stats are the final report's). */
+static bool status_due(const struct status_reporter *sr, uint64_t now)
+{
+	uint64_t end;
+
+	if (!sr->next || now < sr->next)
+		return false;
+	end = status_ended(sr->area);
+	return !end || sr->next <= end;
+}
+
 static void *status_main(void *arg)
 {
 	struct status_reporter *sr = arg;
@@ -210,7 +241,7 @@ static void *status_main(void *arg)
 		now = status_clock();
 		if (every && !sr->next && (began = status_started(sr->area)))
 			sr->next = began + every;
-		if (sr->next && now >= sr->next) {
+		if (status_due(sr, now)) {
 			/* A report per interval, a late one at once, so that a
 			 * loaded machine gets as many; one more than ten
 			 * intervals behind starts the count again from now. */
@@ -274,13 +305,17 @@ bool status_start(struct status_reporter *sr, const struct run_watch *watch,
 
 void status_stop(struct status_reporter *sr)
 {
+	uint64_t began;
 	unsigned i;
 
 	atomic_store(&sr->quit, true);
 	sem_post(sr->wake);
 	pthread_join(sr->tid, NULL);
-	/* An interval that ended before the jobs did still gets its report. */
-	if (sr->next && status_clock() >= sr->next)
+	/* An interval that ended before the jobs did still gets its report
+	 * (the first too, of jobs that ended before the thread saw them). */
+	if (sr->watch->report_every && !sr->next && (began = status_started(sr->area)))
+		sr->next = began + sr->watch->report_every;
+	if (status_due(sr, status_clock()))
 		report_now(sr);
 	if (sr->wake == &sr->own)
 		sem_destroy(&sr->own);

@@ -30,6 +30,7 @@ struct status_slot {
 	_Atomic uint32_t answered; /* the request its live copy answers */
 	atomic_int running;	   /* 1: in its I/O loop, answering */
 	uint64_t began;		   /* CLOCK_MONOTONIC ns: its job's time began (status_begin) */
+	uint64_t finished;	   /* ... and ended (with fin) */
 	atomic_int ended;	   /* 1: fin holds its last stats */
 	const char *engine;	   /* its engine's name (static), depth and start, */
 	unsigned depth;		   /* ... written with each copy */
