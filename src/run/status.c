@@ -286,6 +286,7 @@ bool status_start(struct status_reporter *sr, const struct run_watch *watch,
 	}
 	sr->snap.interrupted = false;
 	sr->snap.steady = NULL;
+	sr->snap.idle = NULL; /* --idle-prof's figures are the run's end's */
 	sr->wake = watch->report_now;
 	if (!sr->wake) {
 		sem_init(&sr->own, 0, 0);
