@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "report/output.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "run/status.h"
 #include "run/trigger.h"
 #include "sqlio/sqlio.h"
 #include "util/sysutil.h"
@@ -117,6 +119,7 @@ static const char usage[] =
 	"  --eta=WHEN          live status on stderr: auto (a terminal only), always, never\n"
 	"  --eta-interval=T    a status line every T (default 1s, at least 250ms)\n"
 	"  --eta-newline=T     on a terminal, keep a status line every T instead of rewriting it\n"
+	"  --status-interval=T the full report so far every T while jobs run (also on SIGUSR1)\n"
 	"  --plot=DIR          write SVG plots of latency, IOPS and bandwidth into DIR\n"
 	"  --help-options      list every job option\n"
 	"  --cmdhelp=OPTION    one option's help, type and default; alone, every option's help\n"
@@ -301,6 +304,7 @@ struct eta_state {
 	uint64_t newline; /* --eta-newline, ns; 0: none */
 	uint64_t kept;	  /* run_now() when a line was last kept */
 	bool newline_due;
+	unsigned units; /* REPORT_UNITS_*: unit_base and kb_base's */
 	/* --bandwidth-log: fio's aggregate samples, taken as it takes them
 	 * when it computes its status line: one per direction once more than
 	 * 500 ms (its bw_avg_time) have passed since the last. */
@@ -363,7 +367,7 @@ static void eta_show(const struct run_status *st, void *arg)
 	struct strbuf sb = { 0 };
 	uint64_t now = run_now();
 
-	report_status(st, es->have_prev ? &es->prev : NULL, &sb);
+	report_status(st, es->have_prev ? &es->prev : NULL, es->units, &sb);
 	if (es->agg)
 		agg_sample(es, st, now);
 	/* --eta-newline: as fio, the first line shown after more than that
@@ -433,21 +437,69 @@ static int idle_calibrate(void)
 	return 0;
 }
 
-/* The report in every format asked for: normal, then terse, then JSON,
- * as fio orders them. */
+/* The report in every format asked for: terse, then JSON, then normal,
+ * as fio 3.33 orders them; @sep: a report came before, and the normal
+ * one starts with a blank line after it. */
 static void report(const struct cli *cli, const struct sqlio *sq, const struct run *run,
-		   const char *util, struct strbuf *out)
+		   const char *util, bool sep, struct strbuf *out)
 {
 	unsigned f = cli->formats ? cli->formats : CLI_FMT_NORMAL;
 
 	if (f & CLI_FMT_SQLIO)
 		report_sqlio(sq, run, util, out);
-	if (f & CLI_FMT_NORMAL)
-		report_text(run, out);
 	if (f & CLI_FMT_TERSE)
 		report_terse_version(run, cli->terse_version ? cli->terse_version : 3, out);
 	if (f & (CLI_FMT_JSON | CLI_FMT_JSONPLUS))
 		report_json(run, &cli->js, f & CLI_FMT_JSONPLUS, out);
+	if (f & CLI_FMT_NORMAL) {
+		if (sep)
+			strbuf_addc(out, '\n');
+		report_text(run, out);
+	}
+}
+
+/* SIGUSR1, as fio's: a full report of the run so far.  sem_post is
+ * async-signal-safe. */
+static sem_t status_sem;
+
+static void on_status_signal(int sig)
+{
+	(void)sig;
+	sem_post(&status_sem);
+}
+
+/* The status reports' hook (--status-interval, SIGUSR1, fio-dump-status). */
+struct status_show {
+	const struct cli *cli;
+	const struct sqlio *sq;
+	struct output *dest;
+	unsigned shown;
+	bool failed;
+	bool below_eta; /* the status line and the reports share a terminal */
+};
+
+/* A report of the run so far, from the run's status thread, where the
+ * last one will go; a failure to write it is told once. */
+static void status_show(const struct run *snap, void *arg)
+{
+	struct status_show *ss = arg;
+	struct strbuf out = { 0 };
+	char *cause = NULL;
+
+	report(ss->cli, ss->sq, snap, NULL, ss->shown > 0, &out);
+	/* As fio: the report starts below the status line, not over it. */
+	if (ss->below_eta && !ss->dest->path) {
+		fputc('\n', stderr);
+		fflush(stderr);
+	}
+	if (output_append(ss->dest, out.buf ? out.buf : "", out.len, &cause)) {
+		if (!ss->failed)
+			fprintf(stderr, "iogauge: %s\n", cause);
+		free(cause);
+		ss->failed = true;
+	}
+	ss->shown++;
+	strbuf_free(&out);
 }
 
 static int run_and_report(const struct cli *cli, const struct sqlio *sq,
@@ -459,17 +511,25 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 				.kept = run_now(),
 				.agg = cli->bandwidth_log,
 				.agg_t0 = run_now(),
-				.agg_prev_t = run_now() };
+				.agg_prev_t = run_now(),
+				.units = report_status_units(plan->jobs, plan->nr) };
+	struct status_show ss = { .cli = cli, .sq = sq, .dest = dest };
+	struct sigaction su1 = { .sa_handler = on_status_signal, .sa_flags = SA_RESTART };
 	struct run_watch watch = { .fn = eta_show,
 				   .layout = layout_show,
 				   .arg = &es,
-				   .every = cli->eta_interval ? cli->eta_interval : 1000000000ull };
+				   .every = cli->eta_interval ? cli->eta_interval : 1000000000ull,
+				   .report = status_show,
+				   .report_arg = &ss,
+				   .report_every = cli->status_interval,
+				   .report_now = &status_sem };
 	struct strbuf out = { 0 }, util = { 0 };
 	struct sysutil_snap su[2] = { 0 };
 	struct trigger tg;
 	bool triggering;
 	struct idleprof idle;
 	struct run run;
+	char *dump_path;
 	char *cause = NULL;
 	uint64_t t0;
 	unsigned i;
@@ -480,10 +540,15 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	 * Ctrl-C does: the report still comes, unlink=1 files still go. */
 	for (i = 0; i < RUN_NR_STOP_SIGNALS; i++)
 		sigaction(run_stop_signals[i], &sa, NULL);
+	sem_init(&status_sem, 0, 0);
+	sigemptyset(&su1.sa_mask);
+	sigaction(SIGUSR1, &su1, NULL);
+	watch.dump_file = dump_path = status_dump_path();
 	if (cli->eta == CLI_ETA_NEVER || (cli->eta == CLI_ETA_AUTO && !es.tty)) {
 		watch.fn = NULL;
 		watch.layout = NULL;
 	}
+	ss.below_eta = watch.fn && es.tty && isatty(STDOUT_FILENO);
 	if (sq && sq->util && sysutil_snap_read(&su[0], "/proc", &cause)) {
 		fprintf(stderr, "iogauge: -U: %s\n", cause);
 		free(cause);
@@ -501,6 +566,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	triggering = trigger_start(&tg, cli->trigger_file, cli->trigger_timeout, cli->trigger_cmd,
 				   &stop);
 	ret = run_jobs(plan, &stop, &watch, &run, &cause);
+	free(dump_path);
 	if (triggering)
 		trigger_stop(&tg);
 	if (ret && cli->idle_prof)
@@ -550,13 +616,15 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		}
 		agg_sample(&es, &fin, run_now());
 	}
-	report(cli, sq, &run, util.buf, &out);
+	report(cli, sq, &run, util.buf, ss.shown > 0, &out);
 	strbuf_free(&util);
 	if (output_commit(dest, out.buf ? out.buf : "", out.len, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		status = EXIT_FAILED;
 	}
+	if (ss.failed)
+		status = EXIT_FAILED;
 	strbuf_free(&out);
 	for (i = 0; i < run.nr; i++) {
 		/* Passed over, still failed: the report has them, the status too. */

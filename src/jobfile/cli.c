@@ -14,6 +14,8 @@
 #include "jobfile/profiles.h"
 #include "jobfile/units.h"
 
+/* Five columns, which clang-format gives up past 30 names. */
+/* clang-format off */
 static const char *const cli_flags[] = {
 	"help",		 "version",	   "help-options",  "parse-only",   "section",
 	"set",		 "name",	   "clock-info",    "list-engines", "enghelp",
@@ -22,7 +24,9 @@ static const char *const cli_flags[] = {
 	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
 	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",  "merge-blktrace-only",
 	"idle-prof",	 "aux-path",	   "profile",
+	"status-interval",
 };
+/* clang-format on */
 
 static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
 static const char *const eta_names[] = { "auto", "always", "never" };
@@ -372,6 +376,25 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			else if (val && !S_ISDIR(sb.st_mode))
 				*cause = xasprintf("--aux-path=%s: not a folder", val), val = NULL;
 			cli->aux_path = val;
+			ret = val ? 0 : -EINVAL;
+		} else if (!strcmp(name, "status-interval")) {
+			uint64_t ns = 0;
+
+			/* fio's: seconds when bare, at least 1 ms, whole ms. */
+			val = flag_value(argc, argv, &i, eq, name, cause);
+			if (val && units_parse_time(val, 1000000000ull, &ns, &inner)) {
+				*cause = xasprintf("--status-interval=%s: %s", val, inner);
+				free(inner);
+				inner = NULL;
+				val = NULL;
+			} else if (val && ns < 1000000ull) {
+				*cause = xasprintf(
+					"--status-interval=%s: shorter than 1ms, the least "
+					"fio takes",
+					val);
+				val = NULL;
+			}
+			cli->status_interval = ns / 1000000ull * 1000000ull;
 			ret = val ? 0 : -EINVAL;
 		} else if (!strcmp(name, "client") || !strcmp(name, "server") ||
 			   !strcmp(name, "remote-config") || !strcmp(name, "trigger-remote")) {

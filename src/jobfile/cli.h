@@ -48,6 +48,7 @@ struct cli {
 	unsigned idle_prof;	  /* --idle-prof: 1 calibrate, 2 system, 3 percpu; 0: none */
 	const char *aux_path;	  /* --aux-path: verify state and dump files' folder, or NULL */
 	const char *profile;	  /* --profile=NAME: fio's built-in benchmark; into argv */
+	uint64_t status_interval; /* --status-interval: ns, whole ms; 0: none */
 	unsigned nr_inputs;	  /* job files and --name jobs */
 	struct jobset js;
 };

@@ -153,6 +153,38 @@ int output_commit(struct output *o, const char *buf, size_t len, char **cause)
 	return 0;
 }
 
+int output_append(struct output *o, const char *buf, size_t len, char **cause)
+{
+	int err = 0;
+
+	if (!o->path) {
+		errno = 0;
+		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
+			err = errno ? errno : EIO;
+		if (err)
+			return set_cause_errno(cause, err, "standard output: %s", strerror(err));
+		return 0;
+	}
+	if (o->fd < 0)
+		return set_cause_errno(cause, EBADF, "--output=%s: %s", o->path, strerror(EBADF));
+	if (o->truncate && ftruncate(o->fd, 0))
+		err = errno;
+	o->truncate = false;
+	if (!err)
+		err = write_all(o->fd, buf, len);
+	if (!err && o->tmp && rename(o->tmp, o->target))
+		err = errno;
+	if (!err && o->tmp) {
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	if (err)
+		return set_cause_errno(cause, err,
+				       "--output=%s: a status report is not written: %s", o->path,
+				       strerror(err));
+	return 0;
+}
+
 void output_abandon(struct output *o)
 {
 	if (o->fd >= 0)

@@ -33,6 +33,13 @@ int output_open(struct output *o, const char *path, char **cause);
  * file and the errno text: then the old file is as it was.
  */
 int output_commit(struct output *o, const char *buf, size_t len, char **cause);
+/*
+ * A report before the last (--status-interval, SIGUSR1): @len bytes of
+ * @buf written, and the temporary renamed over the file at the first, so
+ * that the file grows as the run goes, as fio's does; output_commit then
+ * adds the last report.  0, or -errno with *cause naming the file.
+ */
+int output_append(struct output *o, const char *buf, size_t len, char **cause);
 /* Removes the temporary (no report came) and frees @o; also after a commit. */
 void output_abandon(struct output *o);
 

@@ -77,9 +77,15 @@ void report_json(const struct run *run, const struct jobset *js, bool plus, stru
 void report_terse(const struct run *run, struct strbuf *sb);
 /* The same in fio's terse version @ver, 2 to 5 (--terse-version). */
 void report_terse_version(const struct run *run, unsigned ver, struct strbuf *sb);
+/* The live status line's units, as fio's ETA line takes them from the
+ * jobs: bits (the last job's unit_base=1), SI prefixes (kb_base=1000 in
+ * every job); 0: bytes in binary prefixes. */
+enum { REPORT_UNITS_BITS = 1, REPORT_UNITS_SI = 2 };
+unsigned report_status_units(const struct job *jobs, unsigned nr);
 /* The live status line, without the carriage return; @prev (may be NULL)
- * is the one before, for the current rates. */
-void report_status(const struct run_status *st, const struct run_status *prev, struct strbuf *sb);
+ * is the one before, for the current rates; @units: REPORT_UNITS_* bits. */
+void report_status(const struct run_status *st, const struct run_status *prev, unsigned units,
+		   struct strbuf *sb);
 /* Before the run: whether every write_*_log file of @jobs and the --plot
  * folder @plot_dir (may be NULL) can be written, so that a long run does
  * not end in a report without them.  0, or -EINVAL (bad input) with

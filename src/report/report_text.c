@@ -356,31 +356,78 @@ void report_idle(const struct idleprof_figures *f, struct strbuf *sb)
 	strbuf_addf(sb, "  unit work: mean=%3.2fus, stddev=%3.2f\n", f->unit_mean, f->unit_stddev);
 }
 
-/* A rate as fio's status line prints it: 1023KiB/s, 12.3MiB/s, 1.2GiB/s. */
-static void rate(double bytes_s, struct strbuf *sb)
+/*
+ * @num as fio's status line writes its numbers (its num2str with four
+ * digits): at most four digits, else the next prefix up (@step each,
+ * from @prefix[@from]) with as many decimals as the four leave room for,
+ * then @unit.
+ */
+static void num4(uint64_t num, unsigned step, const char *const *prefix, unsigned nr, unsigned from,
+		 const char *unit, struct strbuf *sb)
 {
-	static const char *const units[] = { "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
-	double v = bytes_s / 1024;
-	unsigned u = 0;
+	uint64_t modulo = UINT64_MAX;
+	unsigned at = from, digits;
+	char frac[32];
 
-	while (v >= 1024 && u + 1 < ARRAY_SIZE(units)) {
-		v /= 1024;
-		u++;
+	while (at < nr && num > 9999) {
+		modulo = num % step;
+		num /= step;
+		at++;
 	}
-	strbuf_addf(sb, u ? "%.1f%s" : "%.0f%s", v, units[u]);
+	if (at >= nr)
+		at = from; /* beyond the last prefix: fio's fallback, never reached */
+	digits = (unsigned)snprintf(frac, sizeof(frac), "%llu", (unsigned long long)num);
+	if (modulo == UINT64_MAX || digits >= 3) {
+		/* No room for a decimal: rounded, as fio's carry. */
+		if (modulo != UINT64_MAX && modulo >= step / 2)
+			num++;
+		strbuf_addf(sb, "%llu%s%s", (unsigned long long)num, prefix[at], unit);
+		return;
+	}
+	snprintf(frac, sizeof(frac), "%.*f", (int)(3 - digits), (double)modulo / step);
+	if (frac[0] == '1')
+		num++;
+	strbuf_addf(sb, "%llu.%s%s%s", (unsigned long long)num, frac + 2, prefix[at], unit);
 }
 
+/* A rate as fio's status line prints it (1600KiB/s, 12.5MiB/s), in bits
+ * (Kibit/s) and SI prefixes (kB/s, kbit/s) as @units ask. */
+static void rate(double bytes_s, unsigned units, struct strbuf *sb)
+{
+	static const char *const bin[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
+	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
+	bool bits = units & REPORT_UNITS_BITS, dec = units & REPORT_UNITS_SI;
+	unsigned step = dec ? 1000 : 1024;
+	/* In K (fio's rate is in KiB/s, whole), then bits. */
+	uint64_t k = bytes_s > 0 ? (uint64_t)(bytes_s / step) : 0;
+
+	num4(bits ? k * 8 : k, step, dec ? si : bin, ARRAY_SIZE(bin), 1, bits ? "bit/s" : "B/s",
+	     sb);
+}
+
+unsigned report_status_units(const struct job *jobs, unsigned nr)
+{
+	unsigned i, units = nr ? REPORT_UNITS_SI : 0;
+
+	/* As fio: binary when any job's kb_base is, the last job's unit_base. */
+	for (i = 0; i < nr; i++)
+		if (jobs[i].kb_base != 1000)
+			units &= ~(unsigned)REPORT_UNITS_SI;
+	if (nr && jobs[nr - 1].unit_base == 1)
+		units |= REPORT_UNITS_BITS;
+	return units;
+}
+
+/* IOPS as fio's status line prints them: 7152, 14.6k. */
 static void count(double v, struct strbuf *sb)
 {
-	if (v >= 1e6)
-		strbuf_addf(sb, "%.1fM", v / 1e6);
-	else if (v >= 1e3)
-		strbuf_addf(sb, "%.1fk", v / 1e3);
-	else
-		strbuf_addf(sb, "%.0f", v);
+	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
+
+	num4(v > 0 ? (uint64_t)v : 0, 1000, si, ARRAY_SIZE(si), 0, "", sb);
 }
 
-void report_status(const struct run_status *st, const struct run_status *prev, struct strbuf *sb)
+void report_status(const struct run_status *st, const struct run_status *prev, unsigned units,
+		   struct strbuf *sb)
 {
 	double dt = prev && st->elapsed > prev->elapsed
 			    ? (double)(st->elapsed - prev->elapsed) / 1e9
@@ -392,7 +439,8 @@ void report_status(const struct run_status *st, const struct run_status *prev, s
 		    st->frac * 100);
 	for (d = 0; d < 2; d++) {
 		strbuf_addf(sb, d ? ",w=" : "r=");
-		rate(dt > 0 ? (double)(st->bytes[d] - (prev ? prev->bytes[d] : 0)) / dt : 0, sb);
+		rate(dt > 0 ? (double)(st->bytes[d] - (prev ? prev->bytes[d] : 0)) / dt : 0, units,
+		     sb);
 	}
 	strbuf_addf(sb, "][");
 	for (d = 0; d < 2; d++) {

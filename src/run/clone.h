@@ -19,6 +19,8 @@
 
 #include "run/worker.h"
 
+struct status_area;
+
 /* The run's control block, shared with the clones in processes. */
 struct ctl {
 	/* Robust (runlock.h): a clone's process killed holding it leaves
@@ -47,6 +49,9 @@ struct ctl {
 	/* The run's stop, copied here by the run's process for the clones in
 	 * processes (their signals are the run's process's to take). */
 	atomic_int stop;
+	/* Where the status reports ask the clones for their stats (run/status.h),
+	 * another shared mapping; NULL without them. */
+	struct status_area *status;
 	size_t len; /* of the shared mapping this is the start of */
 };
 

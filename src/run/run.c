@@ -8,6 +8,7 @@
  * The orchestration only: the checks are preflight.c's, the hand-off to
  * clone threads and processes clone.c's, the status line watch.c's.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "run/clone.h"
 #include "run/preflight.h"
 #include "run/run.h"
+#include "run/status.h"
 #include "run/steady.h"
 #include "run/watch.h"
 #include "run/worker.h"
@@ -92,6 +94,8 @@ static int setup_late(const struct run_plan *plan, struct ctl *c, bool *up, unsi
 			break;
 		up[i] = true;
 		slots[i].w.halt = &c->halt[i];
+		slots[i].w.status = c->status;
+		slots[i].w.status_idx = i;
 		slots[i].w.flow = flow_of(flows, &plan->jobs[r->job_index]);
 		r->engine = slots[i].w.eng.ops->name;
 		r->depth = slots[i].w.eng.depth;
@@ -113,7 +117,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	struct ctl *c;
 	struct watcher wt;
 	struct steady_watch sw;
-	bool watching = false, steadying = false;
+	struct status_reporter sr;
+	bool watching = false, steadying = false, reporting = false;
 	struct timeval tv;
 	unsigned i, k, n = 0, batch = 0, group = 0;
 	struct slot *slots;
@@ -135,6 +140,12 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	ret = clone_ctl_new(nr, n, &c, cause);
 	if (ret)
 		return ret;
+	if (watch && watch->report && !(c->status = status_area_new(n))) {
+		clone_ctl_free(c);
+		return set_cause_errno(cause, errno,
+				       "cannot map the status reports' memory for %u clones: %s", n,
+				       strerror(errno));
+	}
 	flow_make(jobs, nr, &flows);
 	slots = c->slots;
 	for (i = 0; i < nr; i++)
@@ -189,6 +200,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 			if (!ret) {
 				up[n] = true;
 				slots[n].w.halt = &c->halt[n];
+				slots[n].w.status = c->status;
+				slots[n].w.status_idx = n;
 				slots[n].w.flow = flow_of(&flows, &jobs[i]);
 			}
 			/* ioscheduler: checked, and what it replaces noted. */
@@ -218,6 +231,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	watching = watch_start(&wt, watch, slots, out->nr, out->t_start);
 	if (watch && watch->idle)
 		idleprof_start(watch->idle);
+	reporting = status_start(&sr, watch, c->status, out);
 	out->steady = xcalloc(out->nr, sizeof(*out->steady));
 	if (steady_watch_setup(out->steady, out->results, out->nr))
 		steadying = steady_watch_start(&sw, slots, out->results, out->nr, c, out->steady);
@@ -241,6 +255,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	if (!ret && !*stop)
 		ret = clone_start_batch(slots, batch, n, c, cause);
 	clone_join_all(slots, out->nr, c, stop);
+	if (reporting)
+		status_stop(&sr);
 	out->duration = run_now() - out->t_start;
 	if (watch && watch->idle) {
 		idleprof_stop(watch->idle);
@@ -283,6 +299,7 @@ out:
 	filelocks_free(&fl);
 	if (ret)
 		run_free(out);
+	status_area_free(c->status);
 	clone_ctl_free(c);
 	flow_free(&flows);
 	return ret;

@@ -7,6 +7,7 @@
 #ifndef IOGAUGE_RUN_H
 #define IOGAUGE_RUN_H
 
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -75,6 +76,16 @@ struct run_watch {
 	uint64_t every; /* ns */
 	/* --idle-prof (NULL: none): counts from the start of the I/O to the end of the last clone. */
 	struct idleprof *idle;
+	/* Full reports while the jobs run (run/status.h): @report sees the
+	 * stats so far, from its own thread, every @report_every ns (0:
+	 * none) counted from the run's start, whenever @report_now (may be
+	 * NULL; a signal handler may post it) is posted, and whenever the
+	 * file @dump_file (may be NULL) appears: it is removed. */
+	void (*report)(const struct run *snap, void *report_arg);
+	void *report_arg;
+	uint64_t report_every;
+	sem_t *report_now;
+	const char *dump_file;
 };
 
 /* The signals that stop a run as Ctrl-C does (the program's handler sets

@@ -20,6 +20,7 @@
 #include "jobfile/options.h"
 #include "run/loop.h"
 #include "run/run.h"
+#include "run/status.h"
 #include "run/worker.h"
 #include "workload/lattarget.h"
 
@@ -587,6 +588,9 @@ static void reloop(struct worker *w, struct loop *lp)
 	}
 }
 
+static void status_copy(struct worker *w, const struct loop *lp, const struct rusage *ru0,
+			bool fin);
+
 /* A read-back pass (verify=): what is in flight completes, then the blocks
  * worker_verify_next hands out are read and checked, at the job's depth,
  * until there are none.  A stop or an error ends it early. */
@@ -606,6 +610,8 @@ static void verify_pass(struct worker *w, struct loop *lp, enum verify_pass pass
 	worker_verify_begin(w, pass);
 	lp->verifying = true;
 	while (!worker_stopped(w) && !w->error) {
+		if (w->status && status_asked(w->status, w->status_seen))
+			status_copy(w, lp, NULL, false);
 		fill(w, lp);
 		if (lp->queued && !w->error)
 			commit(w, lp);
@@ -648,6 +654,26 @@ static void rusage_delta(struct run_rusage *out, const struct rusage *a, const s
 	out->minf = (uint64_t)(b->ru_minflt - a->ru_minflt);
 }
 
+/* The run's process asks for the stats so far (run/status.h): the
+ * measured time and CPU up to now (@ru0 NULL: the CPU as last copied),
+ * copied with them; @fin as it ends. */
+static void status_copy(struct worker *w, const struct loop *lp, const struct rusage *ru0, bool fin)
+{
+	struct rusage ru;
+	uint64_t now = run_now();
+
+	if (!fin) {
+		w->stats.elapsed = now > lp->t_measure ? now - lp->t_measure : 0;
+		w->stats.runtime_sum = w->stats.elapsed / 1000000;
+	}
+	if (!fin && ru0) {
+		getrusage(RUSAGE_THREAD, &ru);
+		rusage_delta(&w->stats.ru, ru0, &ru);
+	}
+	w->status_seen = status_answer(w->status, w->status_idx, &w->stats, w->eng.ops->name,
+				       w->eng.depth, w->iv.t0, fin);
+}
+
 /* write_iolog's file, after the run; a failure is the job's error. */
 static void trace_write(struct worker *w, uint64_t t0, uint64_t t_end)
 {
@@ -681,6 +707,8 @@ void worker_run(struct worker *w)
 	 * time): the drop writes back the dirty pages first, which can take
 	 * as long as the I/O that follows. */
 	getrusage(RUSAGE_THREAD, &ru0);
+	if (w->status)
+		status_begin(w->status, w->status_idx);
 	/* Dropped as the job starts, not at set-up: an earlier job may have
 	 * filled the cache since. */
 	if (job->invalidate && !job->pre_read && !(w->eng.ops->flags & ENGINE_F_NOFILES))
@@ -709,10 +737,14 @@ void worker_run(struct worker *w)
 	if (lp.rate.on || job->thinktime || w->eng.think || job->read_iolog)
 		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	windows_init(w, &lp);
+	if (w->status)
+		status_copy(w, &lp, &ru0, false);
 	for (;;) {
 		/* The last completion's clock read serves: no extra read per I/O. */
 		if (worker_stopped(w) || w->error || lp.now >= lp.deadline)
 			break;
+		if (w->status && status_asked(w->status, w->status_seen))
+			status_copy(w, &lp, &ru0, false);
 		if (lp.min_rate && lp.now >= lp.ramp_end && loop_min_rate_failed(w, &lp))
 			break;
 		/* As fio: trims trim_percentage owes still go out. */
@@ -794,4 +826,6 @@ void worker_run(struct worker *w)
 				w->error = xasprintf("%s: fsync at the end: %s", w->files.v[i].path,
 						     strerror(w->error_no));
 			}
+	if (w->status)
+		status_copy(w, &lp, &ru0, true);
 }

@@ -26,6 +26,7 @@
 #include "workload/workload.h"
 
 struct run_watch;
+struct status_area;
 struct verify_async;
 
 /* A running worker's progress, published every stats window for the live
@@ -118,6 +119,12 @@ struct worker {
 	struct replay replay;  /* read_iolog: the I/Os to issue (n 0: off) */
 	uint64_t replay_pos;   /* the next of them */
 	uint64_t replay_t0;    /* ns: when the log's time 0 is, 0 without its times */
+	/* --status-interval, SIGUSR1: where the run's process asks for the
+	 * stats so far (run/status.h), this clone's slot there, and the
+	 * request last answered. */
+	struct status_area *status;
+	unsigned status_idx;
+	uint32_t status_seen;
 };
 
 /* Whether the worker is to stop: the run was stopped, or its group halted. */

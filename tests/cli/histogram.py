@@ -67,7 +67,9 @@ def case(name, args, tmp):
                        capture_output=True, text=True)
     if not check(p.returncode == 0, "%s: exit %d: %s" % (name, p.returncode, p.stderr)):
         return
-    text, doc = p.stdout[:p.stdout.index("\n{") + 1], json.loads(p.stdout[p.stdout.index("\n{"):])
+    # fio's order: the JSON document, then the normal report.
+    doc, end = json.JSONDecoder().raw_decode(p.stdout, p.stdout.index("{"))
+    text = p.stdout[end:]
     job = doc["jobs"][0]
     dirs = [d for d in ("read", "write", "trim", "sync") if job.get(d, {}).get("total_ios")]
     hms = job["iogauge"]["histogram_ms"]
