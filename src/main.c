@@ -24,6 +24,7 @@
 #include "plan/plan.h"
 #include "report/inflate.h"
 #include "report/output.h"
+#include "report/eta.h"
 #include "report/report.h"
 #include "run/run.h"
 #include "run/status.h"
@@ -295,129 +296,6 @@ static void clock_info(void)
 	printf("cost: %.1f ns per read (%u reads)\n", (double)(t1 - t0) / n, n);
 }
 
-/* The live status line: stderr, rewritten in place on a terminal. */
-struct eta_state {
-	struct run_status prev;
-	bool have_prev;
-	bool tty;
-	size_t width;	  /* of the last line, to blank it */
-	uint64_t newline; /* --eta-newline, ns; 0: none */
-	uint64_t kept;	  /* run_now() when a line was last kept */
-	bool newline_due;
-	unsigned units; /* REPORT_UNITS_*: unit_base and kb_base's */
-	/* --bandwidth-log: fio's aggregate samples, taken as it takes them
-	 * when it computes its status line: one per direction once more than
-	 * 500 ms (its bw_avg_time) have passed since the last. */
-	bool agg;
-	uint64_t agg_t0, agg_prev_t; /* ns */
-	uint64_t agg_prev[3];	     /* bytes at the last sample */
-	struct strbuf agg_log[3];    /* "ms, KiB/s, dir, 0, 0" lines */
-};
-
-static void agg_sample(struct eta_state *es, const struct run_status *st, uint64_t now)
-{
-	uint64_t bytes[3] = { st->bytes[0], st->bytes[1], st->trim_bytes };
-	uint64_t ms = (now - es->agg_prev_t) / 1000000;
-	unsigned d;
-
-	if (ms <= 500)
-		return;
-	for (d = 0; d < 3; d++) {
-		/* fio's calc_rate: whole KiB/s of the bytes since the last sample. */
-		strbuf_addf(&es->agg_log[d], "%llu, %llu, %u, 0, 0\n",
-			    (unsigned long long)((now - es->agg_t0) / 1000000),
-			    (unsigned long long)((1000 * (bytes[d] - es->agg_prev[d])) / ms / 1024),
-			    d);
-		es->agg_prev[d] = bytes[d];
-	}
-	es->agg_prev_t = now;
-}
-
-/* Writes agg-read_bw.log, agg-write_bw.log and agg-trim_bw.log into the
- * current folder, as fio does.  0, or -errno with *cause set. */
-static int agg_write(struct eta_state *es, char **cause)
-{
-	static const char *const names[] = { "agg-read_bw.log", "agg-write_bw.log",
-					     "agg-trim_bw.log" };
-	unsigned d;
-	int fd, err;
-	ssize_t n;
-
-	for (d = 0; d < 3; d++) {
-		fd = open(names[d], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0) {
-			err = errno;
-			return set_cause_errno(cause, err, "--bandwidth-log: %s: %s", names[d],
-					       strerror(err));
-		}
-		n = es->agg_log[d].len ? write(fd, es->agg_log[d].buf, es->agg_log[d].len) : 0;
-		err = n < 0 ? errno : (size_t)n < es->agg_log[d].len ? EIO : 0;
-		if (close(fd) < 0 && !err)
-			err = errno;
-		if (err)
-			return set_cause_errno(cause, err, "--bandwidth-log: %s: %s", names[d],
-					       strerror(err));
-	}
-	return 0;
-}
-
-static void eta_show(const struct run_status *st, void *arg)
-{
-	struct eta_state *es = arg;
-	struct strbuf sb = { 0 };
-	uint64_t now = run_now();
-
-	report_status(st, es->have_prev ? &es->prev : NULL, es->units, &sb);
-	if (es->agg)
-		agg_sample(es, st, now);
-	/* --eta-newline: as fio, the first line shown after more than that
-	 * time is kept; the line after it starts below it. */
-	if (es->tty && es->newline_due) {
-		fputc('\n', stderr);
-		es->width = 0;
-		es->newline_due = false;
-	}
-	if (es->tty) {
-		fprintf(stderr, "\r%-*s", (int)es->width, sb.buf);
-		es->width = sb.len;
-		if (es->newline && now - es->kept > es->newline) {
-			es->newline_due = true;
-			es->kept = now;
-		}
-	} else {
-		fprintf(stderr, "%s\n", sb.buf);
-	}
-	fflush(stderr);
-	es->prev = *st;
-	es->have_prev = true;
-	strbuf_free(&sb);
-}
-
-/* A long layout's or pre_read's progress, as the status line goes: in
- * place on a terminal (blanked at the end), a line each time elsewhere. */
-static void layout_show(const struct run_layout *l, void *arg)
-{
-	struct eta_state *es = arg;
-	char line[512];
-	int n;
-
-	n = snprintf(line, sizeof(line), "%s %s: %llu of %llu MiB (%.0f%%)", l->what, l->path,
-		     (unsigned long long)(l->done >> 20), (unsigned long long)(l->total >> 20),
-		     l->total ? 100.0 * (double)l->done / (double)l->total : 100.0);
-	if (n < 0)
-		return;
-	if (!es->tty) {
-		fprintf(stderr, "%s\n", line);
-	} else if (l->done == l->total) {
-		fprintf(stderr, "\r%*s\r", (int)es->width, "");
-		es->width = 0;
-	} else {
-		fprintf(stderr, "\r%-*s", (int)es->width, line);
-		es->width = strlen(line);
-	}
-	fflush(stderr);
-}
-
 /* --idle-prof=calibrate: the unit of work's time, as fio prints it; nothing runs. */
 static int idle_calibrate(void)
 {
@@ -516,7 +394,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	struct status_show ss = { .cli = cli, .sq = sq, .dest = dest };
 	struct sigaction su1 = { .sa_handler = on_status_signal, .sa_flags = SA_RESTART };
 	struct run_watch watch = { .fn = eta_show,
-				   .layout = layout_show,
+				   .layout = eta_layout_show,
 				   .arg = &es,
 				   .every = cli->eta_interval ? cli->eta_interval : 1000000000ull,
 				   .report = status_show,
@@ -614,7 +492,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 			fin.bytes[1] += run.results[i].stats.dir[STAT_WRITE].bytes;
 			fin.trim_bytes += run.results[i].stats.dir[STAT_TRIM].bytes;
 		}
-		agg_sample(&es, &fin, run_now());
+		eta_agg_sample(&es, &fin, run_now());
 	}
 	report(cli, sq, &run, util.buf, ss.shown > 0, &out);
 	strbuf_free(&util);
@@ -646,7 +524,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		}
 	}
 	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause)) ||
-	    (cli->bandwidth_log && agg_write(&es, &cause))) {
+	    (cli->bandwidth_log && eta_agg_write(&es, &cause))) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		status = EXIT_FAILED;
