@@ -177,10 +177,11 @@ EXAMPLES = {
         "directory -> scratch, filesize 128G/size 999G -> 16m, runtime 100 -> 1 s; raicer a "
         "link to a 16 MiB loop device (fio 3.33 cannot trim a regular file); create_on_open "
         "-> 0"),
-    "exec": ({"runtime": "1", "program": lambda v: "/bin/echo" if "turbostat" in v else v},
-             "time",
+    "exec": ({"runtime": "1", "program": lambda v: "/bin/echo" if "turbostat" in v else v,
+              "numjobs": lambda v: "2"}, "time",
         "/usr/sbin/turbostat (absent) -> /bin/echo with the same arguments (its .stdout "
-        "compared); runtime 30/10 -> 1 s (time_based)"),
+        "compared); runtime 30/10 -> 1 s (time_based); cpuio numjobs 12 -> 2 (a burner a "
+        "core here)"),
     "exitwhat": ({"filename": DEV, "filesize": "16m",
                   "number_ios": lambda v: str(int(v) // 10)}, "size",
         "/tmp/test -> a 16 MiB loop device, filesize 1G -> 16m; number_ios 1000 -> 100 "
