@@ -125,21 +125,21 @@ EXAMPLES = {
     "butterfly": ({"filename": DEV, "size": "4m", "runtime": "20"}, "size",
         "/tmp/testfile -> a 16 MiB loop device, size 4m (both size-bound; fio's flow spin "
         "leaves its loop device ~2000 IOPS); runtime -> 20 s as a cap"),
-    "cmdprio-bssplit": ({"filename": DEV, "runtime": "1"}, "time",
-        "/dev/sda -> a 16 MiB loop device, runtime 1 s (no size: device-bound by time)"),
+    "cmdprio-bssplit": ({"filename": DEV, "runtime": "500ms"}, "time",
+        "/dev/sda -> a 16 MiB loop device, runtime 0.5 s (no size: device-bound by time)"),
     "cmdprio-percentage": ({"filename": DEV, "runtime": "20"}, "size",
         "device -> a 16 MiB loop device; runtime 20 s as a cap"),
-    "falloc": ({"directory": DIR, "size": "16m", "runtime": "1"}, "time",
-        "directory=/scratch -> scratch; size 100M -> 16m, runtime 10 -> 1 s (its first phases are time_based)"),
+    "falloc": ({"directory": DIR, "size": "16m", "runtime": "500ms"}, "time",
+        "directory=/scratch -> scratch; size 100M -> 16m, runtime 10 -> 0.5 s (its first phases are time_based)"),
     "filedelete-ioengine": ({"directory": DIR, "nrfiles": "200"}, "size",
         "nrfiles 200 kept (as a cap); files in scratch"),
     "filestat-ioengine": ({"directory": DIR, "nrfiles": "200"}, "size",
         "nrfiles 200 kept (as a cap); files in scratch"),
-    "flow": ({"directory": DIR, "size": "16m", "runtime": "1"}, "time",
-        "/tmp/testfile -> scratch, size 100g -> 16m, runtime 30 -> 1 s (time_based)"),
-    "ftruncate": ({"directory": DIR, "size": "16m", "runtime": "1"}, "time",
-        "directory=/scratch -> scratch; size 100M+4k -> 16m, runtime 10 -> 1 s (time_based)"),
-    "cpuio": ({"runtime": "1"}, "time", "runtime -> 1 s (time_based burners; no data)"),
+    "flow": ({"directory": DIR, "size": "16m", "runtime": "500ms"}, "time",
+        "/tmp/testfile -> scratch, size 100g -> 16m, runtime 30 -> 0.5 s (time_based)"),
+    "ftruncate": ({"directory": DIR, "size": "16m", "runtime": "500ms"}, "time",
+        "directory=/scratch -> scratch; size 100M+4k -> 16m, runtime 10 -> 0.5 s (time_based)"),
+    "cpuio": ({"runtime": "500ms"}, "time", "runtime -> 0.5 s (time_based burners; no data)"),
     "filecreate-ioengine": ({"directory": DIR, "nrfiles": "200"}, "size",
                             "nrfiles 31250 -> 200 per job (16 jobs, 4k files in scratch)"),
     "surface-scan": ({"filename": DEV}, "size",
@@ -172,9 +172,9 @@ EXAMPLES = {
     # tools discard.  fio's libaio counts a read past the end of a file
     # being written as an I/O of 0 bytes, iogauge fails it: the verifier's
     # file is laid out first.
-    "enospc-pressure": ({"directory": DIR, "filesize": "16m", "size": "16m", "runtime": "1",
+    "enospc-pressure": ({"directory": DIR, "filesize": "16m", "size": "16m", "runtime": "500ms",
                          "create_on_open": "0"}, "race",
-        "directory -> scratch, filesize 128G/size 999G -> 16m, runtime 100 -> 1 s; raicer a "
+        "directory -> scratch, filesize 128G/size 999G -> 16m, runtime 100 -> 0.5 s; raicer a "
         "link to a 16 MiB loop device (fio 3.33 cannot trim a regular file); create_on_open "
         "-> 0"),
     "exec": ({"runtime": "1", "program": lambda v: "/bin/echo" if "turbostat" in v else v,
@@ -193,9 +193,9 @@ EXAMPLES = {
     "numa@node0": ({"filename": DEV, "size": "16m", "numa_cpu_nodes": lambda v: "0",
                     "numa_mem_policy": lambda v: v.split(":")[0] + ":0"}, "size",
         "as numa, each job's nodes -> 0 (bind:0, interleave:0): it runs on one node"),
-    "steadystate": ({"runtime": "1"}, "time",
+    "steadystate": ({"runtime": "500ms"}, "time",
         "/dev/null and /dev/zero kept (character devices: size=128m is theirs); runtime "
-        "5m -> 1 s (time_based; ss_ramp is then not reached)"),
+        "5m -> 0.5 s (time_based; ss_ramp is then not reached)"),
 }
 
 # In scope, not run by iogauge yet: name -> what it lacks (and which area
