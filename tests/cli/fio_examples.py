@@ -183,8 +183,8 @@ EXAMPLES = {
         "compared); runtime 30/10 -> 1 s (time_based); cpuio numjobs 12 -> 2 (a burner a "
         "core here)"),
     "exitwhat": ({"filename": DEV, "filesize": "16m",
-                  "number_ios": lambda v: str(int(v) // 10)}, "size",
-        "/tmp/test -> a 16 MiB loop device, filesize 1G -> 16m; number_ios 1000 -> 100 "
+                  "number_ios": lambda v: str(int(v) // 4)}, "size",
+        "/tmp/test -> a 16 MiB loop device, filesize 1G -> 16m; number_ios 1000 -> 250 "
         "(slow1/slow2 think 2 ms an I/O; rate=300 is bytes/s: one I/O each way a fast clone)"),
     "numa": ({"filename": DEV, "size": "16m"}, "size" if numa_nodes() >= 2 else
              "refused:numa_cpu_nodes",
