@@ -25,6 +25,7 @@ struct run_file {
 	uint64_t len;		 /* bytes: length of the I/O region */
 	bool created;		 /* this run created it: unlink may remove it */
 	bool blkdev;		 /* a block device: trims are discards */
+	bool chardev;		 /* a character device: not laid out, never removed */
 	bool fill;		 /* fill_device: laid out until the filesystem is full */
 	struct files_lock *lock; /* lockfile: shared with the run's other users of the path */
 	bool nosync;		 /* create_fsync=0: no fsync after the layout */
@@ -63,8 +64,9 @@ struct files_watch {
  * regions the plan gives (plan_region, plan_region_in_file).  A file that does
  * not exist is created and filled with non-zero data; one too short is
  * extended (unless @engine_flags has ENGINE_F_NOEXTEND: then it is an
- * error); none is shortened.  With ENGINE_F_NOFILES nothing is created or
- * opened (fd -1) and the regions come from the job alone.  0, or -errno
+ * error); none is shortened.  A character device is only opened: its size
+ * is the job's (filesize, or size per file).  With ENGINE_F_NOFILES nothing
+ * is created or opened (fd -1) and the regions come from the job alone.  0, or -errno
  * with *cause naming the file; on error nothing stays open and files this
  * call created are removed.  *@fw->stop set during a layout or pre_read
  * ends it at the next MiB: -EINTR.
@@ -73,7 +75,8 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 	       const struct files_watch *fw, struct run_files *fs, char **cause);
 /*
  * What is at @path: *kind is 0 (nothing), 'f' (a regular file), 'b' (a
- * block device) or 'o' (anything else), *size its bytes.  0, or -errno
+ * block device), 'c' (a character device: *size 0, it has none) or 'o'
+ * (anything else), *size its bytes.  0, or -errno
  * when @path cannot be looked at.
  */
 int files_probe(const char *path, char *kind, uint64_t *size);

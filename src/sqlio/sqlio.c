@@ -390,7 +390,7 @@ static int size_targets(struct sqlio *s, char **cause)
 
 		if (ret)
 			return set_cause(cause, "%s: %s", t->path, strerror(-ret));
-		if (kind == 'o')
+		if (kind == 'o' || kind == 'c')
 			return set_cause(cause, "%s: not a regular file or a block device",
 					 t->path);
 		t->exists = kind != 0;

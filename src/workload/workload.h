@@ -510,6 +510,7 @@ static inline bool workload_next(struct workload *wl, struct io_req *req,
 	} else {
 		int64_t add = job->rw_seq_add;
 		uint64_t back = add < 0 ? (uint64_t)-add : 0;
+		bool pass_end;
 
 		off = wl->cursor[fi];
 		/* Past the end: wrap, as fio's get_next_seq_offset: forwards to
@@ -532,11 +533,15 @@ static inline bool workload_next(struct workload *wl, struct io_req *req,
 			wl->cursor[fi] = off + len + (uint64_t)add;
 		/* As fio: with holes, a pass ends when a block reaches the end
 		 * (not when the bytes of the region have been moved), and a
-		 * job that is not time_based ends after loops passes. */
-		if (add > 0 && off + len >= end && !job->time_based &&
-		    ++wl->seq_passes >= job->loops)
+		 * job that is not time_based ends after loops passes.  The next
+		 * offset past the region's end wraps only when it is past the
+		 * file's size too (fio's get_next_seq_offset); short of that,
+		 * as in fio's get_next_offset, the pass ends here. */
+		pass_end = off + len >= end || (add > 0 && wl->cursor[fi] >= end &&
+						wl->cursor[fi] - f->start < f->size);
+		if (add > 0 && pass_end && !job->time_based && ++wl->seq_passes >= job->loops)
 			*limit = issued + len;
-		last = add >= 0 && off + len >= end;
+		last = add >= 0 && pass_end;
 	}
 	if (off + len > end && !wl->zoned)
 		len = workload_fit_bs(job, d, end - off);

@@ -168,6 +168,26 @@ def lfsr(tmp):
     same(tmp, "size=1m\nbs=4k\nrw=randread\nrandom_generator=tausworthe64\n", span=4 * k)
 
 
+def gaps(tmp):
+    """rw=write:112k, bs=16k over 1m: a next offset past the region wraps
+    only when it is past the file's size too (a file laid out to 1m: 64
+    writes, the region eight times); in a file of 4m the pass ends there
+    (8 writes, as fio's get_next_offset), once a loop."""
+    k = 1024
+    dat = os.path.join(tmp, "f.dat")
+    for size, loops, n in ((0, 1, 64), (4096 * k, 1, 8), (4096 * k, 2, 16)):
+        for tool in [BIN] + ([FIO] if FIO else []):
+            if os.path.exists(dat):
+                os.unlink(dat)
+            if size:
+                with open(dat, "wb") as f:
+                    f.truncate(size)
+            got = offsets(tool, tmp, "size=1m\nbs=16k\nrw=write:112k\nloops=%d\n" % loops)
+            want = [i % 8 * 128 * k for i in range(n)]
+            check(got == {1: want}, "%s rw=write:112k in a file of %d bytes, loops=%d: %s" %
+                  (os.path.basename(tool), size, loops, got and {c: v[:10] for c, v in got.items()}))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-zones-")
     try:
@@ -205,6 +225,7 @@ def main():
         same(tmp, "size=4m\nbs=4k\nzonemode=strided\nrw=randread\nzonesize=512k\n"
              "zonerange=256k\nzoneskip=256k\n", span=4 * k)
         lfsr(tmp)
+        gaps(tmp)
         refused(tmp, "bs=64k,4k\nrw=randread\nbs_is_seq_rand=1\n", "one fixed block size")
         refused(tmp, "bsrange=1k-16k\nbs_unaligned\ndirect=1\n", "direct=1 cannot")
         refused(tmp, "zonemode=strided\n", "zonemode=strided needs zonesize=")
