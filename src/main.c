@@ -445,6 +445,9 @@ static void report(const struct cli *cli, const struct sqlio *sq, const struct r
 {
 	unsigned f = cli->formats ? cli->formats : CLI_FMT_NORMAL;
 
+	/* fio prints act's table as its last job ends, before any report. */
+	if (cli->profile && !strcmp(cli->profile, "act"))
+		report_act(run, !cli->act_prep, out);
 	if (f & CLI_FMT_SQLIO)
 		report_sqlio(sq, run, util, out);
 	if (f & CLI_FMT_TERSE)

@@ -477,6 +477,7 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 		struct str_list *keep = sections.n ? &sections : NULL, names = { 0 };
 
 		profile_add(&cli->js, cli->profile, &prof_flags, keep ? keep : &names);
+		cli->act_prep = profile_act_prep(cli->profile, &prof_flags);
 		str_list_clear(&names);
 	}
 	cli->nr_inputs += !!cli->profile;
