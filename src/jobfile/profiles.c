@@ -82,16 +82,16 @@ static const char *const act_opts[] = { "device-names",
 /* The longest --test-duration: one hour-long slice of fio's table. */
 #define ACT_SLICE_SECS 3600ull
 
-/* @flag's value as a whole number in [1, @max]: 0, or -EINVAL with *cause. */
-static int act_uint(const char *flag, const char *val, unsigned long long max,
-		    unsigned long long *out, char **cause)
+/* @flag's value as a whole number in [@min, @max]: 0, or -EINVAL with *cause. */
+static int act_uint(const char *flag, const char *val, unsigned long long min,
+		    unsigned long long max, unsigned long long *out, char **cause)
 {
 	char *end;
 
 	errno = 0;
 	*out = strtoull(val, &end, 10);
-	if (!*val || *end || errno || *val == '-' || *out < 1 || *out > max) {
-		*cause = xasprintf("%s: a whole number from 1 to %llu expected", flag, max);
+	if (!*val || *end || errno || *val == '-' || *out < min || *out > max) {
+		*cause = xasprintf("%s: a whole number from %llu to %llu expected", flag, min, max);
 		return -EINVAL;
 	}
 	return 0;
@@ -117,17 +117,17 @@ static int act_build(const struct str_list *flags, struct strbuf *sb, char **cau
 		} else if (ACT_KEY("prep")) {
 			prep = true;
 		} else if (ACT_KEY("load")) {
-			ret = act_uint(f, v, 1000000, &load, cause);
+			ret = act_uint(f, v, 0, 1000000, &load, cause);
 		} else if (ACT_KEY("threads-per-queue")) {
-			ret = act_uint(f, v, 4096, &threads, cause);
+			ret = act_uint(f, v, 1, 4096, &threads, cause);
 		} else if (ACT_KEY("read-req-num-512-blocks")) {
-			ret = act_uint(f, v, 1u << 21, &blocks, cause);
+			ret = act_uint(f, v, 1, 1u << 21, &blocks, cause);
 		} else if (ACT_KEY("large-block-op-kbytes")) {
-			ret = act_uint(f, v, 1u << 30, &wsize, cause);
+			ret = act_uint(f, v, 1, 1u << 30, &wsize, cause);
 		} else if (ACT_KEY("test-duration")) {
 			/* fio runs runtime=<value>s, but scales a unit to
 			 * microseconds first: "2s" would be 2000000 s. */
-			ret = act_uint(f, v, ACT_SLICE_SECS, &secs, cause);
+			ret = act_uint(f, v, 1, ACT_SLICE_SECS, &secs, cause);
 			if (ret) {
 				free(*cause);
 				*cause = xasprintf("%s: a whole number of seconds from 1 to "

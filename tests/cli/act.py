@@ -240,6 +240,11 @@ def colon(tmp):
     check(rc == 0 and sorted(jobs) == ["act-read-da:db", "act-write-da:db"]
           and jobs["act-read-da:db"].get("filename") == "da:db",
           "colon: %r" % jobs)
+    # --load=0: rate_iops=0, no limit, as fio's.
+    rc, jobs = parse_only(d, ["--profile=act", "--device-names=da", "--test-duration=1",
+                              "--load=0"])
+    check(rc == 0 and jobs["act-read-da"]["rate_iops"] == "0"
+          and jobs["act-write-da"]["rate_iops"] == "0", "load=0: %r" % jobs)
     if not FIO:
         return
     res = both(tmp, "colon", args + ["--output-format=json"])
