@@ -209,12 +209,16 @@ def timed(tmp):
 def prep(tmp):
     """--prep: a zeroing pass then a salting one per device; nothing counted."""
     # (fio without --test-duration prints 24000000 rows: its 24h default in us.)
+    # The table goes into --output's file too, as fio's.
     args = ["--profile=act", "--device-names=da", "--prep", "--test-duration=1",
-            "--output-format=json"]
+            "--output-format=json", "--output=rep.txt"]
     res = both(tmp, "prep", args, ("da",))
     for tool, (rc, out, err, d) in sorted(res.items()):
-        if not check(rc == 0, "%s prep: exit %d %r" % (tool, rc, err[-400:])):
+        if not check(rc == 0 and out == "", "%s prep: exit %d %r %r" % (tool, rc, out[-200:],
+                                                                         err[-400:])):
             continue
+        with open(os.path.join(d, "rep.txt")) as f:
+            out = f.read()
         t = table(tool, out)
         check(t == ([0.0] * 6, "PASSED"), "%s prep table %r" % (tool, t))
         j = report(out)["jobs"]
@@ -226,7 +230,7 @@ def prep(tmp):
             data = f.read()
         # salt's 256 random 4 KiB writes cover every block once.
         blocks = [data[i:i + 4096] for i in range(0, MIB, 4096)]
-        check(len(data) == MIB and not any(b == b"\xa5" * 4096 or b == b"\0" * 4096
+        check(len(data) == MIB and sorted(os.listdir(d)) == ["da", "rep.txt"] and not any(b == b"\xa5" * 4096 or b == b"\0" * 4096
                                            for b in blocks),
               "%s prep: device not salted all over" % tool)
 
