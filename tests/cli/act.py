@@ -46,13 +46,13 @@ def run(tool, cwd, args, out):
     out[os.path.basename(tool)] = (p.returncode, p.stdout, p.stderr)
 
 
-def both(tmp, what, args, devs=("da", "db"), fio_args=()):
+def both(tmp, what, args, devs=("da", "db"), fio_args=(), ig_args=()):
     """{tool: (exit, stdout, stderr, folder)}: iogauge and fio run at once."""
     res, ths, dirs = {}, [], {}
     for tool in [BIN] + ([FIO] if FIO else []):
         name = os.path.basename(tool)
         dirs[name] = fresh(tmp, name + "-" + what, devs)
-        targs = args + (list(fio_args) if tool == FIO else [])
+        targs = args + list(fio_args if tool == FIO else ig_args)
         ths.append(threading.Thread(target=run, args=(tool, dirs[name], targs, res)))
     for t in ths:
         t.start()
@@ -103,6 +103,35 @@ def from_bins(rep):
     return [round(100.0 * b / total, 2) if total else 0.0 for b in bands]
 
 
+def bucket(ns):
+    """[lo, hi) of the histogram bucket (fio's, 64 per power of two) of @ns."""
+    bits = max(ns.bit_length() - 1 - 6, 0)
+    lo = ns >> bits << bits
+    return lo, lo + (1 << bits)
+
+
+def exact(d):
+    """(exact shares per band by fio's rule (whole us over 1000, 8000,
+    64000), the share the histogram may place in the band next door) from
+    the per-I/O lat logs in @d."""
+    lats = []
+    for n in os.listdir(d):
+        if n.startswith("al_lat."):
+            with open(os.path.join(d, n)) as f:
+                lats += [int(line.split(",")[1]) for line in f if line.strip()]
+    bands, near = [0, 0, 0], [0, 0, 0]
+    for v in lats:
+        for b, lim in reversed(list(enumerate((1000, 8000, 64000)))):
+            if v // 1000 > lim:
+                bands[b] += 1
+                break
+        for b, lim in enumerate((1001000, 8001000, 64001000)):
+            lo, hi = bucket(lim)
+            near[b] += lo <= v < hi
+    n = len(lats) or 1
+    return [100.0 * x / n for x in bands], [100.0 * x / n for x in near], len(lats)
+
+
 def fio_jobs(out):
     """[(name, group, rw, bs)] of fio's job lines."""
     return [(m.group(1), int(m.group(2)), m.group(3), m.group(4)) for m in re.finditer(
@@ -128,7 +157,9 @@ def timed(tmp):
     args = ["--profile=act", "--device-names=da,db", "--test-duration=1",
             "--threads-per-queue=2"]
     # fio's job lines come with its normal output, before the table.
-    res = both(tmp, "timed", args + ["--output-format=json+"], fio_args=["--output-format=normal,json+"])
+    res = both(tmp, "timed", args + ["--output-format=json+"],
+               fio_args=["--output-format=normal,json+"],
+               ig_args=["--write_lat_log=al", "--log_avg_msec=0"])
     rc, out, err, d = res["iogauge"]
     if not check(rc == 0, "iogauge act: exit %d %r" % (rc, err[-400:])):
         return
@@ -139,6 +170,16 @@ def timed(tmp):
         check(t[0][:3] == from_bins(rep), "iogauge table %r, from its lat bins %r" %
               (t[0][:3], from_bins(rep)))
     j = rep["jobs"]
+    # How exact the histogram is: each share within the I/Os of the one
+    # bucket a bound falls in (and rounding) of fio's exact count.
+    ex, near, n = exact(d)
+    check(n == sum(x["read"]["total_ios"] + x["write"]["total_ios"] for x in j),
+          "lat log entries %d" % n)
+    if t:
+        for b in range(3):
+            slack = near[b] + (near[b + 1] if b < 2 else 0) + 0.006
+            check(abs(t[0][b] - ex[b]) <= slack, "band %d: table %.2f, exact %.4f, near %.4f" %
+                  (b, t[0][b], ex[b], near[b]))
     reads = sum(x["read"]["total_ios"] for x in j)
     writes = sum(x["write"]["total_ios"] for x in j)
     rbytes = sum(x["read"]["io_bytes"] for x in j)
@@ -152,7 +193,7 @@ def timed(tmp):
           (writes, wbytes))
     check([(x["jobname"], x["groupid"]) for x in j] == [("act-read-da", 0)],
           "iogauge entries %r" % [(x["jobname"], x["groupid"]) for x in j])
-    check(all(os.path.getsize(os.path.join(d, n)) == MIB for n in ("da", "db")),
+    check(all(os.path.getsize(os.path.join(d, f)) == MIB for f in ("da", "db")),
           "iogauge changed the devices' sizes")
     prc, jobs = parse_only(d, args)
     want = {}
@@ -169,7 +210,8 @@ def timed(tmp):
                                                        "bs", "runtime", "time_based")}
            for k, opts in jobs.items()}
     check(prc == 0 and got == want, "parse-only jobs %r, expected %r" % (got, want))
-    glob = {k: v for k, v in rep["global options"].items()}
+    glob = {k: v for k, v in rep["global options"].items()
+            if k not in ("write_lat_log", "log_avg_msec")}  # iogauge's only
     check(glob == {"direct": "1", "ioengine": "sync", "random_generator": "lfsr",
                    "group_reporting": "1", "thread": "", "runtime": "1s",
                    "time_based": "1"}, "iogauge global options %r" % glob)
