@@ -146,6 +146,12 @@ static int act_build(const struct str_list *flags, struct strbuf *sb, char **cau
 		*cause = xstrdup("you need to set IO target(s) with the device-names option.");
 		return -EINVAL;
 	}
+	/* fio adds a job with filename= empty, fails to parse it and runs on
+	 * to "you need to specify size=" in each clone. */
+	if (devs[0] == ',' || devs[strlen(devs) - 1] == ',' || strstr(devs, ",,")) {
+		*cause = xasprintf("--device-names=%s: an empty device name", devs);
+		return -EINVAL;
+	}
 	if (!prep && !dur_flag) {
 		*cause = xstrdup("--test-duration=SECONDS is needed: fio 3.33's default (24h) is "
 				 "read as 86400000000 and run as that many seconds");

@@ -308,6 +308,8 @@ def bad(tmp):
     cases = [
         (["--profile=act"], "you need to set IO target(s) with the device-names option"),
         (["--profile=act", "--device-names="], "device-names option"),
+        (["--profile=act", "--device-names=da,", "--test-duration=1"], "empty device name"),
+        (["--profile=act", "--device-names=da,,db", "--test-duration=1"], "empty device name"),
         (base, "--test-duration=SECONDS is needed"),
         (base + ["--test-duration=2s"], "--test-duration=2s: a whole number of seconds"),
         (base + ["--test-duration=3601"], "from 1 to 3600"),
