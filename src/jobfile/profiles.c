@@ -354,3 +354,13 @@ bool profile_act_prep(const char *name, const struct str_list *flags)
 			return true;
 	return false;
 }
+
+bool profile_opt_has_value(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (profile_has_opt(&profiles[i], key))
+			return strcmp(key, "prep") != 0;
+	return false;
+}

@@ -286,6 +286,12 @@ def colon(tmp):
     check(rc == 0 and sorted(jobs) == ["act-read-da:db", "act-write-da:db"]
           and jobs["act-read-da:db"].get("filename") == "da:db",
           "colon: %r" % jobs)
+    # A profile option's value may be the next word, as in fio.
+    rc, jobs = parse_only(d, ["--profile=act", "--device-names", "da", "--test-duration", "1",
+                              "--threads-per-queue", "3"])
+    check(rc == 0 and sorted(jobs) == ["act-read-da", "act-write-da"]
+          and jobs["act-read-da"].get("numjobs") == "3"
+          and jobs["act-read-da"].get("runtime") == "1s", "values as next words: %r" % jobs)
     # --load=0: rate_iops=0, no limit, as fio's.
     rc, jobs = parse_only(d, ["--profile=act", "--device-names=da", "--test-duration=1",
                               "--load=0"])
