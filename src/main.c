@@ -445,9 +445,6 @@ static void report(const struct cli *cli, const struct sqlio *sq, const struct r
 {
 	unsigned f = cli->formats ? cli->formats : CLI_FMT_NORMAL;
 
-	/* fio prints act's table as its last job ends, before any report. */
-	if (cli->profile && !strcmp(cli->profile, "act"))
-		report_act(run, !cli->act_prep, out);
 	if (f & CLI_FMT_SQLIO)
 		report_sqlio(sq, run, util, out);
 	if (f & CLI_FMT_TERSE)
@@ -619,6 +616,9 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		}
 		agg_sample(&es, &fin, run_now());
 	}
+	/* fio prints act's table once, as its last job ends, before the report. */
+	if (cli->profile && !strcmp(cli->profile, "act"))
+		report_act(&run, !cli->act_prep, &out);
 	report(cli, sq, &run, util.buf, ss.shown > 0, &out);
 	strbuf_free(&util);
 	if (output_commit(dest, out.buf ? out.buf : "", out.len, &cause)) {
