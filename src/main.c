@@ -136,7 +136,7 @@ static const char usage[] =
 	"  --merge-blktrace-only write each merge_blktrace_file and stop\n"
 	"  --idle-prof=MODE    CPU idleness during the run: system, percpu; calibrate: the unit only\n"
 	"  --aux-path=DIR      write verify state and verify_dump files in DIR, not here\n"
-	"  --profile=NAME      add the jobs of fio's built-in benchmark NAME (tiobench)\n"
+	"  --profile=NAME      add the jobs of fio's built-in benchmark NAME (tiobench, act)\n"
 	"  --clock-info        print the clock source and the cost of one clock read\n"
 	"  --list-engines      list the I/O engines of this build\n"
 	"  --enghelp=ENGINE    what ENGINE does and the job options it acts on\n"
@@ -494,6 +494,9 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		}
 		eta_agg_sample(&es, &fin, run_now());
 	}
+	/* fio prints act's table once, as its last job ends, before the report. */
+	if (cli->profile && !strcmp(cli->profile, "act"))
+		report_act(&run, !cli->act_prep, &out);
 	report(cli, sq, &run, util.buf, ss.shown > 0, &out);
 	strbuf_free(&util);
 	if (output_commit(dest, out.buf ? out.buf : "", out.len, &cause)) {

@@ -446,9 +446,14 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 				ret = unknown_flag(arg, name, cause);
 				continue;
 			}
-			if (st == FIO_OPT_HARMLESS) /* a profile's option, maybe */
-				str_list_push(&prof_flags, xstrdup(arg));
 			val = eq ? eq + 1 : NULL;
+			/* A profile's option, maybe; --device-names da takes the next word, as fio's. */
+			if (st == FIO_OPT_HARMLESS && !val && profile_opt_has_value(name) &&
+			    i + 1 < argc && strncmp(argv[i + 1], "--", 2))
+				val = argv[++i];
+			if (st == FIO_OPT_HARMLESS)
+				str_list_push(&prof_flags,
+					      val ? xasprintf("--%s=%s", name, val) : xstrdup(arg));
 			/* --bs 4k takes the next word; a flag that may stand alone does not. */
 			if (!val && o && !(o->flags & OPTF_BARE) && i + 1 < argc &&
 			    strncmp(argv[i + 1], "--", 2))
@@ -477,6 +482,7 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 		struct str_list *keep = sections.n ? &sections : NULL, names = { 0 };
 
 		profile_add(&cli->js, cli->profile, &prof_flags, keep ? keep : &names);
+		cli->act_prep = profile_act_prep(cli->profile, &prof_flags);
 		str_list_clear(&names);
 	}
 	cli->nr_inputs += !!cli->profile;

@@ -6,6 +6,7 @@
  * defaults the last job file left) and its jobs.  This file is the profiles and
  * nothing else: the jobs it adds are read, checked and run as any other.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,142 @@ static int tiobench_build(const struct str_list *flags, struct strbuf *sb, char 
 	return 0;
 }
 
+/*
+ * act: fio 3.33's Aerospike ACT benchmark.  Per device of --device-names
+ * (split at commas; a colon stays inside one filename, as in fio) a job of
+ * threads-per-queue readers and one writer, rate-limited, for
+ * --test-duration seconds; with --prep, a zeroing pass and a salting pass
+ * instead.  Its slice table is report/report_act.c's.
+ */
+static const char *const act_opts[] = { "device-names",
+					"load",
+					"test-duration",
+					"threads-per-queue",
+					"read-req-num-512-blocks",
+					"large-block-op-kbytes",
+					"prep",
+					NULL };
+
+/* fio's ACT loads at 1x: reads and writes per second per device. */
+#define ACT_READ_LOAD  2000u
+#define ACT_WRITE_LOAD 1000u
+/* The longest --test-duration: one hour-long slice of fio's table. */
+#define ACT_SLICE_SECS 3600ull
+
+/* @flag's value as a whole number in [@min, @max]: 0, or -EINVAL with *cause. */
+static int act_uint(const char *flag, const char *val, unsigned long long min,
+		    unsigned long long max, unsigned long long *out, char **cause)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(val, &end, 10);
+	if (!*val || *end || errno || *val == '-' || *out < min || *out > max) {
+		*cause = xasprintf("%s: a whole number from %llu to %llu expected", flag, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int act_build(const struct str_list *flags, struct strbuf *sb, char **cause)
+{
+	unsigned long long load = 1, secs = 0, threads = 8, blocks = 3, wsize = 131072;
+	const char *devs = NULL, *dur_flag = NULL;
+	bool prep = false;
+	unsigned i;
+	char *list, *dev, *save = NULL;
+
+	for (i = 0; i < flags->n; i++) {
+		const char *f = flags->v[i], *eq = strchr(f, '=');
+		const char *v = eq ? eq + 1 : "";
+		size_t klen = eq ? (size_t)(eq - f) : strlen(f);
+		int ret = 0;
+
+#define ACT_KEY(k) (klen == strlen("--" k) && !strncmp(f, "--" k, klen))
+		if (ACT_KEY("device-names")) {
+			devs = v;
+		} else if (ACT_KEY("prep")) {
+			prep = true;
+		} else if (ACT_KEY("load")) {
+			ret = act_uint(f, v, 0, 1000000, &load, cause);
+		} else if (ACT_KEY("threads-per-queue")) {
+			ret = act_uint(f, v, 1, 4096, &threads, cause);
+		} else if (ACT_KEY("read-req-num-512-blocks")) {
+			ret = act_uint(f, v, 1, 1u << 21, &blocks, cause);
+		} else if (ACT_KEY("large-block-op-kbytes")) {
+			ret = act_uint(f, v, 1, 1u << 30, &wsize, cause);
+		} else if (ACT_KEY("test-duration")) {
+			/* fio runs runtime=<value>s, but scales a unit to
+			 * microseconds first: "2s" would be 2000000 s. */
+			ret = act_uint(f, v, 1, ACT_SLICE_SECS, &secs, cause);
+			if (ret) {
+				free(*cause);
+				*cause = xasprintf("%s: a whole number of seconds from 1 to "
+						   "%llu expected (fio 3.33 reads a unit as "
+						   "microseconds and runs that many seconds; "
+						   "more than one hour-long slice is not built)",
+						   f, ACT_SLICE_SECS);
+			}
+			dur_flag = f;
+		}
+#undef ACT_KEY
+		if (ret)
+			return ret;
+	}
+	if (!devs || !*devs) {
+		*cause = xstrdup("you need to set IO target(s) with the device-names option.");
+		return -EINVAL;
+	}
+	/* fio adds a job with filename= empty, fails to parse it and runs on
+	 * to "you need to specify size=" in each clone. */
+	if (devs[0] == ',' || devs[strlen(devs) - 1] == ',' || strstr(devs, ",,")) {
+		*cause = xasprintf("--device-names=%s: an empty device name", devs);
+		return -EINVAL;
+	}
+	if (!prep && !dur_flag) {
+		*cause = xstrdup("--test-duration=SECONDS is needed: fio 3.33's default (24h) is "
+				 "read as 86400000000 and run as that many seconds");
+		return -EINVAL;
+	}
+	if (wsize / (blocks * 512) < 1) {
+		*cause = xasprintf("--large-block-op-kbytes=%llu is less than one read "
+				   "(%llu bytes): fio 3.33 divides by zero",
+				   wsize, blocks * 512);
+		return -EINVAL;
+	}
+	strbuf_adds(sb, "[global]\ndirect=1\nioengine=sync\nrandom_generator=lfsr\n"
+			"group_reporting=1\nthread\n");
+	list = xstrdup(devs);
+	for (dev = strtok_r(list, ",", &save); dev; dev = strtok_r(NULL, ",", &save)) {
+		unsigned long long rsize = wsize / (blocks * 512);
+
+		if (prep) {
+			strbuf_addf(sb,
+				    "[act-prep-zeroes-%s]\nfilename=%s\nbs=1048576\n"
+				    "zero_buffers\nrw=write\n",
+				    dev, dev);
+			strbuf_addf(sb,
+				    "[act-prep-salt-%s]\nstonewall\nfilename=%s\nbs=4096\n"
+				    "ioengine=libaio\niodepth=64\nrw=randwrite\n",
+				    dev, dev);
+			continue;
+		}
+		/* fio adds these before the device's read job's name: from the
+		 * second device on they land in the job before, the same. */
+		strbuf_addf(sb, "runtime=%llus\ntime_based=1\n", secs);
+		strbuf_addf(sb,
+			    "[act-read-%s]\nfilename=%s\nrw=randread\nnumjobs=%llu\n"
+			    "rate_iops=%llu\nbs=%llu\n",
+			    dev, dev, threads, load * ACT_READ_LOAD / threads, blocks * 512);
+		strbuf_addf(sb,
+			    "[act-write-%s]\nfilename=%s\nrw=randwrite\nrate_iops=%llu\n"
+			    "bs=%llu\n",
+			    dev, dev, (load * ACT_WRITE_LOAD + rsize - 1) / rsize, wsize);
+	}
+	free(list);
+	return 0;
+}
+
 static const struct profile profiles[] = {
 	{
 		.name = "tiobench",
@@ -68,6 +205,12 @@ static const struct profile profiles[] = {
 			   "size=4*1024*$mb_memory, bs=4096, loops=1, numjobs=1); iogauge "
 			   "refuses them rather than write elsewhere or other than asked",
 		.build = tiobench_build,
+	},
+	{
+		.name = "act",
+		.opts = act_opts,
+		.ignored = NULL,
+		.build = act_build,
 	},
 };
 
@@ -118,6 +261,27 @@ static const char *profile_sets(const char *text, const struct opt_def *o)
 	return NULL;
 }
 
+/* Drops the "'key' is ignored" warning of each option @p reads from @flags. */
+static void profile_unwarn(struct jobset *js, const struct profile *p, const struct str_list *flags)
+{
+	unsigned i, w, kept;
+
+	for (i = 0; i < flags->n; i++) {
+		char *key = flag_key(flags->v[i]), *ignored;
+
+		ignored = xasprintf("warning: '%s' is ignored: ", key);
+		for (w = kept = 0; w < js->warnings.n; w++) {
+			if (profile_has_opt(p, key) && strstr(js->warnings.v[w], ignored))
+				free(js->warnings.v[w]);
+			else
+				js->warnings.v[kept++] = js->warnings.v[w];
+		}
+		js->warnings.n = kept;
+		free(ignored);
+		free(key);
+	}
+}
+
 unsigned profile_add(struct jobset *js, const char *name, const struct str_list *flags,
 		     struct str_list *job_names)
 {
@@ -140,6 +304,8 @@ unsigned profile_add(struct jobset *js, const char *name, const struct str_list 
 			jobset_error(js, xasprintf("%s: %s", flags->v[i], p->ignored));
 		free(key);
 	}
+	if (!p->ignored)
+		profile_unwarn(js, p, flags);
 	if (p->build(flags, &sb, &cause)) {
 		jobset_error(js, xasprintf("--profile=%s: %s", name, cause));
 		free(cause);
@@ -177,4 +343,24 @@ unsigned profile_add(struct jobset *js, const char *name, const struct str_list 
 	free(src);
 	free(text);
 	return js->errors.total - before;
+}
+
+bool profile_act_prep(const char *name, const struct str_list *flags)
+{
+	unsigned i;
+
+	for (i = 0; i < flags->n && !strcmp(name, "act"); i++)
+		if (!strcmp(flags->v[i], "--prep") || !strncmp(flags->v[i], "--prep=", 7))
+			return true;
+	return false;
+}
+
+bool profile_opt_has_value(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (profile_has_opt(&profiles[i], key))
+			return strcmp(key, "prep") != 0;
+	return false;
 }

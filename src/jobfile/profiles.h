@@ -20,4 +20,12 @@
 unsigned profile_add(struct jobset *js, const char *name, const struct str_list *flags,
 		     struct str_list *job_names);
 
+/* Whether @key is an option of a profile that takes a value (fio's
+ * --device-names da takes the next word; act's --prep does not). */
+bool profile_opt_has_value(const char *key);
+
+/* Whether @name is act with --prep among @flags: its slice table then
+ * counts no I/O, as fio 3.33's. */
+bool profile_act_prep(const char *name, const struct str_list *flags);
+
 #endif
