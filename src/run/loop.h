@@ -60,6 +60,9 @@ struct loop {
 	 * the next one starts (UINT64_MAX: never); a new loop is due. */
 	uint64_t loop_bytes, next_loop;
 	bool reloop;
+	/* loops above 1 with verify=: a read-back pass after each loop, as
+	 * fio's, at each loop's end (next_loop). */
+	bool verify_each;
 	/* steadystate's sampler reads the progress each second: published at
 	 * each completion, not a stats window behind. */
 	bool publish_each;

@@ -762,7 +762,13 @@ void worker_run(struct worker *w)
 			continue;
 		}
 		if (lp.reloop && !w->error) {
-			reloop(w, &lp);
+			/* A loop has ended: fio reads back what it wrote, then
+			 * (unlink_each_loop) starts the next on new files. */
+			if (lp.verify_each && !worker_stopped(w))
+				verify_pass(w, &lp, w->v.ring ? VERIFY_PASS_RING : VERIFY_PASS_MAP);
+			if (job->unlink_each_loop && !w->error)
+				reloop(w, &lp);
+			lp.reloop = false;
 			continue;
 		}
 		if (lp.backlog && !w->error) {

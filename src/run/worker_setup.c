@@ -536,7 +536,9 @@ void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 	if (!(job_does(job, DDIR_TRIM) && job_does(job, DDIR_WRITE)) ||
 	    __builtin_mul_overflow(region, 2, &lp->loop_bytes))
 		lp->loop_bytes = region;
-	lp->next_loop = job->unlink_each_loop && region ? lp->loop_bytes : UINT64_MAX;
+	lp->verify_each = w->v.stamp && job->do_verify && !job->time_based && job->loops > 1;
+	lp->next_loop =
+		(job->unlink_each_loop || lp->verify_each) && region ? lp->loop_bytes : UINT64_MAX;
 	lp->ramp_end = now + job->ramp_time;
 	lp->deadline = job->runtime ? lp->ramp_end + job->runtime : UINT64_MAX;
 	lp->t_measure = lp->ramp_end;

@@ -306,6 +306,28 @@ def backlog_batch(tmp):
               "verify_backlog_batch: iogauge and fio differ")
 
 
+def loops_verify(tmp):
+    """loops above 1: the read-back pass runs after each loop, as fio's
+    (64 blocks, loops=3: 192 writes and 192 reads in both), also with
+    unlink_each_loop; fio's counts from the same job are the oracle."""
+    path = os.path.join(tmp, "loops.dat")
+    for extra in (["--loops=1"], ["--loops=2"], ["--loops=3"],
+                  ["--loops=2", "--rw=randwrite", "--unlink_each_loop=1"]):
+        args = ["--name=v", "--filename=" + path, "--size=256k", "--bs=4k", "--rw=write",
+                "--verify=crc32c"] + extra
+        got = {}
+        for tool in [BIN] + ([FIO] if FIO else []):
+            rc, j, err = run(tool, args, tmp)
+            check(rc == 0 and j is not None, "loops %s %s: exit %d %s" % (extra, name(tool), rc, err))
+            got[name(tool)] = (j["read"]["total_ios"], j["write"]["total_ios"]) if j else None
+        loops = int(extra[0].split("=")[1])
+        check(got["iogauge"] == (64 * loops, 64 * loops),
+              "loops %s: iogauge read/wrote %s, want %d each" % (extra, got["iogauge"], 64 * loops))
+        if FIO:
+            check(got["iogauge"] == got["fio"], "loops %s: iogauge %s, fio %s" %
+                  (extra, got["iogauge"], got["fio"]))
+
+
 def refused(tmp):
     for args, msg in ((["--verify_interval=1000"], "verify_interval=1000 does not divide"),
                       (["--verify_interval=512", "--verify_offset=500"], "verify_offset=500"),
@@ -332,6 +354,7 @@ def main():
         state(tmp)
         order(tmp)
         backlog_batch(tmp)
+        loops_verify(tmp)
         refused(tmp)
     finally:
         os.chdir(old_cwd)
