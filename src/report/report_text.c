@@ -316,13 +316,19 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 void report_text(const struct run *run, struct strbuf *sb)
 {
 	struct report_entries es;
-	unsigned i;
+	struct report_group *groups;
+	unsigned i, n;
 
 	strbuf_addf(sb, "iogauge %s%s\n", IOGAUGE_VERSION,
 		    run->interrupted ? " (interrupted: partial results)" : "");
 	report_entries(run, &es);
 	for (i = 0; i < es.n; i++)
 		entry(es.v[i].r, es.v[i].threads, es.v[i].st, es.v[i].mixed, sb);
+	/* fio's group totals, after the entries as fio prints them. */
+	n = report_groups(run, &es, &groups);
+	for (i = 0; i < n; i++)
+		report_group_lines(&groups[i], sb);
+	free(groups);
 	report_entries_free(&es);
 	if (run->disks.n)
 		strbuf_addf(sb, "\nDisk stats (read/write):\n");
