@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+# The native report's "Run status group N (all jobs):" blocks against fio
+# 3.33's normal output on the same jobs in the same test run, each tool in
+# a fresh folder of its own, each printing its JSON beside its text
+# (--output-format=normal,json).  One oracle, written here from fio's
+# documented arithmetic (per entry: bytes*1000/runtime in whole ms; per
+# group: bytes over the longest runtime; fio's way of writing quantities
+# in 4 digits), turns each tool's JSON entries into the lines it should
+# print: it must give fio's lines from fio's JSON, and iogauge's from
+# iogauge's (so iogauge's lines sum its own entries as fio's sum fio's).
+# Then the two tools' blocks are compared: the same groups and lines, the
+# same io= figures (size-bound jobs).  iogauge's TOTAL line (a group moving
+# data in more than one direction) is checked against the same oracle.
+# One line per failure, then "totals: N passed, M failed".
+#
+# Environment (set by CTest): IOGAUGE_BIN.
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from clitest import check, finish
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+FIO = shutil.which("fio")
+
+# Groups: 0 two jobs, one of 2 clones (no group_reporting); 1 a read/write
+# mix of 2 clones with group_reporting; 2 kb_base=1000; 3 rates in bits
+# (unit_base=1); 4 unified_rw_reporting=both, 2 clones; 5 =mixed; 6 only a
+# stats=0 job: a header and no line, as fio.
+JOB = """[global]
+ioengine=psync
+bs=4k
+size=256k
+directory=%s
+[w]
+rw=write
+numjobs=2
+[r]
+rw=randread
+filename=r.dat
+[mix]
+stonewall
+rw=randrw
+size=512k
+numjobs=2
+group_reporting
+[si]
+new_group
+rw=write
+size=128k
+kb_base=1000
+[bits]
+new_group
+rw=randrw
+unit_base=1
+[both]
+new_group
+rw=randrw
+unified_rw_reporting=both
+numjobs=2
+[mixed]
+new_group
+rw=rw
+unified_rw_reporting=mixed
+[quiet]
+new_group
+stats=0
+rw=read
+"""
+# Each group's units: (powers of 2 first, rates in bits).
+UNITS = {2: (False, False), 3: (True, True)}
+LINE = re.compile(r"^ *(READ|WRITE|TRIM|MIXED|TOTAL): bw=(\S+) \((\S+)\), (\S+)-(\S+) "
+                  r"\((\S+)-(\S+)\), io=(\S+) \((\S+)\), run=(\d+)-(\d+)msec$")
+
+
+def num2str(num, pow2, unit, bits=False, digits=4):
+    """A quantity as fio writes it: at most @digits digits, divided by 1000
+    or 1024 while longer, the remainder as the decimals that fit."""
+    thousand = 1024 if pow2 else 1000
+    prefixes = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"] if pow2 else \
+        ["", "k", "M", "G", "T", "P", "E"]
+    if bits:
+        num *= 8
+    p, rem, carry, divided = 0, 0, False, False
+    while len(str(num)) > digits and p < len(prefixes):
+        rem, num = num % thousand, num // thousand
+        carry, divided, p = rem >= thousand // 2, True, p + 1
+    if p >= len(prefixes):
+        p = 0
+    room = digits - len(str(num)) - 1
+    if not divided or room <= 0:
+        return "%d%s%s" % (num + (1 if divided and carry else 0), prefixes[p], unit)
+    frac = "%.*f" % (room, rem / thousand)
+    return "%d.%s%s%s" % (num + (frac[0] == "1"), frac[2:], prefixes[p], unit)
+
+
+def figures(entries):
+    """fio's group figures from [(bytes, ms)]: None when no entry has a runtime."""
+    live = [(b, ms) for b, ms in entries if ms]
+    if not live:
+        return None
+    bws = [b * 1000 // ms for b, ms in live]
+    total = sum(b for b, _ in live)
+    runs = [ms for _, ms in live]
+    return {"bytes": total, "agg": total * 1000 // max(runs), "min_bw": min(bws),
+            "max_bw": max(bws), "min_run": min(runs), "max_run": max(runs)}
+
+
+def text_line(label, f, pow2, bits):
+    rate = "bit/s" if bits else "B/s"
+
+    def two(v, unit, b):
+        return num2str(v, pow2, unit, b), num2str(v, not pow2, unit, b)
+
+    agg, mn, mx, io = (two(f["agg"], rate, bits), two(f["min_bw"], rate, bits),
+                       two(f["max_bw"], rate, bits), two(f["bytes"], "B", False))
+    return "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%d-%dmsec" % (
+        label, agg[0], agg[1], mn[0], mx[0], mn[1], mx[1], io[0], io[1], f["min_run"],
+        f["max_run"])
+
+
+def expected(jobs, groups, runtime_of, with_total):
+    """{group: [lines]} that a tool's JSON @jobs say it should print;
+    @runtime_of(job, dir) the entry's whole ms in a direction."""
+    out = {}
+    for g in range(groups):
+        pow2, bits = UNITS.get(g, (True, False))
+        mine = [j for j in jobs if j["groupid"] == g]
+        lines, dirs = [], []
+        mixed = any("read" not in j for j in mine)
+        for d, label in (("read", "READ"), ("write", "WRITE"), ("trim", "TRIM")):
+            key = "mixed" if mixed else d
+            if mixed and d != "read":
+                continue
+            f = figures([(j[key]["io_bytes"], runtime_of(j, key)) for j in mine])
+            if f:
+                lines.append(text_line("MIXED" if mixed else label, f, pow2, bits))
+                dirs.append(f)
+        both = any("mixed" in j and "read" in j for j in mine)
+        if both and dirs:
+            m = {"bytes": sum(f["bytes"] for f in dirs), "agg": sum(f["agg"] for f in dirs),
+                 "min_bw": min(f["min_bw"] for f in dirs),
+                 "max_bw": max(f["max_bw"] for f in dirs),
+                 "min_run": min(f["min_run"] for f in dirs),
+                 "max_run": max(f["max_run"] for f in dirs)}
+            lines.append(text_line("MIXED", m, pow2, bits))
+        elif with_total and not mixed and len(dirs) > 1:
+            # iogauge's own: each entry's directions together, over its longest runtime.
+            ents = []
+            for j in mine:
+                ms = [runtime_of(j, d) for d in ("read", "write", "trim")]
+                ents.append((sum(j[d]["io_bytes"] for d, m in zip(("read", "write", "trim"), ms)
+                                 if m), max(ms)))
+            lines.append(text_line("TOTAL", figures(ents), pow2, bits))
+        out[g] = lines
+    return out
+
+
+def blocks(text):
+    """{group: [lines]} of the text's "Run status group" blocks."""
+    out, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^Run status group (\d+) \(all jobs\):$", line)
+        if m:
+            cur = out.setdefault(int(m.group(1)), [])
+        elif cur is not None and LINE.match(line):
+            cur.append(line)
+        elif cur is not None:
+            cur = None
+    return out
+
+
+def split(out):
+    """(text, JSON) of a normal,json output, in either order."""
+    i = out.index("{\n") if out.startswith("{\n") else out.index("\n{\n") + 1
+    obj, end = json.JSONDecoder().raw_decode(out[i:])
+    return out[:i] + out[i + end:], obj
+
+
+def run(tool, tmp, name):
+    d = os.path.join(tmp, name)
+    os.mkdir(d)
+    path = os.path.join(d, "t.fio")
+    with open(path, "w") as f:
+        f.write(JOB % d)
+    p = subprocess.run([tool, "--output-format=normal,json", path], cwd=d, capture_output=True,
+                       text=True, timeout=120)
+    check(p.returncode == 0, "%s exits 0 (%d): %s" % (name, p.returncode, p.stderr[-300:]))
+    return split(p.stdout)
+
+
+def fio_ms(job, d):
+    return job[d]["runtime"] if job[d]["io_bytes"] else 0
+
+
+def iogauge_ms(job, d):
+    # The entry's elapsed as fio keeps a runtime: microseconds, then ms rounded up.
+    return (job["iogauge"]["runtime_ns"] // 1000 + 999) // 1000 if job[d]["io_bytes"] else 0
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iogauge-totals-")
+    try:
+        itext, ijson = run(BIN, tmp, "iogauge")
+        iblocks = blocks(itext)
+        check(sorted(iblocks) == list(range(7)), "iogauge: groups 0..6: %s" % sorted(iblocks))
+        want = expected(ijson["jobs"], 7, iogauge_ms, True)
+        for g in range(7):
+            check(iblocks.get(g) == want[g], "iogauge group %d: printed %s, its entries say %s"
+                  % (g, iblocks.get(g), want[g]))
+        check(iblocks.get(6) == [], "a group of stats=0 jobs has a header and no line")
+        # The block comes after every entry and before the disk statistics.
+        check(itext.rindex("\n[") < itext.index("Run status group 0"),
+              "the group blocks follow the job entries")
+        if not FIO:
+            print("fio not installed: iogauge's figures checked against its own entries only")
+            finish("totals")
+        ftext, fjson = run(FIO, tmp, "fio")
+        fblocks = blocks(ftext)
+        fwant = expected(fjson["jobs"], 7, fio_ms, False)
+        for g in range(7):
+            check(fblocks.get(g) == fwant[g], "the oracle gives fio's group %d: fio %s, oracle %s"
+                  % (g, fblocks.get(g), fwant[g]))
+        for g in range(7):
+            fl = [LINE.match(x).groups() for x in fblocks.get(g, [])]
+            il = [LINE.match(x).groups() for x in iblocks.get(g, []) if "TOTAL:" not in x]
+            check([x[0] for x in fl] == [x[0] for x in il],
+                  "group %d: fio's lines %s, iogauge's %s" % (g, [x[0] for x in fl],
+                                                             [x[0] for x in il]))
+            for f, i in zip(fl, il):
+                check(f[7:9] == i[7:9], "group %d %s: io= fio %s, iogauge %s"
+                      % (g, f[0], f[7:9], i[7:9]))
+        print("group 1: fio %s\n      iogauge %s" % (fblocks.get(1), iblocks.get(1)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    finish("totals")
+
+
+main()
