@@ -49,12 +49,11 @@ struct report_group_dir {
 struct report_group {
 	unsigned id;
 	unsigned kb_base, unit_base; /* the last entry's, as fio */
+	unsigned sig_figs;	     /* the last entry's significant_figures */
 	unsigned unified;	     /* its entries' unified_rw_reporting, or'ed as fio */
 	struct report_group_dir dir[3], total;
 };
 
-/* fio's default significant_figures: digits in a group line's figures. */
-#define REPORT_SIG_FIGS 4
 /* Every group of @run (0 to the last clone's group, with or without
  * entries) from the entries @es: their number, the array (free it) in *out. */
 unsigned report_groups(const struct run *run, const struct report_entries *es,

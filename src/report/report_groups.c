@@ -79,6 +79,7 @@ unsigned report_groups(const struct run *run, const struct report_entries *es,
 	for (i = 0; i < n; i++) {
 		g[i].id = i;
 		g[i].kb_base = 1024;
+		g[i].sig_figs = 4;
 	}
 	for (i = 0; i < es->n; i++) {
 		const struct report_entry *e = &es->v[i];
@@ -90,6 +91,7 @@ unsigned report_groups(const struct run *run, const struct report_entries *es,
 		 * unified_rw_reporting or'ed together. */
 		gr->kb_base = e->r->job->kb_base;
 		gr->unit_base = e->r->job->unit_base;
+		gr->sig_figs = e->r->job->sig_figs;
 		gr->unified |= e->r->job->unified_rw_reporting;
 		if (e->r->job->unified_rw_reporting == UNIFIED_MIXED) {
 			/* fio's mixed entry: all bytes in the first slot, the longest runtime. */
@@ -157,8 +159,8 @@ void report_num(uint64_t num, unsigned digits, bool pow2, bool bits, const char 
 }
 
 /* "@a-@b" (or "@a" without @b) in one base, then the other in brackets. */
-static void both_bases(const uint64_t *v, unsigned n, bool pow2, bool bits, const char *unit,
-		       struct strbuf *sb)
+static void both_bases(const uint64_t *v, unsigned n, unsigned digits, bool pow2, bool bits,
+		       const char *unit, struct strbuf *sb)
 {
 	unsigned k, i;
 
@@ -166,7 +168,7 @@ static void both_bases(const uint64_t *v, unsigned n, bool pow2, bool bits, cons
 		strbuf_addf(sb, k ? " (" : "");
 		for (i = 0; i < n; i++) {
 			strbuf_addf(sb, i ? "-" : "");
-			report_num(v[i], REPORT_SIG_FIGS, k ? !pow2 : pow2, bits, unit, sb);
+			report_num(v[i], digits, k ? !pow2 : pow2, bits, unit, sb);
 		}
 	}
 	strbuf_addc(sb, ')');
@@ -182,11 +184,11 @@ static void line(const char *name, const struct report_group *g, const struct re
 	uint64_t range[2] = { d->min_bw, d->max_bw };
 
 	strbuf_addf(sb, "%7s: bw=", name);
-	both_bases(&d->agg, 1, pow2, bits, rate, sb);
+	both_bases(&d->agg, 1, g->sig_figs, pow2, bits, rate, sb);
 	strbuf_addf(sb, ", ");
-	both_bases(range, 2, pow2, bits, rate, sb);
+	both_bases(range, 2, g->sig_figs, pow2, bits, rate, sb);
 	strbuf_addf(sb, ", io=");
-	both_bases(&d->bytes, 1, pow2, false, "B", sb);
+	both_bases(&d->bytes, 1, g->sig_figs, pow2, false, "B", sb);
 	strbuf_addf(sb, ", run=%llu-%llumsec\n", (unsigned long long)d->min_run,
 		    (unsigned long long)d->max_run);
 }

@@ -27,8 +27,9 @@ BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 FIO = shutil.which("fio")
 
 # Groups: 0 two jobs, one of 2 clones (no group_reporting); 1 a read/write
-# mix of 2 clones with group_reporting; 2 kb_base=1000; 3 rates in bits
-# (unit_base=1); 4 unified_rw_reporting=both, 2 clones; 5 =mixed; 6 only a
+# mix of 2 clones with group_reporting; 2 kb_base=1000 and
+# significant_figures=6; 3 rates in bits
+# (unit_base=1); 4 unified_rw_reporting=both, 2 clones; 5 =mixed, in 2 digits; 6 only a
 # stats=0 job: a header and no line, as fio; 7 a read paced at 1 MiB/s
 # for 1 s, whose bandwidth is the rate's in both tools.
 JOB = """[global]
@@ -53,6 +54,7 @@ new_group
 rw=write
 size=128k
 kb_base=1000
+significant_figures=6
 [bits]
 new_group
 rw=randrw
@@ -66,6 +68,7 @@ numjobs=2
 new_group
 rw=rw
 unified_rw_reporting=mixed
+significant_figures=2
 [quiet]
 new_group
 stats=0
@@ -80,6 +83,7 @@ rate=1m
 NGROUPS = 8
 # Each group's units: (powers of 2 first, rates in bits).
 UNITS = {2: (False, False), 3: (True, True)}
+DIGITS = {2: 6, 5: 2}  # significant_figures; 4 by default
 LINE = re.compile(r"^ *(READ|WRITE|TRIM|MIXED|TOTAL): bw=(\S+) \((\S+)\), (\S+)-(\S+) "
                   r"\((\S+)-(\S+)\), io=(\S+) \((\S+)\), run=(\d+)-(\d+)msec$")
 
@@ -117,11 +121,11 @@ def figures(entries):
             "max_bw": max(bws), "min_run": min(runs), "max_run": max(runs)}
 
 
-def text_line(label, f, pow2, bits):
+def text_line(label, f, pow2, bits, digits):
     rate = "bit/s" if bits else "B/s"
 
     def two(v, unit, b):
-        return num2str(v, pow2, unit, b), num2str(v, not pow2, unit, b)
+        return num2str(v, pow2, unit, b, digits), num2str(v, not pow2, unit, b, digits)
 
     agg, mn, mx, io = (two(f["agg"], rate, bits), two(f["min_bw"], rate, bits),
                        two(f["max_bw"], rate, bits), two(f["bytes"], "B", False))
@@ -136,6 +140,7 @@ def expected(jobs, groups, runtime_of, with_total):
     out = {}
     for g in range(groups):
         pow2, bits = UNITS.get(g, (True, False))
+        digits = DIGITS.get(g, 4)
         mine = [j for j in jobs if j["groupid"] == g]
         lines, dirs = [], []
         mixed = any("read" not in j for j in mine)
@@ -145,7 +150,7 @@ def expected(jobs, groups, runtime_of, with_total):
                 continue
             f = figures([(j[key]["io_bytes"], runtime_of(j, key)) for j in mine])
             if f:
-                lines.append(text_line("MIXED" if mixed else label, f, pow2, bits))
+                lines.append(text_line("MIXED" if mixed else label, f, pow2, bits, digits))
                 dirs.append(f)
         both = any("mixed" in j and "read" in j for j in mine)
         if both and dirs:
@@ -154,7 +159,7 @@ def expected(jobs, groups, runtime_of, with_total):
                  "max_bw": max(f["max_bw"] for f in dirs),
                  "min_run": min(f["min_run"] for f in dirs),
                  "max_run": max(f["max_run"] for f in dirs)}
-            lines.append(text_line("MIXED", m, pow2, bits))
+            lines.append(text_line("MIXED", m, pow2, bits, digits))
         elif with_total and not mixed and len(dirs) > 1:
             # iogauge's own: each entry's directions together, over its longest runtime.
             ents = []
@@ -162,7 +167,7 @@ def expected(jobs, groups, runtime_of, with_total):
                 ms = [runtime_of(j, d) for d in ("read", "write", "trim")]
                 ents.append((sum(j[d]["io_bytes"] for d, m in zip(("read", "write", "trim"), ms)
                                  if m), max(ms)))
-            lines.append(text_line("TOTAL", figures(ents), pow2, bits))
+            lines.append(text_line("TOTAL", figures(ents), pow2, bits, digits))
         out[g] = lines
     return out
 
@@ -207,6 +212,26 @@ def rate_value(text):
     return float(m.group(1)) * scale[m.group(2)]
 
 
+def bad_values(tmp):
+    """significant_figures out of 1..10 or not a number: exit 2 at file:line,
+    nothing run; fio fails to parse the same."""
+    for v in ("0", "11", "x"):
+        path = os.path.join(tmp, "bad-%s.fio" % v)
+        with open(path, "w") as f:
+            f.write("[j]\nrw=read\nsize=64k\nfilename=%s\nsignificant_figures=%s\n"
+                    % (os.path.join(tmp, "never.dat"), v))
+        p = subprocess.run([BIN, path], capture_output=True, text=True, timeout=60)
+        check(p.returncode == 2 and "bad-%s.fio:5: significant_figures" % v in p.stderr,
+              "significant_figures=%s: exit 2 at file:line (%d): %s" % (v, p.returncode, p.stderr))
+        check(not os.path.exists(os.path.join(tmp, "never.dat")),
+              "significant_figures=%s: nothing laid out" % v)
+        if FIO:
+            p = subprocess.run([FIO, "--parse-only", path], capture_output=True, text=True,
+                               timeout=60)
+            check("failed parsing significant_figures=%s" % v in p.stderr + p.stdout,
+                  "fio refuses significant_figures=%s too: %s" % (v, p.stderr))
+
+
 def fio_ms(job, d):
     return job[d]["runtime"] if job[d]["io_bytes"] else 0
 
@@ -219,6 +244,7 @@ def iogauge_ms(job, d):
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-totals-")
     try:
+        bad_values(tmp)
         itext, ijson = run(BIN, tmp, "iogauge")
         iblocks = blocks(itext)
         check(sorted(iblocks) == list(range(NGROUPS)), "iogauge: groups 0..%d: %s" % (NGROUPS - 1, sorted(iblocks)))
@@ -252,7 +278,8 @@ def main():
         f, i = (LINE.match(b[7][0]).group(2) for b in (fblocks, iblocks))
         check(abs(rate_value(f) - rate_value(i)) <= 0.05 * rate_value(f),
               "paced read: bw fio %s, iogauge %s" % (f, i))
-        print("group 7: fio %s\n      iogauge %s" % (fblocks.get(7), iblocks.get(7)))
+        for g in (2, 5, 7):
+            print("group %d: fio %s\n         iogauge %s" % (g, fblocks.get(g), iblocks.get(g)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     finish("totals")
