@@ -9,7 +9,9 @@
 # print: it must give fio's lines from fio's JSON, and iogauge's from
 # iogauge's (so iogauge's lines sum its own entries as fio's sum fio's).
 # Then the two tools' blocks are compared: the same groups and lines, the
-# same io= figures (size-bound jobs).  iogauge's TOTAL line (a group moving
+# same io= figures (size-bound jobs), a paced read's bandwidth within 5%.
+# iogauge's "read+write:" section of a mix's entry is checked against the
+# same run's JSON entry.  iogauge's TOTAL line (a group moving
 # data in more than one direction) is checked against the same oracle.
 # One line per failure, then "totals: N passed, M failed".
 #
@@ -205,6 +207,53 @@ def run(tool, tmp, name):
     return split(p.stdout)
 
 
+def entries(text):
+    """[(name, {section: {key: value}})] of the text report's job entries."""
+    out = []
+    body = text.split("\nRun status group")[0]
+    for chunk in body.split("\n[")[1:]:
+        name, secs, cur = chunk.split("]")[0], {}, None
+        for line in chunk.splitlines()[1:]:
+            if re.match(r"^[a-z+]+:$", line):
+                cur = secs.setdefault(line[:-1], {})
+            elif cur is not None and re.match(r"^  [A-Za-z/]+: [0-9.]+$", line):
+                k, v = line.strip().split(": ")
+                cur[k] = float(v)
+        out.append((name, secs))
+    return out
+
+
+def combined_lines(text, jobs):
+    """iogauge's "read+write:" section: in the entries of a mix without
+    unified_rw_reporting only, its I/Os and bytes per second those of the
+    JSON entry's reads and writes together."""
+    ents = entries(text)
+    check(len(ents) == len(jobs), "as many text entries (%d) as JSON ones (%d)"
+          % (len(ents), len(jobs)))
+    seen = 0
+    for (name, secs), j in zip(ents, jobs):
+        dirs = [d for d in ("read", "write", "trim") if d in j and j[d]["total_ios"]]
+        want = "+".join(dirs) if len(dirs) > 1 and "mixed" not in j else None
+        got = [s for s in secs if "+" in s]
+        check(got == ([want] if want else []), "[%s]: combined section %s, want %s"
+              % (name, got, want))
+        if not want or not got:
+            continue
+        seen += 1
+        t = j["iogauge"]["runtime_ns"] / 1e9
+        ios = sum(j[d]["total_ios"] for d in dirs) / t
+        mbs = sum(j[d]["io_bytes"] for d in dirs) / t / 1048576
+        key, scale = ("Mbits/sec", 8) if "Mbits/sec" in secs[want] else ("MBs/sec", 1)
+        check(abs(secs[want]["IOs/sec"] - ios) <= 0.01 and
+              abs(secs[want][key] - mbs * scale) <= 0.01,
+              "[%s] %s: %s, JSON says %.2f IOs/sec and %.2f %s"
+              % (name, want, secs[want], ios, mbs * scale, key))
+        parts = sum(secs[d]["IOs/sec"] for d in dirs)
+        check(abs(secs[want]["IOs/sec"] - parts) <= 0.01 * len(dirs),
+              "[%s]: combined IOs/sec is the directions' sum" % name)
+    check(seen == 2, "combined sections in the two mixes (mix, bits): %d" % seen)
+
+
 def rate_value(text):
     """Bytes per second of a figure such as 1023KiB/s or 1048kB/s."""
     m = re.match(r"^([0-9.]+)(|k|Ki|M|Mi|G|Gi)B/s$", text)
@@ -247,11 +296,13 @@ def main():
         bad_values(tmp)
         itext, ijson = run(BIN, tmp, "iogauge")
         iblocks = blocks(itext)
-        check(sorted(iblocks) == list(range(NGROUPS)), "iogauge: groups 0..%d: %s" % (NGROUPS - 1, sorted(iblocks)))
+        check(sorted(iblocks) == list(range(NGROUPS)),
+              "iogauge: groups 0..%d: %s" % (NGROUPS - 1, sorted(iblocks)))
         want = expected(ijson["jobs"], NGROUPS, iogauge_ms, True)
         for g in range(NGROUPS):
             check(iblocks.get(g) == want[g], "iogauge group %d: printed %s, its entries say %s"
                   % (g, iblocks.get(g), want[g]))
+        combined_lines(itext, ijson["jobs"])
         check(iblocks.get(6) == [], "a group of stats=0 jobs has a header and no line")
         # The block comes after every entry and before the disk statistics.
         check(itext.rindex("\n[") < itext.index("Run status group 0"),
