@@ -140,7 +140,6 @@ static const struct {
 	{ "rwmixcycle", FIO_OPT_UNSUPPORTED, "deprecated in fio, which refuses it" },
 	{ "serverip", FIO_OPT_NOT_BUILT, OF_RPMA },
 	{ "sg_write_mode", FIO_OPT_NOT_BUILT, OF_SG },
-	{ "significant_figures", FIO_OPT_HARMLESS, "an output format setting" },
 	{ "single-instance", FIO_OPT_NOT_BUILT, OF_GLUSTER },
 	{ "single_instance", FIO_OPT_NOT_BUILT, OF_HDFS },
 	{ "skip_bad", FIO_OPT_NOT_BUILT, OF_MTD },

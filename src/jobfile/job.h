@@ -290,6 +290,7 @@ struct job {
 	bool stats; /* 0: left out of the report, its logs empty (fio's stats=0) */
 	enum unified_rw unified_rw_reporting;
 	unsigned unit_base;	   /* fio's: 1, rates in bits in the text report; 0 or 8: bytes */
+	unsigned sig_figs;	   /* significant_figures: digits in the group lines' figures */
 	uint64_t thinktime;	   /* ns */
 	unsigned thinktime_blocks; /* I/Os between thinks */
 	uint64_t thinktime_spin;   /* ns of the think spent spinning */

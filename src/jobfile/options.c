@@ -505,6 +505,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "write the offset and a sequence number into each 512-byte block written" },
 	[OPT_SERIALIZE_OVERLAP] = { .name = "serialize_overlap", .kind = &opt_kind_bool, F(serialize_overlap),
 	  .def = "0", .help = "hold back an I/O that overlaps one in flight (writes and trims, iodepth above 1)" },
+	[OPT_SIGNIFICANT_FIGURES] = { .name = "significant_figures", .kind = &opt_kind_uint, F(sig_figs), .min = 1,
+	  .max = 10, .def = "4", .help = "digits of the figures in the Run status group lines" },
 	[OPT_SIZE] = { .name = "size", .kind = &opt_kind_size_pct, F(size),
 	  .help = "bytes of I/O region per job, or a % of the file" },
 	[OPT_SOFTRANDOMMAP] = { .name = "softrandommap", .kind = &opt_kind_bool, F(softrandommap), .def = "0",

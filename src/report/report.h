@@ -36,6 +36,36 @@ void report_entries_free(struct report_entries *e);
  * longest runtime, in bytes per second (fio's rs->agg). */
 double report_group_bw(const struct run *run, unsigned group, unsigned d);
 
+/* fio's "Run status group" figures of one group in one direction (or
+ * all of them: iogauge's TOTAL), from its entries' bytes and runtimes. */
+struct report_group_dir {
+	uint64_t bytes;		   /* io= */
+	uint64_t agg;		   /* bytes/s: bytes over the longest runtime */
+	uint64_t min_bw, max_bw;   /* bytes/s: the entries' lowest and highest */
+	uint64_t min_run, max_run; /* ms, rounded up as fio; max_run 0: no I/O */
+	unsigned entries;
+};
+
+struct report_group {
+	unsigned id;
+	unsigned kb_base, unit_base; /* the last entry's, as fio */
+	unsigned sig_figs;	     /* the last entry's significant_figures */
+	unsigned unified;	     /* its entries' unified_rw_reporting, or'ed as fio */
+	struct report_group_dir dir[3], total;
+};
+
+/* Every group of @run (0 to the last clone's group, with or without
+ * entries) from the entries @es: their number, the array (free it) in *out. */
+unsigned report_groups(const struct run *run, const struct report_entries *es,
+		       struct report_group **out);
+/* The "Run status group N (all jobs):" block of @g, fio's lines. */
+void report_group_lines(const struct report_group *g, struct strbuf *sb);
+/* @num as fio writes quantities: at most @digits digits, with decimals
+ * where they fit, a prefix in 1000s or 1024s (@pow2), then @unit; @bits:
+ * times 8. */
+void report_num(uint64_t num, unsigned digits, bool pow2, bool bits, const char *unit,
+		struct strbuf *sb);
+
 /* fio's bw_agg: the entry's mean windowed bandwidth in direction @d as a
  * share of its group's aggregate, capped at 100%; @if_no_agg when the
  * group moved no bytes. */

@@ -206,6 +206,30 @@ static void histograms(const struct dir_stats *d, struct strbuf *sb)
 		hist_rows("ms:", ms_labels, d->ms, STATS_MS_BUCKETS, sb);
 }
 
+/* iogauge's own: a mix's reads, writes and trims together, "read+write:"
+ * with their I/Os and bytes per second (unified_rw_reporting gives fio's
+ * mixed direction instead, with its latencies). */
+static void combined(const struct job *job, const struct run_stats *st, struct strbuf *sb)
+{
+	double secs = st->elapsed / 1e9;
+	uint64_t ios = 0, bytes = 0;
+	unsigned d, n = 0;
+
+	for (d = 0; d < STAT_SYNC; d++) {
+		if (!st->dir[d].ios)
+			continue;
+		strbuf_addf(sb, "%s%s", n++ ? "+" : "", dir_names[d]);
+		ios += st->dir[d].ios;
+		bytes += st->dir[d].bytes;
+	}
+	strbuf_addf(sb, ":\n  IOs/sec: %.2f\n", secs > 0 ? ios / secs : 0.0);
+	if (job->unit_base == 1)
+		strbuf_addf(sb, "  Mbits/sec: %.2f\n",
+			    secs > 0 ? bytes * 8.0 / secs / 1048576.0 : 0.0);
+	else
+		strbuf_addf(sb, "  MBs/sec: %.2f\n", secs > 0 ? bytes / secs / 1048576.0 : 0.0);
+}
+
 /* Direction @dd (STAT_NR: the mixed one of unified_rw_reporting). */
 static void direction(const struct job *job, const struct dir_stats *d, unsigned dd,
 		      unsigned threads, uint64_t elapsed, struct strbuf *sb)
@@ -241,7 +265,7 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 {
 	const struct job *job = r->job;
 	double usr, sys;
-	unsigned d;
+	unsigned d, n;
 
 	strbuf_addf(sb, "\n[%s]", job->name);
 	if (job->numjobs > 1 && threads == 1)
@@ -271,9 +295,13 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 		    (unsigned long long)st->ru.minf);
 	/* unified_rw_reporting=mixed: reads, writes and trims as one; both:
 	 * each, then all as one.  Syncs apart, as fio. */
-	for (d = 0; d < STAT_SYNC && job->unified_rw_reporting != UNIFIED_MIXED; d++)
-		if (st->dir[d].ios)
+	for (d = 0, n = 0; d < STAT_SYNC && job->unified_rw_reporting != UNIFIED_MIXED; d++)
+		if (st->dir[d].ios) {
 			direction(job, &st->dir[d], d, threads, st->elapsed, sb);
+			n++;
+		}
+	if (n > 1 && job->unified_rw_reporting == UNIFIED_NONE)
+		combined(job, st, sb);
 	if (mixed && mixed->ios)
 		direction(job, mixed, STAT_NR, threads, st->elapsed, sb);
 	if (st->dir[STAT_SYNC].ios)
@@ -316,13 +344,19 @@ static void entry(const struct run_result *r, unsigned threads, const struct run
 void report_text(const struct run *run, struct strbuf *sb)
 {
 	struct report_entries es;
-	unsigned i;
+	struct report_group *groups;
+	unsigned i, n;
 
 	strbuf_addf(sb, "iogauge %s%s\n", IOGAUGE_VERSION,
 		    run->interrupted ? " (interrupted: partial results)" : "");
 	report_entries(run, &es);
 	for (i = 0; i < es.n; i++)
 		entry(es.v[i].r, es.v[i].threads, es.v[i].st, es.v[i].mixed, sb);
+	/* fio's group totals, after the entries as fio prints them. */
+	n = report_groups(run, &es, &groups);
+	for (i = 0; i < n; i++)
+		report_group_lines(&groups[i], sb);
+	free(groups);
 	report_entries_free(&es);
 	if (run->disks.n)
 		strbuf_addf(sb, "\nDisk stats (read/write):\n");
