@@ -28,7 +28,8 @@ static const char *const cli_flags[] = {
 };
 /* clang-format on */
 
-static const char *const format_names[] = { "normal", "json", "json+", "terse", "sqlio" };
+static const char *const format_names[] = { "normal", "json", "json+",	    "terse",
+					    "sqlio",  "csv",  "openmetrics" };
 static const char *const eta_names[] = { "auto", "always", "never" };
 /* In the order of enum idleprof_mode, from 1. */
 static const char *const idle_prof_names[] = { "calibrate", "system", "percpu" };
@@ -73,7 +74,8 @@ static int parse_formats(struct cli *cli, const char *val, char **cause)
 	}
 	if (!ret && !cli->formats) {
 		*cause = xasprintf(
-			"--output-format needs a value (normal, json, json+, terse, sqlio)");
+			"--output-format needs a value (normal, json, json+, terse, sqlio, csv, "
+			"openmetrics)");
 		ret = -EINVAL;
 	}
 	free(copy);
@@ -474,8 +476,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 	if (cli->formats & CLI_FMT_SQLIO)
 		jobset_error(&cli->js,
 			     xstrdup("--output-format=sqlio is the report of 'iogauge sqlio' "
-				     "(SQLIO command lines); job files get normal, json, json+ "
-				     "or terse"));
+				     "(SQLIO command lines); job files get normal, json, json+, "
+				     "terse, csv or openmetrics"));
 	/* As fio: --showcmd and --parse-only never load it; here only
 	 * --showcmd leaves it out, --parse-only checks its jobs too. */
 	if (cli->profile && !cli->showcmd) {

@@ -15,6 +15,8 @@ enum cli_format {
 	CLI_FMT_JSONPLUS = 4,
 	CLI_FMT_TERSE = 8,
 	CLI_FMT_SQLIO = 16, /* iogauge sqlio only */
+	CLI_FMT_CSV = 32,
+	CLI_FMT_OPENMETRICS = 64,
 };
 
 enum cli_eta { CLI_ETA_AUTO, CLI_ETA_ALWAYS, CLI_ETA_NEVER };
