@@ -699,6 +699,19 @@ static void test_prio_stats(void **state)
 	stats_free(&a); /* and p with it */
 }
 
+/* --output-format=openmetrics's le bounds are 2^k - 1 ns (k 7..34): exact
+ * only while a bucket starts at every such 2^k. */
+static void test_pow2_starts(void **state)
+{
+	unsigned k;
+
+	(void)state;
+	for (k = 7; k <= 34; k++) {
+		assert_int_equal(hist_bucket_lo(hist_index(1ull << k)), 1ull << k);
+		assert_int_equal(hist_bucket_hi(hist_index((1ull << k) - 1)), (1ull << k) - 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -708,7 +721,7 @@ int main(void)
 		cmocka_unit_test(test_percentile_rank), cmocka_unit_test(test_percentiles_vs_sort),
 		cmocka_unit_test(test_mean_stddev),	cmocka_unit_test(test_lat_bins),
 		cmocka_unit_test(test_batch_buckets),	cmocka_unit_test(test_stats_handoff),
-		cmocka_unit_test(test_prio_stats),
+		cmocka_unit_test(test_prio_stats),	cmocka_unit_test(test_pow2_starts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,17 +21,24 @@ import tempfile
 
 from clitest import check, finish
 
-try:
-    from prometheus_client.openmetrics.parser import text_string_to_metric_families
-except ImportError:
-    # Debian's package, when python3 is not Debian's (pyenv, a venv).
-    sys.path.append("/usr/lib/python3/dist-packages")
-    try:
-        from prometheus_client.openmetrics.parser import text_string_to_metric_families
-    except ImportError:
-        print("exports: python3-prometheus-client is not installed (.ci/setup installs it)")
-        sys.exit(77)
 
+def load_parsers():
+    """python3-prometheus-client's OpenMetrics parser and its parser of the
+    older Prometheus text format; Debian's package when python3 is not
+    Debian's (pyenv, a venv).  Exits 77 (skip) without it."""
+    for extra in ([], ["/usr/lib/python3/dist-packages"]):
+        sys.path.extend(extra)
+        try:
+            from prometheus_client.openmetrics import parser as om
+            from prometheus_client import parser as classic
+            return om.text_string_to_metric_families, classic.text_string_to_metric_families
+        except ImportError:
+            pass
+    print("exports: python3-prometheus-client is not installed (.ci/setup installs it)")
+    sys.exit(77)
+
+
+text_string_to_metric_families, text_string_to_metric_families_classic = load_parsers()
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 HEADER = ("jobname,group,clone,clones,direction,ios,bytes,runtime_ms,iops,bw_bytes,"
           "lat_min_ns,lat_mean_ns,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p99.9_ns,"
@@ -119,6 +126,14 @@ def check_openmetrics(text, doc):
         check(False, "openmetrics does not parse: %s" % e)
         return
     check(text.endswith("# EOF\n"), "openmetrics: no # EOF at the end")
+    # node_exporter's textfile collector reads Prometheus' older text format,
+    # where "# UNIT" and "# EOF" are comments: the same families there.
+    try:
+        old = {f.name: len(f.samples) for f in text_string_to_metric_families_classic(text)}
+    except ValueError as e:
+        old = str(e)
+    check(old == {n: len(f.samples) for n, f in fams.items()},
+          "classic text parser: %r" % (old,))
     host = socket.gethostname()
     byjob = {}
     for j in doc["jobs"]:
