@@ -113,8 +113,8 @@ static const char usage[] =
 	"  --set KEY=VALUE     override KEY in every job after the files are read (repeatable)\n"
 	"  --name=NAME         start a command-line job; job options follow as --OPTION=VALUE\n"
 	"  --OPTION=VALUE      a job option; before the first --name it is a default for all\n"
-	"  --output-format=F   normal, json, json+, terse, csv or openmetrics; a comma list\n"
-	"                      prints several\n"
+	"  --output-format=F   normal, json, json+, terse (or csv), spreadsheet or openmetrics;\n"
+	"                      a comma list prints several\n"
 	"  --minimal           the same as --output-format=terse\n"
 	"  --terse-version=N   fio's terse format version 2, 3 (the default), 4 or 5\n"
 	"  --output=FILE       write the report to FILE instead of standard output\n"
@@ -175,8 +175,8 @@ static const char sqlio_usage[] =
 	"iogauge's own:\n"
 	"        --job                   print the equivalent job file and stop\n"
 	"        --ioengine=NAME         io_uring (the default), libaio, psync, ...\n"
-	"        --output-format=LIST    sqlio (the default), normal, json, json+, terse, csv,\n"
-	"                                openmetrics\n"
+	"        --output-format=LIST    sqlio (the default), normal, json, json+, terse,\n"
+	"                                spreadsheet, openmetrics\n"
 	"        --output=FILE, --eta=WHEN, --plot=DIR, --readonly   as for iogauge\n"
 	"See iogauge-sqlio(1).\n";
 
@@ -319,8 +319,8 @@ static int idle_calibrate(void)
 
 /* The report in every format asked for: terse, then JSON, then normal,
  * as fio 3.33 orders them; @sep: a report came before, and the normal
- * one starts with a blank line after it; then CSV and OpenMetrics,
- * iogauge's own (OpenMetrics last: it ends in # EOF). */
+ * one starts with a blank line after it; then the spreadsheet's CSV and
+ * OpenMetrics, iogauge's own (OpenMetrics last: it ends in # EOF). */
 static void report(const struct cli *cli, const struct sqlio *sq, const struct run *run,
 		   const char *util, bool sep, struct strbuf *out)
 {
@@ -337,7 +337,7 @@ static void report(const struct cli *cli, const struct sqlio *sq, const struct r
 			strbuf_addc(out, '\n');
 		report_text(run, out);
 	}
-	if (f & CLI_FMT_CSV)
+	if (f & CLI_FMT_SPREADSHEET)
 		report_csv(run, out);
 	if (f & CLI_FMT_OPENMETRICS)
 		report_openmetrics(run, out);

@@ -14,8 +14,8 @@ enum cli_format {
 	CLI_FMT_JSON = 2,
 	CLI_FMT_JSONPLUS = 4,
 	CLI_FMT_TERSE = 8,
-	CLI_FMT_SQLIO = 16, /* iogauge sqlio only */
-	CLI_FMT_CSV = 32,
+	CLI_FMT_SQLIO = 16,	  /* iogauge sqlio only */
+	CLI_FMT_SPREADSHEET = 32, /* CSV with a header, not fio's "csv" (terse) */
 	CLI_FMT_OPENMETRICS = 64,
 };
 

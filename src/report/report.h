@@ -115,7 +115,8 @@ void report_terse_version(const struct run *run, unsigned ver, struct strbuf *sb
  * every job); 0: bytes in binary prefixes. */
 enum { REPORT_UNITS_BITS = 1, REPORT_UNITS_SI = 2 };
 unsigned report_status_units(const struct job *jobs, unsigned nr);
-/* --output-format=csv: a header, then one row per entry and direction. */
+/* --output-format=spreadsheet: CSV, a header, then one row per entry and
+ * direction. */
 void report_csv(const struct run *run, struct strbuf *sb);
 /* --output-format=openmetrics: gauges and the latency histogram per entry
  * and direction, in the OpenMetrics text format, ending in "# EOF". */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --output-format=csv: a header line, then one row per report entry (a
- * clone, or a group with group_reporting) and direction, for a
- * spreadsheet.  Fields are quoted as RFC 4180 asks (only when they hold
+ * --output-format=spreadsheet: CSV for a spreadsheet, a header line, then
+ * one row per report entry (a clone, or a group with group_reporting) and
+ * direction.  Fields are quoted as RFC 4180 asks (only when they hold
  * a comma, a quote or a line break); lines end in LF.  The figures are
  * the JSON report's, in bytes, nanoseconds and I/Os per second.  Not fio's
- * format: fio has none.
+ * "csv", which is its terse format.
  */
 #include <string.h>
 

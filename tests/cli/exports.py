@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-# --output-format=csv and openmetrics, each read by a real consumer:
-# the CSV by Python's csv module, the OpenMetrics text by
+# --output-format=spreadsheet (CSV with a header) and openmetrics, each
+# read by a real consumer: the CSV by Python's csv module, the OpenMetrics text by
 # python3-prometheus-client's OpenMetrics parser (the one the Prometheus
 # Python tooling uses).  The oracle is the same run's json+, printed in
-# the same report (--output-format=json+,csv,openmetrics): every figure
+# the same report (--output-format=json+,spreadsheet,openmetrics): every figure
 # of both exports equals the JSON's, and the histogram's buckets equal
 # its lat_ns bins summed.  fio has neither format; its JSON for the same
-# job moves the same I/Os.  Bad combinations fail as the other formats.
+# job moves the same I/Os.  fio's own "csv" is its terse format (fio
+# 3.33's init.c, not in its HOWTO): iogauge's is too, the same fields as
+# fio's for the same job.  Bad combinations fail as the other formats.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import csv
@@ -216,7 +218,7 @@ def main():
     try:
         with open(os.path.join(tmp, "j.fio"), "w") as f:
             f.write(job_file(tmp))
-        p = subprocess.run([BIN, "--output-format=json+,csv,openmetrics", "j.fio"], cwd=tmp,
+        p = subprocess.run([BIN, "--output-format=json+,spreadsheet,openmetrics", "j.fio"], cwd=tmp,
                            capture_output=True, text=True, timeout=120)
         if not check(p.returncode == 0, "run: %d %s" % (p.returncode, p.stderr)):
             return
@@ -229,10 +231,10 @@ def main():
         check_openmetrics(out[m:], doc)
 
         # Each format alone is the same text as in the list.
-        for fmt, part in (("csv", None), ("openmetrics", "# EOF\n")):
+        for fmt, part in (("spreadsheet", None), ("openmetrics", "# EOF\n")):
             q = subprocess.run([BIN, "--output-format=" + fmt, "j.fio"], cwd=tmp,
                                capture_output=True, text=True, timeout=120)
-            check(q.returncode == 0 and (q.stdout.startswith("jobname,") if fmt == "csv"
+            check(q.returncode == 0 and (q.stdout.startswith("jobname,") if fmt == "spreadsheet"
                                          else q.stdout.startswith("# TYPE iogauge_iops gauge\n")
                                          and q.stdout.endswith(part)),
                   "--output-format=%s alone: %d %r" % (fmt, q.returncode, q.stdout[:80]))
@@ -253,11 +255,32 @@ def main():
                     if r["direction"] != "mixed":
                         ours[r["jobname"]] = ours.get(r["jobname"], 0) + int(r["ios"])
                 check(ours == fio_ios == {ODD: 256, "grouped": 256},
-                      "I/Os per job: iogauge csv %r, fio json %r" % (ours, fio_ios))
-                print("I/Os per job: iogauge csv %r, fio json %r" % (ours, fio_ios))
+                      "I/Os per job: iogauge spreadsheet %r, fio json %r" % (ours, fio_ios))
+                print("I/Os per job: iogauge spreadsheet %r, fio json %r" % (ours, fio_ios))
+
+        # fio's "csv": terse lines, field for field as fio's own on this job
+        # (the figures differ run to run; the names, groups and I/O counts not).
+        q = subprocess.run([BIN, "--output-format=csv", "j.fio"], cwd=tmp,
+                           capture_output=True, text=True, timeout=120)
+        t = subprocess.run([BIN, "--output-format=terse", "j.fio"], cwd=tmp,
+                           capture_output=True, text=True, timeout=120)
+        ours = [ln.split(";") for ln in q.stdout.splitlines()]
+        check(q.returncode == 0 and len(ours) == 3 and
+              [ln.split(";")[:5] for ln in t.stdout.splitlines()] == [f[:5] for f in ours],
+              "--output-format=csv is not terse: %r" % q.stdout[:300])
+        if shutil.which("fio"):
+            f = subprocess.run(["fio", "--output-format=csv", "j.fio"], cwd=tmp,
+                               capture_output=True, text=True, timeout=120)
+            theirs = [ln.split(";") for ln in f.stdout.splitlines() if ln.startswith("3;")]
+            pick = [(x[0], x[2], x[3], x[4], len(x)) for x in ours]
+            fpick = [(x[0], x[2], x[3], x[4], len(x)) for x in theirs]
+            check(f.returncode == 0 and pick == fpick,
+                  "--output-format=csv: iogauge %r, fio %r" % (pick, fpick))
+            print("--output-format=csv (version;name;group;error;fields): iogauge %r, fio %r" %
+                  (pick, fpick))
 
         # iogauge sqlio takes them after SQLIO's block, as json: one group's row.
-        q = subprocess.run([BIN, "sqlio", "-kR", "-s1", "-b4", "--output-format=sqlio,csv",
+        q = subprocess.run([BIN, "sqlio", "-kR", "-s1", "-b4", "--output-format=sqlio,spreadsheet",
                             "f"], cwd=tmp, capture_output=True, text=True, timeout=60)
         rows = list(csv.DictReader(io.StringIO(q.stdout[q.stdout.find("jobname,"):],
                                                newline="")))
@@ -265,13 +288,12 @@ def main():
               [(r["jobname"], r["clone"], r["direction"]) for r in rows] ==
               [("sqlio", "", "read"), ("sqlio", "", "write"), ("sqlio", "", "trim")] and
               int(rows[0]["ios"]) > 0,
-              "sqlio --output-format=sqlio,csv: %d %r" % (q.returncode, q.stdout[-400:]))
+              "sqlio --output-format=sqlio,spreadsheet: %d %r" % (q.returncode, q.stdout[-400:]))
 
         # Bad combinations fail as the other formats do: exit 2, nothing run.
-        for fmt, words in (("csv,sqlio", "is the report of 'iogauge sqlio'"),
+        for fmt, words in (("spreadsheet,sqlio", "is the report of 'iogauge sqlio'"),
                            ("openmetrics,sqlio", "is the report of 'iogauge sqlio'"),
-                           ("csv,cvs", "expected one of: normal, json, json+, terse, sqlio, "
-                            "csv, openmetrics")):
+                           ("spreadsheet,speadsheet", "did you mean 'spreadsheet'?")):
             os.unlink(os.path.join(tmp, "f"))
             q = subprocess.run([BIN, "--output-format=" + fmt, "j.fio"], cwd=tmp,
                                capture_output=True, text=True, timeout=60)
