@@ -258,6 +258,18 @@ def main():
                       "I/Os per job: iogauge spreadsheet %r, fio json %r" % (ours, fio_ios))
                 print("I/Os per job: iogauge spreadsheet %r, fio json %r" % (ours, fio_ios))
 
+        # --output into a textfile collector's folder: the file alone, whole.
+        prom = os.path.join(tmp, "textfile", "iogauge.prom")
+        os.mkdir(os.path.dirname(prom))
+        q = subprocess.run([BIN, "--output-format=openmetrics", "--output=" + prom, "j.fio"],
+                           cwd=tmp, capture_output=True, text=True, timeout=120)
+        with open(prom) as f:
+            text = f.read()
+        fams = {m.name for m in text_string_to_metric_families(text)}
+        check(q.returncode == 0 and not q.stdout and "iogauge_latency_seconds" in fams and
+              os.listdir(os.path.dirname(prom)) == ["iogauge.prom"],
+              "--output=%s: %d %r %r" % (prom, q.returncode, q.stderr, sorted(fams)))
+
         # fio's "csv": terse lines, field for field as fio's own on this job
         # (the figures differ run to run; the names, groups and I/O counts not).
         q = subprocess.run([BIN, "--output-format=csv", "j.fio"], cwd=tmp,
