@@ -302,6 +302,36 @@ def main():
               int(rows[0]["ios"]) > 0,
               "sqlio --output-format=sqlio,spreadsheet: %d %r" % (q.returncode, q.stdout[-400:]))
 
+        # Errors passed over: a sparse 4 MiB file on a 1 MiB tmpfs (mounted
+        # here, root only) written with ENOSPC ignored; both exports count
+        # them as the JSON does.
+        mnt = os.path.join(tmp, "mnt")
+        os.mkdir(mnt)
+        if os.geteuid() == 0 and not subprocess.run(
+                ["mount", "-t", "tmpfs", "-o", "size=1m", "iogauge-exports", mnt]).returncode:
+            try:
+                path = os.path.join(mnt, "full")
+                with open(path, "wb") as f:
+                    f.truncate(4 << 20)
+                q = subprocess.run([BIN, "--name=w", "--filename=" + path, "--size=4m",
+                                    "--rw=write", "--bs=64k", "--ignore_error=,ENOSPC",
+                                    "--output-format=json,spreadsheet,openmetrics"],
+                                   capture_output=True, text=True, timeout=60)
+                c = q.stdout.find("jobname,group,")
+                m = q.stdout.find("# TYPE iogauge_")
+                want = json.loads(q.stdout[:c])["jobs"][0]["iogauge"]["total_err"]
+                rows = list(csv.DictReader(io.StringIO(q.stdout[c:m], newline="")))
+                om = {f.name: f for f in text_string_to_metric_families(q.stdout[m:])}
+                got = [int(r["errors"]) for r in rows] + [s.value for s in
+                                                          om["iogauge_errors"].samples]
+                check(q.returncode == 0 and want > 0 and got == [want] * 4,
+                      "errors passed over: json %r, spreadsheet and openmetrics %r: %s" %
+                      (want, got, q.stderr))
+            finally:
+                subprocess.run(["umount", mnt])
+        else:
+            print("exports: errors passed over not checked (not root, or no tmpfs mount)")
+
         # Bad combinations fail as the other formats do: exit 2, nothing run.
         for fmt, words in (("spreadsheet,sqlio", "is the report of 'iogauge sqlio'"),
                            ("openmetrics,sqlio", "is the report of 'iogauge sqlio'"),
