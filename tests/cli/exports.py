@@ -327,6 +327,17 @@ def main():
                 check(q.returncode == 0 and want > 0 and got == [want] * 4,
                       "errors passed over: json %r, spreadsheet and openmetrics %r: %s" %
                       (want, got, q.stderr))
+                # Without ignore_error the first ENOSPC ends the job: its errno.
+                q = subprocess.run([BIN, "--name=w", "--filename=" + path, "--size=4m",
+                                    "--rw=write", "--bs=64k", "--output-format=json,spreadsheet"],
+                                   capture_output=True, text=True, timeout=60)
+                c = q.stdout.find("jobname,group,")
+                want = json.loads(q.stdout[:c])["jobs"][0]["error"] if c > 0 else None
+                rows = list(csv.DictReader(io.StringIO(q.stdout[c:], newline="")))
+                check(q.returncode == 1 and want == 28 and
+                      [int(r["error"]) for r in rows] == [want] * 3,
+                      "error: json %r, spreadsheet %r: %d %s" %
+                      (want, [r["error"] for r in rows], q.returncode, q.stderr))
             finally:
                 subprocess.run(["umount", mnt])
         else:
