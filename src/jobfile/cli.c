@@ -480,6 +480,12 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			     xstrdup("--output-format=sqlio is the report of 'iogauge sqlio' "
 				     "(SQLIO command lines); job files get normal, json, json+, "
 				     "terse, spreadsheet or openmetrics"));
+	/* Each status report would be an OpenMetrics document of its own. */
+	if ((cli->formats & CLI_FMT_OPENMETRICS) && cli->status_interval)
+		jobset_error(&cli->js,
+			     xstrdup("--output-format=openmetrics with --status-interval: every "
+				     "report would end in its own '# EOF', and a collector reads "
+				     "only one document"));
 	/* As fio: --showcmd and --parse-only never load it; here only
 	 * --showcmd leaves it out, --parse-only checks its jobs too. */
 	if (cli->profile && !cli->showcmd) {

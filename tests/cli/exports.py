@@ -346,9 +346,11 @@ def main():
         # Bad combinations fail as the other formats do: exit 2, nothing run.
         for fmt, words in (("spreadsheet,sqlio", "is the report of 'iogauge sqlio'"),
                            ("openmetrics,sqlio", "is the report of 'iogauge sqlio'"),
-                           ("spreadsheet,speadsheet", "did you mean 'spreadsheet'?")):
+                           ("spreadsheet,speadsheet", "did you mean 'spreadsheet'?"),
+                           ("openmetrics --status-interval=1", "reads only one document")):
             os.unlink(os.path.join(tmp, "f"))
-            q = subprocess.run([BIN, "--output-format=" + fmt, "j.fio"], cwd=tmp,
+            q = subprocess.run([BIN, "--output-format=" + fmt.split()[0]] + fmt.split()[1:] +
+                               ["j.fio"], cwd=tmp,
                                capture_output=True, text=True, timeout=60)
             check(q.returncode == 2 and words in q.stderr and not q.stdout and
                   not os.path.exists(os.path.join(tmp, "f")),
