@@ -119,6 +119,27 @@ static const char *flag_value(int argc, char **argv, int *i, const char *eq, con
 }
 
 /* Each --set error is added to js->errors: -EINVAL when there are any. */
+/* A time flag's value (@val, seconds when bare) into *@ns, cut to whole
+ * multiples of @unit; at least @least ns, else the error @too_short.  0,
+ * or -EINVAL with *cause set. */
+static int time_flag(const char *name, const char *val, uint64_t unit, uint64_t least,
+		     const char *too_short, uint64_t *ns, char **cause)
+{
+	char *inner = NULL;
+
+	if (units_parse_time(val, 1000000000ull, ns, &inner)) {
+		*cause = xasprintf("--%s=%s: %s", name, val, inner);
+		free(inner);
+		return -EINVAL;
+	}
+	if (*ns < least) {
+		*cause = xasprintf("--%s=%s: %s", name, val, too_short);
+		return -EINVAL;
+	}
+	*ns = *ns / unit * unit;
+	return 0;
+}
+
 static int apply_sets(struct jobset *js, const struct str_list *sets)
 {
 	struct origin where = { .kind = ORIGIN_SET };
@@ -346,19 +367,12 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 		} else if (!strcmp(name, "trigger-timeout")) {
 			uint64_t ns = 0;
 
+			/* fio counts it in whole seconds: less would never fire. */
 			val = flag_value(argc, argv, &i, eq, name, cause);
-			if (val && units_parse_time(val, 1000000000ull, &ns, &inner)) {
-				*cause = xasprintf("--trigger-timeout=%s: %s", val, inner);
-				free(inner);
-				inner = NULL;
-				val = NULL;
-			} else if (val && ns < 1000000000ull) {
-				/* fio counts it in whole seconds: less would never fire. */
-				*cause = xasprintf("--trigger-timeout=%s: less than 1s", val);
-				val = NULL;
-			}
-			cli->trigger_timeout = ns / 1000000000ull * 1000000000ull;
-			ret = val ? 0 : -EINVAL;
+			ret = val ? time_flag(name, val, 1000000000ull, 1000000000ull,
+					      "less than 1s", &ns, cause)
+				  : -EINVAL;
+			cli->trigger_timeout = ret ? 0 : ns;
 		} else if (!strcmp(name, "idle-prof")) {
 			val = flag_value(argc, argv, &i, eq, name, cause);
 			k = val ? pick(name, val, idle_prof_names, ARRAY_SIZE(idle_prof_names),
@@ -386,20 +400,10 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 
 			/* fio's: seconds when bare, at least 1 ms, whole ms. */
 			val = flag_value(argc, argv, &i, eq, name, cause);
-			if (val && units_parse_time(val, 1000000000ull, &ns, &inner)) {
-				*cause = xasprintf("--status-interval=%s: %s", val, inner);
-				free(inner);
-				inner = NULL;
-				val = NULL;
-			} else if (val && ns < 1000000ull) {
-				*cause = xasprintf(
-					"--status-interval=%s: shorter than 1ms, the least "
-					"fio takes",
-					val);
-				val = NULL;
-			}
-			cli->status_interval = ns / 1000000ull * 1000000ull;
-			ret = val ? 0 : -EINVAL;
+			ret = val ? time_flag(name, val, 1000000ull, 1000000ull,
+					      "shorter than 1ms, the least fio takes", &ns, cause)
+				  : -EINVAL;
+			cli->status_interval = ret ? 0 : ns;
 		} else if (!strcmp(name, "client") || !strcmp(name, "server") ||
 			   !strcmp(name, "remote-config") || !strcmp(name, "trigger-remote")) {
 			ret = set_cause(cause,

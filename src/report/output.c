@@ -118,18 +118,26 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* @len bytes of @buf to standard output, flushed.  0, or -errno with
+ * *cause set. */
+static int stdout_write(const char *buf, size_t len, char **cause)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
+		err = errno ? errno : EIO;
+	if (err)
+		return set_cause_errno(cause, err, "standard output: %s", strerror(err));
+	return 0;
+}
+
 int output_commit(struct output *o, const char *buf, size_t len, char **cause)
 {
 	int err = 0;
 
-	if (!o->path) {
-		errno = 0;
-		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
-			err = errno ? errno : EIO;
-		if (err)
-			return set_cause_errno(cause, err, "standard output: %s", strerror(err));
-		return 0;
-	}
+	if (!o->path)
+		return stdout_write(buf, len, cause);
 	if (o->truncate && ftruncate(o->fd, 0))
 		err = errno;
 	if (!err)
@@ -157,14 +165,8 @@ int output_append(struct output *o, const char *buf, size_t len, char **cause)
 {
 	int err = 0;
 
-	if (!o->path) {
-		errno = 0;
-		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
-			err = errno ? errno : EIO;
-		if (err)
-			return set_cause_errno(cause, err, "standard output: %s", strerror(err));
-		return 0;
-	}
+	if (!o->path)
+		return stdout_write(buf, len, cause);
 	if (o->fd < 0)
 		return set_cause_errno(cause, EBADF, "--output=%s: %s", o->path, strerror(EBADF));
 	if (o->truncate && ftruncate(o->fd, 0))
