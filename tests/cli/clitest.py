@@ -1,16 +1,21 @@
 # Shared by the Python CLI tests: one check() that counts and prints a
 # line per failure, and the summary line and exit status at the end.
+import os
 import sys
+import threading
 
 counts = {"passed": 0, "failed": 0}
+# check() may be called from the threads of concurrently().
+_lock = threading.Lock()
 
 
 def check(cond, what):
-    if cond:
-        counts["passed"] += 1
-    else:
-        counts["failed"] += 1
-        print("FAIL: " + what)
+    with _lock:
+        if cond:
+            counts["passed"] += 1
+        else:
+            counts["failed"] += 1
+            print("FAIL: " + what, flush=True)
     return cond
 
 
@@ -18,6 +23,44 @@ def finish(name):
     """Prints "NAME: N passed, M failed" and exits non-zero on a failure."""
     print("%s: %d passed, %d failed" % (name, counts["passed"], counts["failed"]))
     sys.exit(1 if counts["failed"] else 0)
+
+
+def parts(groups):
+    """The functions of the groups of @groups (a dict: name -> [functions])
+    named on the command line, or of every group without one, in order.  A
+    test's timing checks run as one CTest test (RUN_SERIAL) and its other
+    checks as another, beside other tests; by hand, with no argument, the
+    script runs them all.  Exits 2 on a name it does not know."""
+    names = sys.argv[1:] or list(groups)
+    bad = [n for n in names if n not in groups]
+    if bad:
+        print("%s: no part %s (parts: %s)" % (sys.argv[0], ", ".join(bad), ", ".join(groups)))
+        sys.exit(2)
+    return [f for n in names for f in groups[n]]
+
+
+def concurrently(calls, tmp):
+    """Calls each function of @calls with a folder of its own under @tmp
+    (named after it), all at once on threads, and returns when all have
+    returned; the first exception raised is raised again.  Only for cases
+    that time nothing: they share the CPUs and the disk."""
+    errors = []
+
+    def one(f):
+        try:
+            d = os.path.join(tmp, f.__name__)
+            os.makedirs(d, exist_ok=True)
+            f(d)
+        except BaseException as e:  # sys.exit() too: raised again below
+            errors.append(e)
+
+    threads = [threading.Thread(target=one, args=(f,)) for f in calls]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
 
 
 def start_running(argv, err_path, timeout=30.0):
