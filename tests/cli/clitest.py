@@ -1,11 +1,10 @@
 # Shared by the Python CLI tests: one check() that counts and prints a
 # line per failure, and the summary line and exit status at the end.
-import os
 import sys
 import threading
 
 counts = {"passed": 0, "failed": 0}
-# check() may be called from the threads of concurrently().
+# check() may be called from threads (concurrently()).
 _lock = threading.Lock()
 
 
@@ -39,28 +38,13 @@ def parts(groups):
     return [f for n in names for f in groups[n]]
 
 
-def concurrently(calls, tmp):
-    """Calls each function of @calls with a folder of its own under @tmp
-    (named after it), all at once on threads, and returns when all have
-    returned; the first exception raised is raised again.  Only for cases
-    that time nothing: they share the CPUs and the disk."""
-    errors = []
-
-    def one(f):
-        try:
-            d = os.path.join(tmp, f.__name__)
-            os.makedirs(d, exist_ok=True)
-            f(d)
-        except BaseException as e:  # sys.exit() too: raised again below
-            errors.append(e)
-
-    threads = [threading.Thread(target=one, args=(f,)) for f in calls]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
+def concurrently(fn, items, workers=4):
+    """[fn(x) for x in @items], up to @workers calls at a time on threads:
+    for independent runs that time nothing (they share the CPUs), so that
+    a test is not the sum of many processes' start-up waits."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(workers) as ex:
+        return list(ex.map(fn, items))
 
 
 def start_running(argv, err_path, timeout=30.0):

@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from clitest import check, finish, parts
+from clitest import check, concurrently, finish, parts
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 SRC = os.environ.get("IOGAUGE_SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -66,14 +66,19 @@ def showcmd(tmp):
     files = sorted(glob.glob(os.path.join(SRC, "tests", "data", "fio-examples", "*.fio")))
     files += sorted(glob.glob(os.path.join(EXAMPLES, "*.fio")))
     env = dict(os.environ, IOGAUGE_CMP_BS="16k", IOGAUGE_CMP_DEPTH="6")
-    compared = 0
-    for f in files:
+
+    def both(f):
         i = subprocess.run([BIN, "--showcmd", f], capture_output=True, text=True, env=env,
                            cwd=tmp)
         if i.returncode:
-            continue  # an example iogauge does not read (yet)
-        p = subprocess.run([FIO, "--showcmd", f], capture_output=True, text=True, env=env,
-                           cwd=tmp)
+            return i, None  # an example iogauge does not read (yet)
+        return i, subprocess.run([FIO, "--showcmd", f], capture_output=True, text=True,
+                                 env=env, cwd=tmp)
+    compared = 0
+    # fio takes half a second to start (it calibrates its clock): four at once.
+    for f, (i, p) in zip(files, concurrently(both, files)):
+        if p is None:
+            continue
         fw, iw = p.stdout.split(), i.stdout.split()
         # threads= is the tiobench profile's, which fio reads and ignores and
         # iogauge drops with a warning (waitfor.fio): not on iogauge's line.
