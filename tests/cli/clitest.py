@@ -1,5 +1,8 @@
 # Shared by the Python CLI tests: one check() that counts and prints a
 # line per failure, and the summary line and exit status at the end.
+import contextlib
+import os
+import subprocess
 import sys
 import threading
 
@@ -22,6 +25,30 @@ def finish(name):
     """Prints "NAME: N passed, M failed" and exits non-zero on a failure."""
     print("%s: %d passed, %d failed" % (name, counts["passed"], counts["failed"]))
     sys.exit(1 if counts["failed"] else 0)
+
+
+def capture(argv, cwd=None, timeout=120, env=None):
+    """Runs @argv to its end: (exit status, stdout, stderr) as text."""
+    p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def lay_out(path, size):
+    """A file of @size random bytes at @path."""
+    with open(path, "wb") as f:
+        f.write(os.urandom(size))
+
+
+@contextlib.contextmanager
+def tmpfs(mnt, size, name="tmpfs"):
+    """A tmpfs of @size (mount's size=, "4m") on the folder @mnt for the
+    with-block, unmounted after: yields whether the mount worked."""
+    ok = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size, name, mnt]).returncode == 0
+    try:
+        yield ok
+    finally:
+        if ok:
+            subprocess.run(["umount", mnt])
 
 
 def parts(groups):
