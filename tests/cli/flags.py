@@ -343,11 +343,13 @@ def bandwidth_log(tmp):
         rates[name] = got
         for f in glob.glob(os.path.join(tmp, "agg-*")):
             os.unlink(f)
-        # No status line: no samples, but fio's JSON report takes one.
+        # No status line: no samples, but fio's JSON report takes one (a
+        # second of the same job shows it as well as four).
+        short = [a if a != "--runtime=4" else "--runtime=1" for a in job]
         for fmt, want in (("normal", 0), ("json", 1)):
             for f in glob.glob(os.path.join(tmp, "agg-*")):
                 os.unlink(f)
-            rc, _, _ = run([tool, "--eta=never"] + job + ["--output-format=" + fmt])
+            rc, _, _ = run([tool, "--eta=never"] + short + ["--output-format=" + fmt])
             lines = []
             for p in sorted(glob.glob(os.path.join(tmp, "agg-*"))):
                 with open(p) as f:
