@@ -39,6 +39,18 @@ def lay_out(path, size):
         f.write(os.urandom(size))
 
 
+def whole_disk(path):
+    """"MAJOR:MINOR" of the disk that holds @path (a partition's parent), as
+    the blkio cgroup's throttle files take it."""
+    dev = os.stat(path).st_dev
+    major, minor = os.major(dev), os.minor(dev)
+    if os.path.exists("/sys/dev/block/%d:%d/partition" % (major, minor)):
+        parent = os.path.realpath("/sys/dev/block/%d:%d/.." % (major, minor))
+        with open(os.path.join(parent, "dev")) as f:
+            return f.read().strip()
+    return "%d:%d" % (major, minor)
+
+
 @contextlib.contextmanager
 def tmpfs(mnt, size, name="tmpfs"):
     """A tmpfs of @size (mount's size=, "4m") on the folder @mnt for the
