@@ -1,16 +1,23 @@
 # Shared by the Python CLI tests: one check() that counts and prints a
 # line per failure, and the summary line and exit status at the end.
+import contextlib
+import os
+import subprocess
 import sys
+import threading
 
 counts = {"passed": 0, "failed": 0}
+# check() may be called from threads (concurrently()).
+_lock = threading.Lock()
 
 
 def check(cond, what):
-    if cond:
-        counts["passed"] += 1
-    else:
-        counts["failed"] += 1
-        print("FAIL: " + what)
+    with _lock:
+        if cond:
+            counts["passed"] += 1
+        else:
+            counts["failed"] += 1
+            print("FAIL: " + what, flush=True)
     return cond
 
 
@@ -18,6 +25,65 @@ def finish(name):
     """Prints "NAME: N passed, M failed" and exits non-zero on a failure."""
     print("%s: %d passed, %d failed" % (name, counts["passed"], counts["failed"]))
     sys.exit(1 if counts["failed"] else 0)
+
+
+def capture(argv, cwd=None, timeout=120, env=None):
+    """Runs @argv to its end: (exit status, stdout, stderr) as text."""
+    p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def lay_out(path, size):
+    """A file of @size random bytes at @path."""
+    with open(path, "wb") as f:
+        f.write(os.urandom(size))
+
+
+def whole_disk(path):
+    """"MAJOR:MINOR" of the disk that holds @path (a partition's parent), as
+    the blkio cgroup's throttle files take it."""
+    dev = os.stat(path).st_dev
+    major, minor = os.major(dev), os.minor(dev)
+    if os.path.exists("/sys/dev/block/%d:%d/partition" % (major, minor)):
+        parent = os.path.realpath("/sys/dev/block/%d:%d/.." % (major, minor))
+        with open(os.path.join(parent, "dev")) as f:
+            return f.read().strip()
+    return "%d:%d" % (major, minor)
+
+
+@contextlib.contextmanager
+def tmpfs(mnt, size, name="tmpfs"):
+    """A tmpfs of @size (mount's size=, "4m") on the folder @mnt for the
+    with-block, unmounted after: yields whether the mount worked."""
+    ok = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size, name, mnt]).returncode == 0
+    try:
+        yield ok
+    finally:
+        if ok:
+            subprocess.run(["umount", mnt])
+
+
+def parts(groups):
+    """The functions of the groups of @groups (a dict: name -> [functions])
+    named on the command line, or of every group without one, in order.  A
+    test's timing checks run as one CTest test (RUN_SERIAL) and its other
+    checks as another, beside other tests; by hand, with no argument, the
+    script runs them all.  Exits 2 on a name it does not know."""
+    names = sys.argv[1:] or list(groups)
+    bad = [n for n in names if n not in groups]
+    if bad:
+        print("%s: no part %s (parts: %s)" % (sys.argv[0], ", ".join(bad), ", ".join(groups)))
+        sys.exit(2)
+    return [f for n in names for f in groups[n]]
+
+
+def concurrently(fn, items, workers=4):
+    """[fn(x) for x in @items], up to @workers calls at a time on threads:
+    for independent runs that time nothing (they share the CPUs), so that
+    a test is not the sum of many processes' start-up waits."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(workers) as ex:
+        return list(ex.map(fn, items))
 
 
 def start_running(argv, err_path, timeout=30.0):

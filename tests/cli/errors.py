@@ -15,15 +15,14 @@ import shutil
 import subprocess
 import tempfile
 
-from clitest import check, finish
+from clitest import capture, check, finish
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 EXAMPLES = "/usr/share/doc/fio/examples"
 
 
 def run(args, cwd):
-    p = subprocess.run([BIN] + args, cwd=cwd, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+    return capture([BIN] + args, cwd, timeout=None)  # valgrind runs it too
 
 
 def errors_of(err):

@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 import time
 
-from clitest import check, finish
+from clitest import check, finish, tmpfs
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 
@@ -73,10 +73,10 @@ def full(tmp):
         return
     mnt = os.path.join(tmp, "mnt")
     os.mkdir(mnt)
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt]).returncode:
-        print("skip: no tmpfs mount: the ENOSPC check")
-        return
-    try:
+    with tmpfs(mnt, "1m") as mounted:
+        if not mounted:
+            print("skip: no tmpfs mount: the ENOSPC check")
+            return
         path = os.path.join(mnt, "f.dat")
         for coe, want_rc in (("none", 1), ("write", 1)):
             with open(path, "wb") as f:
@@ -93,8 +93,6 @@ def full(tmp):
             check(p.returncode == want_rc and ok, "ENOSPC, continue_on_error=%s: exit %d, "
                   "%d writes %s" % (coe, p.returncode, w, p.stderr[-300:]))
             os.unlink(path)
-    finally:
-        subprocess.run(["umount", mnt])
 
 
 def main():

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import tempfile
 
-from clitest import check, finish
+from clitest import check, finish, tmpfs
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 FIO = shutil.which("fio")
@@ -248,10 +248,9 @@ def fill_device(tmp):
         return
     mnt = os.path.join(tmp, "mnt")
     os.mkdir(mnt)
-    if not check(subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt]).returncode
-                 == 0, "mount a 4 MiB tmpfs"):
-        return
-    try:
+    with tmpfs(mnt, "4m") as mounted:
+        if not check(mounted, "mount a 4 MiB tmpfs"):
+            return
         for job, want in (("rw=write\nbs=64k\n", {"write": (4 << 20, 65, 64, 64)}),
                           ("rw=write\nbs=192k\n", {"write": (4128768, 22, 21, 21)}),
                           ("rw=read\nbs=64k\n", {"read": (4 << 20, 64, 64, 64)}),
@@ -271,8 +270,6 @@ def fill_device(tmp):
             if FIO and "192k" not in job:
                 check(res[BIN] == res[FIO], "fill_device %r: iogauge %r, fio %r" %
                       (job, res[BIN], res[FIO]))
-    finally:
-        subprocess.run(["umount", mnt])
 
 
 def refusals(tmp):

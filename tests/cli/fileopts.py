@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import tempfile
 
-from clitest import check, finish
+from clitest import check, finish, tmpfs
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 FIO = shutil.which("fio")
@@ -206,10 +206,9 @@ def create_serialize(tmp):
         print("fileopts: not root: create_serialize skipped")
         return
     mnt = fresh(tmp, "mnt")
-    if not check(subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt]).returncode
-                 == 0, "mount a 4 MiB tmpfs"):
-        return
-    try:
+    with tmpfs(mnt, "4m") as mounted:
+        if not check(mounted, "mount a 4 MiB tmpfs"):
+            return
         for cs in (0, 1):
             job = os.path.join(tmp, "cs.fio")
             with open(job, "w") as f:
@@ -231,8 +230,6 @@ def create_serialize(tmp):
                 rc, jobs = serialize(BIN)
                 check(rc == 2 and not os.path.exists(os.path.join(mnt, "f")),
                       "create_serialize=1: exit %d" % rc)
-    finally:
-        subprocess.run(["umount", mnt])
 
 
 def main():

@@ -10,11 +10,10 @@
 # Environment (set by CTest): IOGAUGE_BIN.  Skips (77) without fio.
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-from clitest import check, finish
+from clitest import capture, check, finish, lay_out
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 FIO = shutil.which(os.environ.get("FIO", "fio"))
@@ -22,13 +21,7 @@ TMP = None
 
 
 def run(argv):
-    p = subprocess.run(argv, cwd=TMP, capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
-def lay_out(path, size):
-    with open(path, "wb") as f:
-        f.write(os.urandom(size))
+    return capture(argv, TMP)
 
 
 def read_log(path):

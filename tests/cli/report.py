@@ -16,7 +16,7 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-from clitest import check, finish, start_running
+from clitest import check, finish, parts, start_running
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 FIO = os.environ.get("FIO", "fio")
@@ -568,9 +568,12 @@ def test_interrupted(tmp):
 def main():
     tmp = tempfile.mkdtemp()
     try:
-        for t in (test_shapes, test_intervals, test_fio_counts, test_group_runtime, test_gtod_reduce, test_logs,
-                  test_terse, test_plots, test_eta,
-              test_interrupted):
+        # "timed": per-window rates, runtimes, status lines (CTest runs it
+        # alone); "shapes": counts, fields and files.
+        for t in parts({"shapes": [test_shapes, test_fio_counts, test_gtod_reduce, test_terse,
+                                   test_interrupted],
+                        "timed": [test_intervals, test_group_runtime, test_logs, test_plots,
+                                  test_eta]}):
             t(tmp)
     finally:
         shutil.rmtree(tmp)

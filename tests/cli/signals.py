@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 import time
 
-from clitest import check, finish, start_running
+from clitest import check, finish, start_running, whole_disk
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 
@@ -338,18 +338,6 @@ def pre_read_interrupt(tmp):
               (started, p.returncode, took, err[-300:]))
     finally:
         os.rmdir(cg)
-
-
-def whole_disk(path):
-    dev = os.stat(path).st_dev
-    major, minor = os.major(dev), os.minor(dev)
-    part = "/sys/dev/block/%d:%d/partition" % (major, minor)
-    if os.path.exists(part):
-        # A partition: its parent's numbers.
-        parent = os.path.realpath("/sys/dev/block/%d:%d/.." % (major, minor))
-        with open(os.path.join(parent, "dev")) as f:
-            return f.read().strip()
-    return "%d:%d" % (major, minor)
 
 
 def drain_then_second(tmp):

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from clitest import check, finish, start_running
+from clitest import capture, check, finish, start_running
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 SRC = os.environ["IOGAUGE_SRC"]
@@ -26,9 +26,7 @@ REGOLD = os.environ.get("IOGAUGE_REGOLD") == "1"
 
 
 def run(args, cwd=None, prog=None):
-    p = subprocess.run(prog or [BIN, "sqlio"] + args, cwd=cwd, capture_output=True, text=True,
-                       timeout=120)
-    return p.returncode, p.stdout, p.stderr
+    return capture(prog or [BIN, "sqlio"] + args, cwd)
 
 
 # ---- the layout: measured numbers masked, each checked for its format ----

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 
-from clitest import check, finish
+from clitest import capture, check, finish
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 FIO = shutil.which("fio")
@@ -26,8 +26,7 @@ TRACED = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
 
 
 def run(argv, timeout=120, env=None):
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
-    return p.returncode, p.stdout, p.stderr
+    return capture(argv, timeout=timeout, env=env)
 
 
 def write_job(tmp, text, name="job.fio"):
