@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+import replaytest
+from replaytest import ios_of_log
 from clitest import check, finish
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
@@ -70,50 +72,12 @@ def run(argv):
     return p.returncode, p.stdout, p.stderr
 
 
-def ios_of_log(path):
-    """(file, action, offset, length) of each I/O line of an iolog."""
-    out = []
-    with open(path) as f:
-        for ln in f.read().splitlines()[1:]:
-            w = ln.split()
-            if len(w) == 5:
-                out.append((w[1], w[2], int(w[3]), int(w[4])))
-    return out
-
-
 def iogauge_replay(log, extra=()):
-    """iogauge replays @log: (exit, terse fields or stderr, its I/Os)."""
-    again = os.path.join(TMP, "again.log")
-    if os.path.exists(again):
-        os.unlink(again)
-    rc, out, err = run([BIN, "--name=r", "--read_iolog=" + log, "--write_iolog=" + again,
-                        "--minimal"] + list(extra))
-    if rc:
-        return rc, err, []
-    return rc, out.split(";"), ios_of_log(again)
+    return replaytest.iogauge_replay(BIN, TMP, log, extra)
 
 
 def fio_replay(log, extra=(), files=()):
-    """fio replays @log under strace: (exit, terse fields, its I/Os to @files)."""
-    st = os.path.join(TMP, "strace.out")
-    rc, out, err = run([STRACE, "-f", "-qq", "-y", "-e", "trace=pread64,pwrite64,fsync",
-                        "-o", st, FIO, "--name=r", "--read_iolog=" + log, "--minimal"] +
-                       list(extra))
-    if rc:
-        return rc, err, []
-    calls = []
-    with open(st) as f:
-        for ln in f:
-            m = re.search(r"(pread64|pwrite64|fsync)\(\d+<([^>]*)>", ln)
-            if not m or m.group(2) not in files:
-                continue
-            if m.group(1) == "fsync":
-                calls.append((m.group(2), "sync", 0, 0))
-                continue
-            args = ln.rsplit(")", 1)[0].rsplit(",", 2)
-            calls.append((m.group(2), "read" if m.group(1) == "pread64" else "write",
-                          int(args[2]), int(args[1])))
-    return rc, out.split(";"), calls
+    return replaytest.fio_replay(FIO, STRACE, TMP, log, extra, files, syncs=True)
 
 
 def same_replay(what, log, files, extra=(), want=None):

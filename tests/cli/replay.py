@@ -12,6 +12,8 @@ import shutil
 import sys
 import tempfile
 
+import replaytest
+from replaytest import ios_of_log
 from clitest import capture, check, finish, lay_out
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
@@ -24,48 +26,12 @@ def run(argv):
     return capture(argv, TMP)
 
 
-def ios_of_log(path):
-    """(file, action, offset, length) of each I/O line of an iolog."""
-    out = []
-    with open(path) as f:
-        for ln in f.read().splitlines()[1:]:
-            w = ln.split()
-            if len(w) == 5:
-                out.append((w[1], w[2], int(w[3]), int(w[4])))
-    return out
-
-
 def iogauge_replay(log, extra=()):
-    """iogauge replays @log: (exit, terse fields, the I/Os it issued)."""
-    again = os.path.join(TMP, "again.log")
-    if os.path.exists(again):
-        os.unlink(again)
-    rc, out, err = run([BIN, "--name=r", "--read_iolog=" + log, "--write_iolog=" + again,
-                        "--minimal"] + list(extra))
-    if rc:
-        return rc, err, []
-    return rc, out.split(";"), ios_of_log(again)
+    return replaytest.iogauge_replay(BIN, TMP, log, extra)
 
 
 def fio_replay(log, extra=(), files=()):
-    """fio replays @log under strace: (exit, terse fields, its I/Os to @files)."""
-    trace = os.path.join(TMP, "strace.out")
-    rc, out, err = run([STRACE, "-f", "-qq", "-y", "-e", "trace=pread64,pwrite64", "-o", trace,
-                        FIO, "--name=r", "--read_iolog=" + log, "--minimal"] + list(extra))
-    if rc:
-        return rc, err, []
-    calls = []
-    with open(trace) as f:
-        for ln in f:
-            if "pread64(" not in ln and "pwrite64(" not in ln:
-                continue
-            path = ln.split("<", 1)[1].split(">", 1)[0] if "<" in ln else ""
-            if path not in files:
-                continue
-            args = ln.rsplit(")", 1)[0].rsplit(",", 2)
-            calls.append((path, "read" if "pread64(" in ln else "write", int(args[2]),
-                          int(args[1])))
-    return rc, out.split(";"), calls
+    return replaytest.fio_replay(FIO, STRACE, TMP, log, extra, files)
 
 
 def same_replay(what, log, files, extra=()):
