@@ -88,8 +88,9 @@ static void *vasync_main(void *arg)
 	return NULL;
 }
 
-/* verify_async_cpus: the checking thread @tid bound to them. 0, or an errno. */
-static int verify_async_pin(const struct worker *w, pthread_t tid)
+/* verify_async_cpus: @attr binds a thread made with it to them, so that
+ * it never runs elsewhere.  0, or an errno. */
+static int verify_async_pin(const struct worker *w, pthread_attr_t *attr)
 {
 	const struct job *job = w->job;
 	cpu_set_t set;
@@ -101,13 +102,14 @@ static int verify_async_pin(const struct worker *w, pthread_t tid)
 	for (c = 0; c < JOB_MAX_CPUS && c < CPU_SETSIZE; c++)
 		if (job->verify_async_cpus.mask[c / 64] >> (c % 64) & 1)
 			CPU_SET(c, &set);
-	return pthread_setaffinity_np(tid, sizeof(set), &set);
+	return pthread_attr_setaffinity_np(attr, sizeof(set), &set);
 }
 
 void worker_verify_start(struct worker *w)
 {
 	const struct job *job = w->job;
 	struct verify_async *a;
+	pthread_attr_t attr;
 	unsigned i;
 	int ret;
 
@@ -132,24 +134,25 @@ void worker_verify_start(struct worker *w)
 					     strerror(ENOMEM));
 			return;
 		}
-		ret = pthread_create(&t->tid, NULL, vasync_main, t);
+		pthread_attr_init(&attr);
+		ret = verify_async_pin(w, &attr);
+		if (!ret)
+			ret = pthread_create(&t->tid, &attr, vasync_main, t);
+		pthread_attr_destroy(&attr);
 		if (ret) {
 			w->error_no = ret;
-			w->error = xasprintf("[%s] verify_async=%u: cannot start checking thread "
-					     "%u: %s",
-					     job->name, a->n, i + 1, strerror(ret));
+			w->error =
+				job->verify_async_cpus.set
+					? xasprintf("[%s] verify_async_cpus: cannot start checking "
+						    "thread %u bound to them: %s",
+						    job->name, i + 1, strerror(ret))
+					: xasprintf("[%s] verify_async=%u: cannot start checking "
+						    "thread %u: %s",
+						    job->name, a->n, i + 1, strerror(ret));
 			return;
 		}
 		t->started = true;
 		pthread_setname_np(t->tid, "iogauge-verify");
-		ret = verify_async_pin(w, t->tid);
-		if (ret) {
-			w->error_no = ret;
-			w->error = xasprintf("[%s] verify_async_cpus: cannot bind checking thread "
-					     "%u: %s",
-					     job->name, i + 1, strerror(ret));
-			return;
-		}
 	}
 }
 

@@ -146,6 +146,8 @@ rc=$?
 # thread; a clone's process that dies is that clone's error, and the
 # others run on (here until SIGINT).
 for mode in process thread; do
+	# The last mode's status lines must not pass for this one's.
+	rm -f "$tmp/err"
 	(cd "$tmp" && exec "$bin" --name=pk --filename=pk.dat --size=1m --rw=randread --numjobs=2 \
 		--runtime=60 --time_based --thread=$([ $mode = thread ] && echo 1 || echo 0) \
 		--eta=always >"$tmp/out" 2>"$tmp/err") &
