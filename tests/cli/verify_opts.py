@@ -14,7 +14,9 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
+import time
 
 from clitest import check, finish
 
@@ -30,8 +32,13 @@ def name(tool):
 
 
 def run(tool, args, cwd):
-    p = subprocess.run([tool, "--output-format=json"] + args, capture_output=True, text=True,
-                       cwd=cwd)
+    """(exit, the first job's JSON or None, stderr); a run over 60 s is
+    killed and fails (exit -9), naming the tool and its arguments."""
+    try:
+        p = subprocess.run([tool, "--output-format=json"] + args, capture_output=True,
+                           text=True, cwd=cwd, timeout=60)
+    except subprocess.TimeoutExpired:
+        return -9, None, "%s %s: still running after 60 s, killed" % (name(tool), " ".join(args))
     out = p.stdout[p.stdout.find("{"):] if "{" in p.stdout else ""
     j = json.loads(out)["jobs"][0] if out else None
     return p.returncode, j, p.stderr
@@ -180,7 +187,8 @@ def async_threads(tmp):
                                 "--thread"], stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
     seen = set()
-    while p.poll() is None:
+    until = time.monotonic() + 60
+    while p.poll() is None and time.monotonic() < until:
         try:
             for tid in os.listdir("/proc/%d/task" % p.pid):
                 with open("/proc/%d/task/%s/comm" % (p.pid, tid)) as f:
@@ -191,6 +199,10 @@ def async_threads(tmp):
                 seen.add((tid, cpus))
         except (OSError, AttributeError):
             pass
+    if p.poll() is None:
+        p.kill()
+        p.wait()
+        print("verify_async_cpus=0: still running after 60 s, killed")
     check(p.returncode == 0 and len(seen) == 2 and all(c == "0" for _, c in seen),
           "verify_async_cpus=0: exit %s, threads seen %s" % (p.returncode, sorted(seen)))
     print("verify_async=2 verify_async_cpus=0: checking threads seen %s" % sorted(seen))
@@ -342,6 +354,8 @@ def refused(tmp):
 
 
 def main():
+    # A line at a time: a run killed by ctest's timeout still shows how far it got.
+    sys.stdout.reconfigure(line_buffering=True)
     tmp = tempfile.mkdtemp(prefix="iogauge-vopts-")
     # fio leaves a verify state file (and dumps) in the current directory.
     old_cwd = os.getcwd()
