@@ -33,6 +33,7 @@
 #include "files/iosched.h"
 #include "run/cgroup.h"
 #include "run/clone.h"
+#include "run/forkgate.h"
 #include "run/jobexec.h"
 #include "run/run.h"
 #include "run/runlock.h"
@@ -466,7 +467,7 @@ static int start_clone(struct slot *s, char **cause)
 		return set_cause_errno(cause, errno, "cannot make a memfd for a clone's logs: %s",
 				       strerror(errno));
 	/* Not straight into the slot: the child would write its 0 there. */
-	pid = fork();
+	pid = forkgate_fork();
 	if (pid < 0) {
 		ret = set_cause_errno(cause, errno,
 				      "cannot start a process for [%s]: %s (thread=1 runs the "

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run/forkgate.h"
 #include "run/status.h"
 #include "util/util.h"
 
@@ -133,7 +134,9 @@ static void gather(struct status_reporter *sr)
 		}
 		if (!left || status_clock() >= until)
 			break;
+		forkgate_release(); /* clones may start while it waits */
 		usleep(1000);
+		forkgate_hold();
 	}
 	free(got);
 }
@@ -145,6 +148,7 @@ static void report_now(struct status_reporter *sr)
 	const struct run *run = sr->run;
 	unsigned i;
 
+	forkgate_hold();
 	gather(sr);
 	for (i = 0; i < sr->snap.nr; i++)
 		sr->snap.results[i].stats = sr->last[i];
@@ -162,6 +166,7 @@ static void report_now(struct status_reporter *sr)
 	sr->snap.disks.v = NULL;
 	sr->snap.disks.n = 0;
 	disks_free(&disks);
+	forkgate_release();
 }
 
 /* The dump file is there: removed, and a report is due (fio's). */
@@ -293,7 +298,7 @@ bool status_start(struct status_reporter *sr, const struct run_watch *watch,
 		sem_init(&sr->own, 0, 0);
 		sr->wake = &sr->own;
 	}
-	if (pthread_create(&sr->tid, NULL, status_main, sr)) {
+	if (forkgate_thread(&sr->tid, status_main, sr)) {
 		if (sr->wake == &sr->own)
 			sem_destroy(&sr->own);
 		free(sr->snap.results);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "run/forkgate.h"
 #include "run/steady.h"
 #include "util/runclock.h"
 #include "util/util.h"
@@ -102,7 +103,9 @@ static void *steady_main(void *arg)
 		if (sw->quit)
 			break;
 		pthread_mutex_unlock(&sw->lock);
+		forkgate_hold();
 		steady_round(sw);
+		forkgate_release();
 		pthread_mutex_lock(&sw->lock);
 	}
 	pthread_mutex_unlock(&sw->lock);
@@ -130,7 +133,7 @@ bool steady_watch_start(struct steady_watch *sw, struct slot *slots, const struc
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&sw->cond, &ca);
 	pthread_condattr_destroy(&ca);
-	if (pthread_create(&sw->tid, NULL, steady_main, sw)) {
+	if (forkgate_thread(&sw->tid, steady_main, sw)) {
 		pthread_cond_destroy(&sw->cond);
 		pthread_mutex_destroy(&sw->lock);
 		free(sw->cl);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run/forkgate.h"
 #include "run/run.h"
 #include "run/trigger.h"
 
@@ -79,7 +80,7 @@ bool trigger_start(struct trigger *tg, const char *file, uint64_t timeout, const
 		return false;
 	pthread_mutex_init(&tg->lock, NULL);
 	pthread_cond_init(&tg->cond, NULL);
-	if (pthread_create(&tg->tid, NULL, watch_main, tg)) {
+	if (forkgate_thread(&tg->tid, watch_main, tg)) {
 		pthread_cond_destroy(&tg->cond);
 		pthread_mutex_destroy(&tg->lock);
 		return false;

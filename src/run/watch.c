@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "run/forkgate.h"
 #include "run/watch.h"
 
 /* One clone's share done: bytes issued of its limit, or time of its runtime. */
@@ -79,7 +80,9 @@ static void *watch_main(void *arg)
 		if (wt->quit)
 			break;
 		pthread_mutex_unlock(&wt->lock);
+		forkgate_hold();
 		watch_once(wt);
+		forkgate_release();
 		pthread_mutex_lock(&wt->lock);
 	}
 	pthread_mutex_unlock(&wt->lock);
@@ -98,7 +101,7 @@ bool watch_start(struct watcher *wt, const struct run_watch *watch, struct slot 
 	wt->quit = false;
 	pthread_mutex_init(&wt->lock, NULL);
 	pthread_cond_init(&wt->cond, NULL);
-	if (pthread_create(&wt->tid, NULL, watch_main, wt)) {
+	if (forkgate_thread(&wt->tid, watch_main, wt)) {
 		pthread_cond_destroy(&wt->cond);
 		pthread_mutex_destroy(&wt->lock);
 		return false;

@@ -149,12 +149,9 @@ def async_threads(tmp):
     # (with continue_on_error=verify), by two more threads (strace's
     # clones); verify_async_cpus binds them (their /proc status).
     counts = {}
-    # Under strace the ASan build's clone with verify_async=2 deadlocked at
-    # exit now and then (worker and both checking threads in futex waits; a
-    # known open bug, see the stop note): there the clones are not counted.
-    use_strace = STRACE if "ASAN_OPTIONS" not in os.environ else None
+    use_strace = STRACE
     if not use_strace:
-        print("verify_async: clones not counted (no strace, or the ASan build)")
+        print("verify_async: clones not counted (no strace)")
     for tool in TOOLS:
         path = os.path.join(tmp, "%s.va" % name(tool))
         job = ["--name=w", "--filename=" + path, "--size=16m", "--rw=randwrite", "--bs=4k",
@@ -167,8 +164,7 @@ def async_threads(tmp):
             args = job + ["--verify_only=1", "--continue_on_error=verify",
                           "--verify_async=%d" % va]
             if use_strace:
-                # LeakSanitizer cannot run under ptrace; with the checking
-                # threads it hung the ASan build at exit (CI's 180 s timeout).
+                # LeakSanitizer cannot run under ptrace.
                 env = dict(os.environ, ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") +
                            ":detect_leaks=0")
                 p = subprocess.run([STRACE, "-f", "-e", "trace=clone,clone3", "-o", log, tool,
