@@ -30,6 +30,7 @@
 #include "run/status.h"
 #include "run/trigger.h"
 #include "sqlio/sqlio.h"
+#include "sweep/sweep.h"
 #include "util/sysutil.h"
 #include "verify/crctest.h"
 #include "workload/blktrace.h"
@@ -147,7 +148,8 @@ static const char usage[] =
 	"A JOBFILE of - is read from standard input.  See iogauge(1) and iogauge-jobfile(5).\n"
 	"\n"
 	"iogauge sqlio [SQLIO FLAGS] [FILE...] runs a SQLIO v1.5.SG command line (iogauge sqlio -?).\n"
-	"iogauge compare A B [C...] compares runs' JSON reports (iogauge compare --help).\n";
+	"iogauge compare A B [C...] compares runs' JSON reports (iogauge compare --help).\n"
+	"iogauge sweep JOBFILE --OPTION=V1,V2,... runs the job over values (iogauge sweep --help).\n";
 
 static const char sqlio_usage[] =
 	"usage: iogauge sqlio [options] [<filename>...]\n"
@@ -692,6 +694,8 @@ int main(int argc, char **argv)
 		return sqlio_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return flush_stdout(compare_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "sweep"))
+		return flush_stdout(sweep_main(argc - 1, argv + 1));
 	if (cli_parse(&cli, argc, argv, &cause)) {
 		for (i = 0; i < cli.js.warnings.n; i++)
 			fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
