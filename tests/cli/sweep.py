@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+# iogauge sweep.  Part "cli": a sequential read of 1 MiB swept over bs and
+# iodepth does exactly size/bs reads at each point, as fio 3.33 does on the
+# same job; the table, the CSV (Python's csv module), the JSON and the SVG
+# plots (an XML parser) agree; bad input (an axis that is not an option,
+# an empty range, a value the job refuses) exits 2 with nothing run or
+# written.  Part "device" (root, cgroup v1 blkio): a loop device over tmpfs
+# throttled to 2000 reads/s; a depth sweep reads 2000 IOPS at every depth
+# (saturated at depth 1: the knee is there); a rate_iops sweep rises with
+# the rate and flattens at 2000, where the knee is found.  blk-throttle on
+# this kernel (6.18, HZ=250, a loaded machine) delivers 87-102% of its
+# cap in a half-second run whatever the depth (plain runs: 1723-2030 for
+# 2000), so a flat point is 2000 -10%/+5% and the knee's IOPS margin is
+# 15% (--knee-gain), not the default 10%.
+#
+# Environment (set by CTest): IOGAUGE_BIN.
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ET
+
+from clitest import capture, check, finish, parts
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+FIO = shutil.which("fio")
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def seq_job(path, data):
+    with open(path, "w") as f:
+        f.write("[seq]\nfilename=%s\nsize=1m\nrw=read\nioengine=libaio\n" % data)
+
+
+def cli_checks():
+    tmp = tempfile.mkdtemp(prefix="iogauge-sweep-")
+    try:
+        data, job = os.path.join(tmp, "data"), os.path.join(tmp, "seq.fio")
+        seq_job(job, data)
+        # Bad input: nothing runs (the data file is never laid out), nothing written.
+        out = os.path.join(tmp, "out.csv")
+        for args, want in ((["--nosuch=1,2"], "--nosuch: not a job option"),
+                           (["--iodepth=16..1x2"], "range '16..1x2' is empty"),
+                           (["--iodepth=1..8x1"], "the factor after x"),
+                           (["--iodepth=1,,2"], "an empty value"),
+                           (["--iodepth=1,abc"], "point iodepth=abc: iogauge: --set iodepth=abc"),
+                           (["--bs=4k,0"], "point bs=0"),
+                           ([], "no axis")):
+            rc, so, se = capture([BIN, "sweep", job, "--output=" + out] + args)
+            check(rc == 2 and want in se and not so,
+                  "%s: exit %d, want 2 and %r: %s" % (args, rc, want, se))
+            check(not os.path.exists(data) and not os.path.exists(out),
+                  "%s: something was written" % args)
+        # The effect of each point: size/bs reads, fio's count on the same job.
+        plots = os.path.join(tmp, "plots")
+        rc, so, se = capture([BIN, "sweep", job, "--bs=4k..64kx4", "--iodepth=1,4",
+                              "--output-format=json", "--plot=" + plots])
+        if not check(rc == 0, "json sweep: exit %d: %s" % (rc, se)):
+            return
+        doc = json.loads(so)
+        pts = doc["points"]
+        check([p["set"] for p in pts] ==
+              [{"bs": b, "iodepth": d} for d in ("1", "4") for b in ("4k", "16k", "64k")],
+              "points in the wrong order: %s" % [p["set"] for p in pts])
+        fio_ios = {}
+        for b in ("4k", "16k", "64k"):
+            if FIO:
+                p = subprocess.run([FIO, job, "--bs=" + b, "--output-format=json"],
+                                   capture_output=True, text=True)
+                fio_ios[b] = json.loads(p.stdout[p.stdout.index("{"):])["jobs"][0]["read"][
+                    "total_ios"] if p.returncode == 0 else None
+        for p in pts:
+            bs = {"4k": 4096, "16k": 16384, "64k": 65536}[p["set"]["bs"]]
+            check(p["ios"] == (1 << 20) // bs, "%s: %d reads, want %d" %
+                  (p["set"], p["ios"], (1 << 20) // bs))
+            if FIO:
+                check(fio_ios[p["set"]["bs"]] == p["ios"], "%s: fio did %s reads, iogauge %d" %
+                      (p["set"], fio_ios[p["set"]["bs"]], p["ios"]))
+            check(abs(p["bw_bytes"] - p["iops"] * bs) <= 0.01 * p["bw_bytes"],
+                  "%s: bw %f is not iops x bs" % (p["set"], p["bw_bytes"]))
+            check(p["p50_ns"] <= p["p99_ns"] <= p["p99.9_ns"] and p["lat_mean_ns"] > 0,
+                  "%s: percentiles out of order" % p["set"])
+        check(len(doc["crossovers"]) == 2 and len(doc["knees"]) == 0,
+              "bs is the first axis: no knee, a crossover per depth: %s" % doc["knees"])
+        # The plots: a series per depth, a circle per point, valid XML.
+        for name, nseries in (("iops.svg", 2), ("latency.svg", 2), ("bandwidth.svg", 2)):
+            try:
+                root = ET.parse(os.path.join(plots, name)).getroot()
+            except (OSError, ET.ParseError) as e:
+                check(False, "%s: %s" % (name, e))
+                continue
+            lines = root.findall(".//%spolyline" % SVG)
+            dots = root.findall(".//%scircle[@class='point']" % SVG)
+            check(len(lines) == nseries and len(dots) == 6,
+                  "%s: %d series, %d points" % (name, len(lines), len(dots)))
+            if name == "bandwidth.svg":
+                xs = sorted({float(c.get("data-x")) for c in dots})
+                check(xs == [4096, 16384, 65536], "bandwidth.svg x: %s" % xs)
+        # CSV and text of the same job: the same points, the CSV's columns.
+        rc, so, se = capture([BIN, "sweep", job, "--iodepth=1..4x2", "--repeat=2",
+                              "--output-format=csv"])
+        rows = list(csv.DictReader(io.StringIO(so)))
+        check(rc == 0 and [r["iodepth"] for r in rows] == ["1", "2", "4"] and
+              all(r["repeats"] == "2" and float(r["iops"]) > 0 and r["knee"] in ("0", "1")
+                  for r in rows), "csv: exit %d: %s %s" % (rc, rows, se))
+        rc, so, se = capture([BIN, "sweep", job, "--iodepth=1,2"])
+        check(rc == 0 and so.splitlines()[0].split()[:2] == ["iodepth", "IOPS"] and
+              "knee along iodepth: " in so, "text: %d %s %s" % (rc, so, se))
+    finally:
+        shutil.rmtree(tmp)
+
+
+def throttled(fn):
+    """Runs @fn(dev, prefix) with a loop device over a tmpfs file, reads
+    throttled to 2000/s in a cgroup v1 blkio group that @prefix enters;
+    removes them all after.  Skips when not root or no blkio."""
+    if os.geteuid() != 0 or not os.path.isdir("/sys/fs/cgroup/blkio"):
+        print("skip: not root, or no cgroup v1 blkio: the throttled device")
+        return
+    tmp = tempfile.mkdtemp(prefix="iogauge-sweep-dev-")
+    cg = "/sys/fs/cgroup/blkio/iogauge-sweep-%d" % os.getpid()
+    mounted = loop = made = None
+    try:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=40m", "iogauge-sweep",
+                                  tmp]).returncode == 0
+        if not mounted:
+            print("skip: no tmpfs mount")
+            return
+        img = os.path.join(tmp, "img")
+        with open(img, "wb") as f:
+            f.truncate(32 << 20)
+        p = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True)
+        if p.returncode:
+            print("skip: no loop device: %s" % p.stderr)
+            return
+        loop = p.stdout.strip()
+        os.mkdir(cg)
+        made = True
+        with open("/sys/block/%s/dev" % os.path.basename(loop)) as f:
+            majmin = f.read().strip()
+        with open(os.path.join(cg, "blkio.throttle.read_iops_device"), "w") as f:
+            f.write("%s 2000\n" % majmin)
+        prefix = ["sh", "-c", 'echo $$ > %s/cgroup.procs && exec "$@"' % cg, "sh"]
+        fn(loop, prefix, tmp)
+    finally:
+        if loop:
+            subprocess.run(["losetup", "-d", loop])
+        if made:
+            os.rmdir(cg)
+        if mounted:
+            subprocess.run(["umount", tmp])
+        os.rmdir(tmp)
+
+
+def device_job(path, dev, extra):
+    with open(path, "w") as f:
+        f.write("[dev]\nfilename=%s\nrw=randread\nbs=4k\ndirect=1\nioengine=libaio\n"
+                "ramp_time=200ms\nruntime=500ms\ntime_based\n%s" % (dev, extra))
+
+
+def device_checks(dev, prefix, tmp):
+    job = os.path.join(tmp, "dev.fio")
+    device_job(job, dev, "")
+    rc, so, se = capture(prefix + [BIN, "sweep", job, "--iodepth=1,4,16",
+                                   "--knee-gain=15", "--output-format=json"])
+    if check(rc == 0, "depth sweep: exit %d: %s" % (rc, se)):
+        doc = json.loads(so)
+        iops = [p["iops"] for p in doc["points"]]
+        check(all(1800 <= v <= 2100 for v in iops), "depth sweep: IOPS %s, want 2000" % iops)
+        knee = doc["knees"][0]["value"]
+        check(knee == "1", "depth sweep: knee at %s, want iodepth=1 (flat from there): %s" %
+              (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
+        print("depth sweep: IOPS %s, knee iodepth=%s" % (["%.0f" % v for v in iops], knee))
+    device_job(job, dev, "iodepth=16\n")
+    rc, so, se = capture(prefix + [BIN, "sweep", job, "--rate_iops=500..4000x2",
+                                   "--knee-gain=15", "--output-format=json"])
+    if check(rc == 0, "rate sweep: exit %d: %s" % (rc, se)):
+        doc = json.loads(so)
+        iops = [p["iops"] for p in doc["points"]]
+        check(abs(iops[0] - 500) <= 25 and abs(iops[1] - 1000) <= 50 and
+              1800 <= iops[2] <= 2100 and 1800 <= iops[3] <= 2100, "rate sweep: IOPS %s" % iops)
+        knee = doc["knees"][0]["value"]
+        check(knee == "2000", "rate sweep: knee at %s, want 2000: %s" %
+              (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
+        print("rate sweep: IOPS %s, knee rate_iops=%s" % (["%.0f" % v for v in iops], knee))
+
+
+for f in parts({"cli": [cli_checks], "device": [lambda: throttled(device_checks)]}):
+    f()
+finish("sweep")
