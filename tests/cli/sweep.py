@@ -7,11 +7,12 @@
 # written.  Part "device" (root, cgroup v1 blkio): a loop device over tmpfs
 # throttled to 2000 reads/s; a depth sweep reads 2000 IOPS at every depth
 # (saturated at depth 1: the knee is there); a rate_iops sweep rises with
-# the rate and flattens at 2000, where the knee is found.  blk-throttle on
-# this kernel (6.18, HZ=250, a loaded machine) delivers 87-102% of its
-# cap in a half-second run whatever the depth (plain runs: 1723-2030 for
-# 2000), so a flat point is 2000 -10%/+5% and the knee's IOPS margin is
-# 15% (--knee-gain), not the default 10%.
+# the rate and flattens at 2000, where the knee is found.  blk-throttle
+# dispatches from a timer and a kworker: on this kernel (6.18, HZ=250) on
+# a loaded machine (load 9 on 2 CPUs) it delivered 86-102% of its cap in
+# half-second runs whatever the depth (plain runs: 1723-2030 for 2000),
+# so a flat point is 2000 -15%/+5% and the knee's IOPS margin is 20%
+# (--knee-gain), not the default 10%.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import csv
@@ -165,23 +166,23 @@ def device_checks(dev, prefix, tmp):
     job = os.path.join(tmp, "dev.fio")
     device_job(job, dev, "")
     rc, so, se = capture(prefix + [BIN, "sweep", job, "--iodepth=1,4,16",
-                                   "--knee-gain=15", "--output-format=json"])
+                                   "--knee-gain=20", "--output-format=json"])
     if check(rc == 0, "depth sweep: exit %d: %s" % (rc, se)):
         doc = json.loads(so)
         iops = [p["iops"] for p in doc["points"]]
-        check(all(1800 <= v <= 2100 for v in iops), "depth sweep: IOPS %s, want 2000" % iops)
+        check(all(1700 <= v <= 2100 for v in iops), "depth sweep: IOPS %s, want 2000" % iops)
         knee = doc["knees"][0]["value"]
         check(knee == "1", "depth sweep: knee at %s, want iodepth=1 (flat from there): %s" %
               (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
         print("depth sweep: IOPS %s, knee iodepth=%s" % (["%.0f" % v for v in iops], knee))
     device_job(job, dev, "iodepth=16\n")
     rc, so, se = capture(prefix + [BIN, "sweep", job, "--rate_iops=500..4000x2",
-                                   "--knee-gain=15", "--output-format=json"])
+                                   "--knee-gain=20", "--output-format=json"])
     if check(rc == 0, "rate sweep: exit %d: %s" % (rc, se)):
         doc = json.loads(so)
         iops = [p["iops"] for p in doc["points"]]
         check(abs(iops[0] - 500) <= 25 and abs(iops[1] - 1000) <= 50 and
-              1800 <= iops[2] <= 2100 and 1800 <= iops[3] <= 2100, "rate sweep: IOPS %s" % iops)
+              1700 <= iops[2] <= 2100 and 1700 <= iops[3] <= 2100, "rate sweep: IOPS %s" % iops)
         knee = doc["knees"][0]["value"]
         check(knee == "2000", "rate sweep: knee at %s, want 2000: %s" %
               (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
