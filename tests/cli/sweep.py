@@ -7,12 +7,14 @@
 # written.  Part "device" (root, cgroup v1 blkio): a loop device over tmpfs
 # throttled to 2000 reads/s; a depth sweep reads 2000 IOPS at every depth
 # (saturated at depth 1: the knee is there); a rate_iops sweep rises with
-# the rate and flattens at 2000, where the knee is found.  blk-throttle
+# the rate and flattens at 2000, where the knee is found; with 32 MiB/s
+# as well, a bs sweep crosses over at 16k (2000 x 16k).  blk-throttle
 # dispatches from a timer and a kworker: on this kernel (6.18, HZ=250) on
 # a loaded machine (load 9 on 2 CPUs) it delivered 86-102% of its cap in
 # half-second runs whatever the depth (plain runs: 1723-2030 for 2000),
 # so a flat point is 2000 -15%/+5% and the knee's IOPS margin is 20%
-# (--knee-gain), not the default 10%.
+# (--knee-gain), not the default 10%; the crossover's bandwidth margin
+# is 20% (--crossover-bw).
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import csv
@@ -115,7 +117,7 @@ def cli_checks():
 
 
 def throttled(fn):
-    """Runs @fn(dev, prefix) with a loop device over a tmpfs file, reads
+    """Runs @fn(dev, major:minor, cgroup folder, prefix, tmp) with a loop device over a tmpfs file, reads
     throttled to 2000/s in a cgroup v1 blkio group that @prefix enters;
     removes them all after.  Skips when not root or no blkio."""
     if os.geteuid() != 0 or not os.path.isdir("/sys/fs/cgroup/blkio"):
@@ -145,7 +147,7 @@ def throttled(fn):
         with open(os.path.join(cg, "blkio.throttle.read_iops_device"), "w") as f:
             f.write("%s 2000\n" % majmin)
         prefix = ["sh", "-c", 'echo $$ > %s/cgroup.procs && exec "$@"' % cg, "sh"]
-        fn(loop, prefix, tmp)
+        fn(loop, majmin, cg, prefix, tmp)
     finally:
         if loop:
             subprocess.run(["losetup", "-d", loop])
@@ -162,10 +164,10 @@ def device_job(path, dev, extra):
                 "ramp_time=200ms\nruntime=500ms\ntime_based\n%s" % (dev, extra))
 
 
-def device_checks(dev, prefix, tmp):
+def device_checks(dev, majmin, cg, prefix, tmp):
     job = os.path.join(tmp, "dev.fio")
     device_job(job, dev, "")
-    rc, so, se = capture(prefix + [BIN, "sweep", job, "--iodepth=1,4,16",
+    rc, so, se = capture(prefix + [BIN, "sweep", job, "--iodepth=1,16",
                                    "--knee-gain=20", "--output-format=json"])
     if check(rc == 0, "depth sweep: exit %d: %s" % (rc, se)):
         doc = json.loads(so)
@@ -187,6 +189,18 @@ def device_checks(dev, prefix, tmp):
         check(knee == "2000", "rate sweep: knee at %s, want 2000: %s" %
               (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
         print("rate sweep: IOPS %s, knee rate_iops=%s" % (["%.0f" % v for v in iops], knee))
+    # Bandwidth too, 32 MiB/s: 2000 x 16k.  IOPS-bound up to 16k, then the
+    # IOPS halve as the block doubles: the crossover is at 16k.
+    with open(os.path.join(cg, "blkio.throttle.read_bps_device"), "w") as f:
+        f.write("%s %d\n" % (majmin, 32 << 20))
+    rc, so, se = capture(prefix + [BIN, "sweep", job, "--bs=8k..64kx2", "--crossover-bw=20",
+                                   "--output-format=json"])
+    if check(rc == 0, "bs sweep: exit %d: %s" % (rc, se)):
+        doc = json.loads(so)
+        cross = doc["crossovers"][0]["value"]
+        mbs = ["%.1f" % (p["bw_bytes"] / 1e6) for p in doc["points"]]
+        check(cross == "16k", "bs sweep: crossover at %s, want 16k: MB/s %s" % (cross, mbs))
+        print("bs sweep: MB/s %s, crossover bs=%s" % (mbs, cross))
 
 
 for f in parts({"cli": [cli_checks], "device": [lambda: throttled(device_checks)]}):
