@@ -189,13 +189,13 @@ static void point_label(const struct sweep_result *r, unsigned p, struct strbuf 
 			    r->axes[a].vals[sweep_value_of(r, p, a)]);
 }
 
-/* The means over a point's repeats, and the intervals. */
-static void point_sum_up(struct sweep_result *r, unsigned p)
+/* The means over the first @n repeats of a point, and the intervals. */
+static void point_sum_up(struct sweep_result *r, unsigned p, unsigned n)
 {
 	const struct sweep_metrics *m = &r->m[p * r->repeat];
 	struct sweep_metrics *avg = &r->avg[p];
 	double v[1000] = { 0 }, half;
-	unsigned k, n = r->repeat;
+	unsigned k;
 
 #define MEAN_OF(field)                                   \
 	do {                                             \
@@ -241,21 +241,32 @@ static int run_points(const struct opts *o, struct sweep_result *r)
 		goto out;
 	sweep_signals_install();
 	for (p = 0; p < r->npoints && !ret; p++) {
+		unsigned measured = 0;
+
 		point_args(o, r, p, &args);
 		strbuf_free(&label);
 		point_label(r, p, &label);
 		for (rep = 0; rep < r->repeat && !ret; rep++) {
 			struct sweep_metrics *m = &r->m[p * r->repeat + rep];
 
+			if (sweep_stop_signal) {
+				ret = -EINTR;
+				break;
+			}
+
 			ret = sweep_point_run(&args, NULL, 0, m, &cause);
 			if (ret == -EINTR) {
 				fprintf(stderr, "iogauge sweep: stopped by a signal during %s\n",
 					label.buf);
+				/* The run reported the part it did: it counts. */
+				if (m->ios)
+					measured++;
 			} else if (ret) {
 				fprintf(stderr, "iogauge sweep: point %s: %s\n", label.buf, cause);
 				free(cause);
 				cause = NULL;
 			} else {
+				measured++;
 				fprintf(stderr,
 					"iogauge sweep: %s (%u/%u): %.0f IOPS, p99 %.2f us\n",
 					label.buf, p * r->repeat + rep + 1, r->npoints * r->repeat,
@@ -263,8 +274,8 @@ static int run_points(const struct opts *o, struct sweep_result *r)
 			}
 		}
 		str_list_clear(&args);
-		if (!ret) {
-			point_sum_up(r, p);
+		if (!ret || (ret == -EINTR && measured)) {
+			point_sum_up(r, p, measured);
 			r->done = p + 1;
 		}
 	}

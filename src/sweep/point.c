@@ -65,6 +65,7 @@ static int child_run(const struct str_list *args, const char *const *extra, int 
 	int ofd = memfd_create("iogauge-sweep-out", MFD_CLOEXEC);
 	int efd = memfd_create("iogauge-sweep-err", MFD_CLOEXEC);
 	char **argv = NULL;
+	sigset_t stop, old;
 	unsigned n = 0, i;
 	pid_t pid;
 	int ret = 0;
@@ -79,19 +80,30 @@ static int child_run(const struct str_list *args, const char *const *extra, int 
 		argv[n++] = args->v[i];
 	for (i = 0; extra[i]; i++)
 		argv[n++] = (char *)extra[i];
+	/* Blocked until child_pid is set: a SIGINT or SIGTERM in between is
+	 * then passed on; the child takes the default actions back. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	pid = fork();
 	if (pid < 0) {
 		ret = set_cause_errno(cause, errno, "fork");
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		goto out;
 	}
 	if (!pid) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (dup2(ofd, STDOUT_FILENO) < 0 || dup2(efd, STDERR_FILENO) < 0)
 			_exit(127);
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}
 	child_pid = pid;
-	/* A signal that came before child_pid was set is passed on here. */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	/* A signal taken before the fork is passed on here. */
 	if (sweep_stop_signal)
 		kill(pid, sweep_stop_signal);
 	while (waitpid(pid, status, 0) < 0) {

@@ -22,8 +22,10 @@ import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 import xml.etree.ElementTree as ET
 
 from clitest import capture, check, finish, parts
@@ -112,8 +114,46 @@ def cli_checks():
         rc, so, se = capture([BIN, "sweep", job, "--iodepth=1,2"])
         check(rc == 0 and so.splitlines()[0].split()[:2] == ["iodepth", "IOPS"] and
               "knee along iodepth: " in so, "text: %d %s %s" % (rc, so, se))
+        stopped(tmp)
     finally:
         shutil.rmtree(tmp)
+
+
+def stopped(tmp):
+    """SIGTERM during the first of two 30 s points: the sweep ends within a
+    second (the signal passed to the run, which reports), with the part
+    it measured in the report and status 143."""
+    data, job = os.path.join(tmp, "long.dat"), os.path.join(tmp, "long.fio")
+    with open(job, "w") as f:
+        f.write("[long]\nfilename=%s\nsize=1m\nrw=randread\ntime_based\nruntime=30\n" % data)
+    p = subprocess.Popen([BIN, "sweep", job, "--bs=4k,8k", "--output-format=json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kids = "/proc/%d/task/%d/children" % (p.pid, p.pid)
+    end = time.monotonic() + 30
+    # Running once the point's child (not the --parse-only one) laid out its file.
+    while time.monotonic() < end and p.poll() is None:
+        if os.path.exists(data) and os.path.getsize(data) == 1 << 20 and \
+           open(kids).read().strip():
+            break
+        time.sleep(0.02)
+    time.sleep(0.2)  # into its I/O: the child has ramped up, not a wait for an event
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    try:
+        out, err = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    took = time.monotonic() - t0
+    try:
+        pts = json.loads(out)["points"]
+    except ValueError:
+        pts = None
+    check(p.returncode == 128 + signal.SIGTERM and took < 1.0 and pts is not None and
+          len(pts) == 1 and pts[0]["ios"] > 0,
+          "SIGTERM: exit %d after %.2f s, points %s: %s" % (p.returncode, took, pts, err))
+    print("SIGTERM: exit %d after %.2f s, %s I/Os of the point reported" %
+          (p.returncode, took, pts[0]["ios"] if pts else None))
 
 
 def throttled(fn):
