@@ -149,7 +149,8 @@ static const char usage[] =
 	"\n"
 	"iogauge sqlio [SQLIO FLAGS] [FILE...] runs a SQLIO v1.5.SG command line (iogauge sqlio -?).\n"
 	"iogauge compare A B [C...] compares runs' JSON reports (iogauge compare --help).\n"
-	"iogauge sweep JOBFILE --OPTION=V1,V2,... runs the job over values (iogauge sweep --help).\n";
+	"iogauge sweep JOBFILE --OPTION=V1,V2,... runs the job over values (iogauge sweep --help).\n"
+	"iogauge slo JOBFILE --target='p99<=2ms' finds the highest rate meeting it (iogauge slo --help).\n";
 
 static const char sqlio_usage[] =
 	"usage: iogauge sqlio [options] [<filename>...]\n"
@@ -696,6 +697,8 @@ int main(int argc, char **argv)
 		return flush_stdout(compare_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "sweep"))
 		return flush_stdout(sweep_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "slo"))
+		return flush_stdout(slo_main(argc - 1, argv + 1));
 	if (cli_parse(&cli, argc, argv, &cause)) {
 		for (i = 0; i < cli.js.warnings.n; i++)
 			fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of iogauge sweep's pure parts: the knee and crossover rules
  * (sweep/knee.c) on synthetic curves whose answers are known, the axes'
- * lists and ranges (sweep/axis.c) and the repeats' interval. */
+ * lists and ranges (sweep/axis.c), the repeats' interval and slo's
+ * latency targets (sweep/target.c). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "sweep/knee.h"
+#include "sweep/slo.h"
 #include "sweep/sweep.h"
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
@@ -173,6 +175,34 @@ static void test_mean_ci(void **state)
 	assert_true(mean == 1 && half == 0);
 }
 
+static void test_targets(void **state)
+{
+	static const char *const bad[] = {
+		"p101<2ms", "p0<=1ms",	"p100<1s", "99<=2ms", "p99",
+		"p99<=",    "p99<=abc", "p99<0",   "pxx<1ms", "p-1<1ms"
+	};
+	struct slo_target t;
+	char *cause = NULL;
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(slo_target_parse("p99<=2ms", &t, &cause), 0);
+	assert_true(t.pct == 99 && t.ns == 2e6 && !t.strict);
+	assert_true(slo_target_met(&t, 2e6) && !slo_target_met(&t, 2e6 + 1));
+	assert_int_equal(slo_target_parse("p99.9<500us", &t, &cause), 0);
+	assert_true(t.pct == 99.9 && t.ns == 5e5 && t.strict);
+	assert_true(!slo_target_met(&t, 5e5) && slo_target_met(&t, 4.99e5));
+	/* A bare number is in microseconds. */
+	assert_int_equal(slo_target_parse("p50<=250", &t, &cause), 0);
+	assert_true(t.ns == 250e3);
+	for (i = 0; i < N(bad); i++) {
+		assert_int_equal(slo_target_parse(bad[i], &t, &cause), -EINVAL);
+		assert_non_null(strstr(cause, bad[i]));
+		free(cause);
+		cause = NULL;
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_crossover),
 		cmocka_unit_test(test_axis),
 		cmocka_unit_test(test_mean_ci),
+		cmocka_unit_test(test_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -282,6 +282,8 @@ static void metrics_read(json_t *doc, const double *pcts, unsigned npcts, struct
 		m->p50 = bins_pct(bins, nb, n, 50);
 		m->p99 = bins_pct(bins, nb, n, 99);
 		m->p999 = bins_pct(bins, nb, n, 99.9);
+		for (k = 0; k < npcts && k < 8; k++)
+			m->clat[k] = bins_pct(bins, nb, n, pcts[k]);
 	}
 	m->cpu_per_io = m->ios ? cpu_ns / (double)m->ios : 0;
 	free(bins);

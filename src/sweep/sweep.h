@@ -47,6 +47,7 @@ struct sweep_metrics {
 	 * percentiles slo asked for, and whether every entry kept its rate. */
 	bool rated, kept;
 	double resp[8];
+	double clat[8]; /* completion latency at the same percentiles (bins) */
 	double target_iops, achieved_iops;
 };
 

@@ -14,7 +14,10 @@
 # half-second runs whatever the depth (plain runs: 1723-2030 for 2000),
 # so a flat point is 2000 -15%/+5% and the knee's IOPS margin is 20%
 # (--knee-gain), not the default 10%; the crossover's bandwidth margin
-# is 20% (--crossover-bw).
+# is 20% (--crossover-bw).  iogauge slo on the device: the highest rate
+# with p99 <= 50 ms from the intended start is at most the cap (+10%, the
+# throttle's slices), and a run at it that keeps its rate meets the
+# target.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import csv
@@ -115,6 +118,7 @@ def cli_checks():
         check(rc == 0 and so.splitlines()[0].split()[:2] == ["iodepth", "IOPS"] and
               "knee along iodepth: " in so, "text: %d %s %s" % (rc, so, se))
         stopped(tmp)
+        slo_input(tmp)
     finally:
         shutil.rmtree(tmp)
 
@@ -154,6 +158,40 @@ def stopped(tmp):
           "SIGTERM: exit %d after %.2f s, points %s: %s" % (p.returncode, took, pts, err))
     print("SIGTERM: exit %d after %.2f s, %s I/Os of the point reported" %
           (p.returncode, took, pts[0]["ios"] if pts else None))
+
+
+def slo_input(tmp):
+    """iogauge slo's bad input exits 2 with nothing run; a target that the
+    lowest rate misses (p99 <= 1 ns) is said plainly, exit 1; the
+    closed-loop form walks the depths up to the first that misses."""
+    data, job = os.path.join(tmp, "slo.dat"), os.path.join(tmp, "slo.fio")
+    with open(job, "w") as f:
+        f.write("[slo]\nfilename=%s\nsize=1m\nrw=randread\nruntime=200ms\ntime_based\n" % data)
+    for args, want in ((["--target=p101<2ms"], "the percentile '101' is not a number above 0"),
+                       (["--target=p99"], "a percentile and a bound"),
+                       (["--target=p99<=2ms", "--iodepth=1,x"], "at most 64 numbers"),
+                       (["--target=p99<=2ms", "--set", "iodepth=abc"], "'abc' is not a number"),
+                       (["--target=p99<=2ms", "--min-rate=0"], "--min-rate=0"),
+                       ([], "no target")):
+        rc, so, se = capture([BIN, "slo", job] + args)
+        check(rc == 2 and want in se and not so, "slo %s: exit %d, want 2 and %r: %s" %
+              (args, rc, want, se))
+        check(not os.path.exists(data), "slo %s: the job ran" % args)
+    rc, so, se = capture([BIN, "slo", job, "--target=p99<=1ns", "--min-rate=100",
+                          "--max-rate=1000"])
+    check(rc == 1 and "no rate meets the targets" in se and "rate_iops=100" in se and
+          "answer: no rate meets" in so, "slo, a target missed at the lowest rate: exit %d: %s%s" %
+          (rc, so, se))
+    # The closed-loop form: depths walked in order up to the first that
+    # misses; every depth meets 10 s, none meets 1 ns.
+    for target, want, walked in (("p99<=10s", 4, [1, 2, 4]), ("p99<=1ns", None, [1])):
+        rc, so, se = capture([BIN, "slo", job, "--target=" + target, "--min-rate=100",
+                              "--max-rate=200", "--repeat=1", "--iodepth=1..4x2",
+                              "--set", "ioengine=libaio", "--output-format=json"])
+        doc = json.loads(so) if so else {}
+        check(doc.get("answer_iodepth") == want and
+              [d["iodepth"] for d in doc.get("closed_loop", [])] == walked,
+              "slo %s closed loop: exit %d, %s %s" % (target, rc, doc.get("closed_loop"), se))
 
 
 def throttled(fn):
@@ -218,7 +256,7 @@ def device_checks(dev, majmin, cg, prefix, tmp):
               (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
         print("depth sweep: IOPS %s, knee iodepth=%s" % (["%.0f" % v for v in iops], knee))
     device_job(job, dev, "iodepth=16\n")
-    rc, so, se = capture(prefix + [BIN, "sweep", job, "--rate_iops=500..4000x2",
+    rc, so, se = capture(prefix + [BIN, "sweep", job, "--rate_iops=1000..4000x2",
                                    "--knee-gain=20", "--output-format=json"])
     if check(rc == 0, "rate sweep: exit %d: %s" % (rc, se)):
         doc = json.loads(so)
@@ -227,8 +265,8 @@ def device_checks(dev, majmin, cg, prefix, tmp):
         # may fall short of it: 356 for 500 once) and the curve rises; at
         # the cap it reads 2000; above it no more (a starved worker that
         # polls for completions read 1163 for 4000 once at load 15).
-        check(iops[0] <= 525 and iops[1] <= 1050 and iops[1] > 1.2 * iops[0] and
-              iops[2] > 1.2 * iops[1] and 1700 <= iops[2] <= 2100 and iops[3] <= 2100, "rate sweep: IOPS %s" % iops)
+        check(iops[0] <= 1050 and iops[1] > 1.2 * iops[0] and 1700 <= iops[1] <= 2100 and
+              iops[2] <= 2100, "rate sweep: IOPS %s" % iops)
         knee = doc["knees"][0]["value"]
         check(knee == "2000", "rate sweep: knee at %s, want 2000: %s" %
               (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
@@ -245,6 +283,47 @@ def device_checks(dev, majmin, cg, prefix, tmp):
         mbs = ["%.1f" % (p["bw_bytes"] / 1e6) for p in doc["points"]]
         check(cross == "16k", "bs sweep: crossover at %s, want 16k: MB/s %s" % (cross, mbs))
         print("bs sweep: MB/s %s, crossover bs=%s" % (mbs, cross))
+    with open(os.path.join(cg, "blkio.throttle.read_bps_device"), "w") as f:
+        f.write("%s 0\n" % majmin)
+    # slo: the highest rate with p99 <= 50 ms from each I/O's intended
+    # start, searched up to 3000 (which the device cannot keep): at most
+    # the cap, then a run of our own at the answer meets the target.  The
+    # cap is 2000 +10% here: blk-throttle rounds its budget up to 100 ms
+    # slices, so a 0.7 s run kept 2151/s once.  Tighter targets are not
+    # stable on this loaded machine: the throttle gave p99s of 7 to 150 ms
+    # at rates from 500 to 2000, not rising with the rate.
+    rc, so, se = capture(prefix + [BIN, "slo", job, "--target=p99<=50ms", "--min-rate=200",
+                                   "--max-rate=3000",
+                                   "--repeat=2", "--tolerance=20",
+                                   "--output-format=json"])
+    if check(rc == 0, "slo: exit %d: %s" % (rc, se)):
+        doc = json.loads(so)
+        ans = doc["answer_rate_iops"]
+        walked = [(w["rate_iops"], round(w["resp"]["p99_ns"] / 1e6, 2), w["meets"])
+                  for w in doc["walk"]]
+        check(ans is not None and 200 <= ans <= 2200 and doc["answer_met"] == 2 and
+              doc["lowest_missed_rate_iops"] is not None and
+              ans < doc["lowest_missed_rate_iops"] <= 3000,
+              "slo: answer %s, walked %s" % (ans, walked))
+        print("slo: answer rate_iops=%s (capacity %.0f), walked %s" %
+              (ans, doc["capacity_iops"], walked))
+        if ans:
+            rc, so, se = capture(prefix + [BIN, job, "--set", "rate_iops=%d" % ans,
+                                           "--output-format=json"])
+            r = json.loads(so)["jobs"][0]["iogauge"].get("rate", {}).get("read") if rc == 0 \
+                else None
+            if r is not None and not r["kept"]:
+                # iogauge's own verdict: a run that did not keep its rate
+                # is an overloaded one, whose latency says nothing.
+                print("note: the run at %d did not keep its rate (%.0f): the machine or the "
+                      "throttle fell short; its p99 is not checked" % (ans, r["achieved"]))
+            else:
+                check(r is not None and r["resp_ns"]["percentile"]["99.000000"] <= 50e6,
+                      "slo: a run at rate_iops=%s: %s %s" %
+                      (ans, r and r["resp_ns"]["percentile"], se))
+            if r:
+                print("slo: a run of its own at %d: %.0f IOPS, p99 %.2f ms" %
+                      (ans, r["achieved"], r["resp_ns"]["percentile"]["99.000000"] / 1e6))
 
 
 for f in parts({"cli": [cli_checks], "device": [lambda: throttled(device_checks)]}):
