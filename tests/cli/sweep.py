@@ -14,7 +14,7 @@
 # half-second runs whatever the depth (plain runs: 1723-2030 for 2000),
 # so a flat point is 2000 -15%/+5% and the knee's IOPS margin is 20%
 # (--knee-gain), not the default 10%; the crossover's bandwidth margin
-# is 20% (--crossover-bw).  iogauge slo on the device: the highest rate
+# is 50% (--crossover-bw; an IOPS-bound step doubles it).  iogauge slo on the device: the highest rate
 # with p99 <= 50 ms from the intended start is at most the cap (+10%, the
 # throttle's slices), and a run at it that keeps its rate meets the
 # target.
@@ -275,7 +275,7 @@ def device_checks(dev, majmin, cg, prefix, tmp):
     # IOPS halve as the block doubles: the crossover is at 16k.
     with open(os.path.join(cg, "blkio.throttle.read_bps_device"), "w") as f:
         f.write("%s %d\n" % (majmin, 32 << 20))
-    rc, so, se = capture(prefix + [BIN, "sweep", job, "--bs=8k..64kx2", "--crossover-bw=20",
+    rc, so, se = capture(prefix + [BIN, "sweep", job, "--bs=8k..64kx2", "--crossover-bw=50",
                                    "--output-format=json"])
     if check(rc == 0, "bs sweep: exit %d: %s" % (rc, se)):
         doc = json.loads(so)
