@@ -1,23 +1,27 @@
 #!/usr/bin/env python3
-# iogauge sweep.  Part "cli": a sequential read of 1 MiB swept over bs and
-# iodepth does exactly size/bs reads at each point, as fio 3.33 does on the
-# same job; the table, the CSV (Python's csv module), the JSON and the SVG
-# plots (an XML parser) agree; bad input (an axis that is not an option,
-# an empty range, a value the job refuses) exits 2 with nothing run or
-# written.  Part "device" (root, cgroup v1 blkio): a loop device over tmpfs
+# iogauge sweep and iogauge slo.  Part "cli": a sequential read of 1 MiB
+# swept over bs and iodepth does exactly size/bs reads at each point, as
+# fio 3.33 does on the same job; the table, the CSV (Python's csv module),
+# the JSON and the SVG plots (an XML parser) agree; bad input (an axis
+# that is not an option, an empty range, a value the job refuses, a
+# target such as p101<2ms) exits 2 with nothing run or written; SIGTERM
+# ends a sweep within a second with what it measured; slo says plainly
+# when no rate meets a target; its closed-loop form walks the depths.
+# Part "device" (root, cgroup v1 blkio): a loop device over tmpfs
 # throttled to 2000 reads/s; a depth sweep reads 2000 IOPS at every depth
 # (saturated at depth 1: the knee is there); a rate_iops sweep rises with
 # the rate and flattens at 2000, where the knee is found; with 32 MiB/s
-# as well, a bs sweep crosses over at 16k (2000 x 16k).  blk-throttle
-# dispatches from a timer and a kworker: on this kernel (6.18, HZ=250) on
-# a loaded machine (load 9 on 2 CPUs) it delivered 86-102% of its cap in
-# half-second runs whatever the depth (plain runs: 1723-2030 for 2000),
-# so a flat point is 2000 -15%/+5% and the knee's IOPS margin is 20%
-# (--knee-gain), not the default 10%; the crossover's bandwidth margin
-# is 50% (--crossover-bw; an IOPS-bound step doubles it).  iogauge slo on the device: the highest rate
-# with p99 <= 50 ms from the intended start is at most the cap (+10%, the
-# throttle's slices), and a run at it that keeps its rate meets the
-# target.
+# as well, a bs sweep crosses over at 16k (2000 x 16k); slo's highest
+# rate with p99 <= 50 ms from the intended start is at most the cap, and
+# a run at it that keeps its rate meets the target.
+#
+# blk-throttle dispatches from a timer and a kworker: on this kernel
+# (6.18, HZ=250) on a loaded machine (load 9 on 2 CPUs) it delivered
+# 86-102% of its cap in half-second runs whatever the depth (plain runs:
+# 1723-2030 for 2000), so a flat point is 2000 -15%/+5%, the knee's IOPS
+# margin is 20% (--knee-gain) and the crossover's bandwidth margin 50%
+# (--crossover-bw; an IOPS-bound step doubles the bandwidth), not the
+# defaults of 10%.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import csv
