@@ -217,12 +217,14 @@ static void point_sum_up(struct sweep_result *r, unsigned p, unsigned n)
 		avg->ios += m[k].ios / n;
 }
 
-static int run_points(const struct opts *o, struct sweep_result *r)
+/* Every point's job checked with --parse-only: 0, or the first error
+ * (printed). */
+static int check_points(const struct opts *o, struct sweep_result *r)
 {
 	struct str_list args = { 0 };
 	struct strbuf label = { 0 };
 	char *cause = NULL;
-	unsigned p, rep;
+	unsigned p;
 	int ret = 0;
 
 	for (p = 0; p < r->npoints && !ret; p++) {
@@ -237,8 +239,18 @@ static int run_points(const struct opts *o, struct sweep_result *r)
 		}
 		str_list_clear(&args);
 	}
-	if (ret)
-		goto out;
+	strbuf_free(&label);
+	return ret;
+}
+
+static int run_points(const struct opts *o, struct sweep_result *r)
+{
+	struct str_list args = { 0 };
+	struct strbuf label = { 0 };
+	char *cause = NULL;
+	unsigned p, rep;
+	int ret = 0;
+
 	sweep_signals_install();
 	for (p = 0; p < r->npoints && !ret; p++) {
 		unsigned measured = 0;
@@ -279,7 +291,6 @@ static int run_points(const struct opts *o, struct sweep_result *r)
 			r->done = p + 1;
 		}
 	}
-out:
 	strbuf_free(&label);
 	return ret;
 }
@@ -298,16 +309,6 @@ int sweep_main(int argc, char **argv)
 	if (ret > 0) {
 		fputs(usage, stdout);
 		goto free;
-	}
-	if (!ret && o.plot && mkdir(o.plot, 0777) && errno != EEXIST) {
-		fprintf(stderr, "iogauge sweep: --plot=%s: %s\n", o.plot, strerror(errno));
-		ret = -EINVAL;
-	}
-	if (!ret && output_open(&dest, o.output, &cause)) {
-		fprintf(stderr, "iogauge sweep: %s\n", cause);
-		free(cause);
-		cause = NULL;
-		ret = -EINVAL;
 	}
 	if (ret) {
 		status = 2;
@@ -331,6 +332,23 @@ int sweep_main(int argc, char **argv)
 		if (r.bs_axis < 0 && r.axes[a].numeric &&
 		    (!strcmp(r.axes[a].name, "bs") || !strcmp(r.axes[a].name, "blocksize")))
 			r.bs_axis = (int)a;
+	}
+	/* Nothing is made or run before every point's job is seen to parse. */
+	ret = check_points(&o, &r);
+	if (!ret && o.plot && mkdir(o.plot, 0777) && errno != EEXIST) {
+		fprintf(stderr, "iogauge sweep: --plot=%s: %s\n", o.plot, strerror(errno));
+		ret = -EINVAL;
+	}
+	if (!ret && output_open(&dest, o.output, &cause)) {
+		fprintf(stderr, "iogauge sweep: %s\n", cause);
+		free(cause);
+		cause = NULL;
+		ret = -EINVAL;
+	}
+	if (ret) {
+		status = ret == -EINVAL ? 2 : 1;
+		output_abandon(&dest);
+		goto free;
 	}
 	r.m = xcalloc((size_t)r.npoints * r.repeat, sizeof(*r.m));
 	r.avg = xcalloc(r.npoints, sizeof(*r.avg));

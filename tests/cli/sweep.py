@@ -53,7 +53,7 @@ def cli_checks():
         data, job = os.path.join(tmp, "data"), os.path.join(tmp, "seq.fio")
         seq_job(job, data)
         # Bad input: nothing runs (the data file is never laid out), nothing written.
-        out = os.path.join(tmp, "out.csv")
+        out, bad_plots = os.path.join(tmp, "out.csv"), os.path.join(tmp, "bad-plots")
         for args, want in ((["--nosuch=1,2"], "--nosuch: not a job option"),
                            (["--iodepth=16..1x2"], "range '16..1x2' is empty"),
                            (["--iodepth=1..8x1"], "the factor after x"),
@@ -61,10 +61,12 @@ def cli_checks():
                            (["--iodepth=1,abc"], "point iodepth=abc: iogauge: --set iodepth=abc"),
                            (["--bs=4k,0"], "point bs=0"),
                            ([], "no axis")):
-            rc, so, se = capture([BIN, "sweep", job, "--output=" + out] + args)
+            rc, so, se = capture([BIN, "sweep", job, "--output=" + out, "--plot=" + bad_plots] +
+                                 args)
             check(rc == 2 and want in se and not so,
                   "%s: exit %d, want 2 and %r: %s" % (args, rc, want, se))
-            check(not os.path.exists(data) and not os.path.exists(out),
+            check(not os.path.exists(data) and not os.path.exists(out) and
+                  not os.path.exists(bad_plots),
                   "%s: something was written" % args)
         # The effect of each point: size/bs reads, fio's count on the same job.
         plots = os.path.join(tmp, "plots")
