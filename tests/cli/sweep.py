@@ -114,12 +114,26 @@ def cli_checks():
                 xs = sorted({float(c.get("data-x")) for c in dots})
                 check(xs == [4096, 16384, 65536], "bandwidth.svg x: %s" % xs)
         # CSV and text of the same job: the same points, the CSV's columns.
-        rc, so, se = capture([BIN, "sweep", job, "--iodepth=1..4x2", "--repeat=2",
-                              "--output-format=csv"])
+        rc, so, se = capture([BIN, "sweep", job, "--iodepth=1..4x2", "--output-format=csv"])
         rows = list(csv.DictReader(io.StringIO(so)))
         check(rc == 0 and [r["iodepth"] for r in rows] == ["1", "2", "4"] and
-              all(r["repeats"] == "2" and float(r["iops"]) > 0 and r["knee"] in ("0", "1")
+              all(r["repeats"] == "1" and float(r["iops"]) > 0 and r["knee"] in ("0", "1")
                   for r in rows), "csv: exit %d: %s %s" % (rc, rows, se))
+        # Repeats: each point's runs, their mean and 95% interval (Student's
+        # t, 12.706 for two), the knee's range over the repeats.
+        rc, so, se = capture([BIN, "sweep", job, "--iodepth=1,2", "--repeat=2",
+                              "--output-format=json"])
+        if check(rc == 0, "repeat: exit %d: %s" % (rc, se)):
+            doc = json.loads(so)
+            for p in doc["points"]:
+                v = [r["iops"] for r in p["runs"]]
+                half = 12.706 * abs(v[0] - v[1]) / 2 ** 0.5 / 2 ** 0.5
+                check(len(v) == 2 and abs(p["iops"] - sum(v) / 2) <= 1e-6 * p["iops"] and
+                      abs(p["iops_ci95"] - half) <= 1e-6 * max(half, 1),
+                      "repeat: %s: mean %f +- %f of %s" % (p["set"], p["iops"], p["iops_ci95"], v))
+            k = doc["knees"][0]
+            check(doc["repeat"] == 2 and "repeats_none" in k and "repeats_lowest" in k,
+                  "repeat: the knee's range over the repeats is missing: %s" % k)
         rc, so, se = capture([BIN, "sweep", job, "--iodepth=1,2"])
         check(rc == 0 and so.splitlines()[0].split()[:2] == ["iodepth", "IOPS"] and
               "knee along iodepth: " in so, "text: %d %s %s" % (rc, so, se))
@@ -262,8 +276,9 @@ def device_checks(dev, majmin, cg, prefix, tmp):
               (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
         print("depth sweep: IOPS %s, knee iodepth=%s" % (["%.0f" % v for v in iops], knee))
     device_job(job, dev, "iodepth=16\n")
+    plots = os.path.join(tmp, "plots")
     rc, so, se = capture(prefix + [BIN, "sweep", job, "--rate_iops=1000..4000x2",
-                                   "--knee-gain=20", "--output-format=json"])
+                                   "--knee-gain=20", "--output-format=json", "--plot=" + plots])
     if check(rc == 0, "rate sweep: exit %d: %s" % (rc, se)):
         doc = json.loads(so)
         iops = [p["iops"] for p in doc["points"]]
@@ -277,6 +292,21 @@ def device_checks(dev, majmin, cg, prefix, tmp):
         check(knee == "2000", "rate sweep: knee at %s, want 2000: %s" %
               (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
         print("rate sweep: IOPS %s, knee rate_iops=%s" % (["%.0f" % v for v in iops], knee))
+        # The knee marked on the plots: at x = 2000 on IOPS against the
+        # rate, at the knee's IOPS and p99 on the hockey stick.
+        try:
+            marks = [ET.parse(os.path.join(plots, f)).getroot().find(".//%sg[@class='mark']" % SVG)
+                     for f in ("iops.svg", "latency.svg")]
+        except (OSError, ET.ParseError) as e:
+            marks = [None, None]
+            print("plots: %s" % e)
+        fig = doc["knees"][0].get("figures") or {}
+        check(marks[0] is not None and float(marks[0].get("data-x")) == 2000 and
+              marks[1] is not None and
+              abs(float(marks[1].get("data-x")) - fig.get("iops", -1)) < 1e-3 * 2000 and
+              abs(float(marks[1].get("data-y")) - fig.get("p99_ns", -1) / 1e3) <
+              1e-3 * fig.get("p99_ns", 1) / 1e3,
+              "knee marks: %s, knee %s" % ([m is not None and m.attrib for m in marks], fig))
     # Bandwidth too, 32 MiB/s: 2000 x 16k.  IOPS-bound up to 16k, then the
     # IOPS halve as the block doubles: the crossover is at 16k.
     with open(os.path.join(cg, "blkio.throttle.read_bps_device"), "w") as f:
@@ -298,10 +328,15 @@ def device_checks(dev, majmin, cg, prefix, tmp):
     # slices, so a 0.7 s run kept 2151/s once.  Tighter targets are not
     # stable on this loaded machine: the throttle gave p99s of 7 to 150 ms
     # at rates from 500 to 2000, not rising with the rate.
-    rc, so, se = capture(prefix + [BIN, "slo", job, "--target=p99<=50ms", "--min-rate=200",
-                                   "--max-rate=3000",
-                                   "--repeat=2", "--tolerance=20",
-                                   "--output-format=json"])
+    for attempt in (1, 2):
+        rc, so, se = capture(prefix + [BIN, "slo", job, "--target=p99<=50ms", "--min-rate=200",
+                                       "--max-rate=3000", "--repeat=2", "--tolerance=20",
+                                       "--output-format=json"])
+        # A machine that stalls the process for 100 ms (load 15 and more
+        # here) misses at any rate: once more, said.
+        if rc != 1 or "no rate meets" not in se or attempt == 2:
+            break
+        print("note: slo: the lowest rate missed (%s); once more" % se.strip().splitlines()[-2:])
     if check(rc == 0, "slo: exit %d: %s" % (rc, se)):
         doc = json.loads(so)
         ans = doc["answer_rate_iops"]
