@@ -220,7 +220,7 @@ static int run_one(struct slo_state *s, double rate, double depth, struct slo_st
 		   const char *why)
 {
 	struct str_list args = { 0 };
-	char *cause = NULL;
+	char *cause = NULL, *name;
 	int ret;
 
 	memset(step, 0, sizeof(*step));
@@ -228,24 +228,24 @@ static int run_one(struct slo_state *s, double rate, double depth, struct slo_st
 	step->why = why;
 	if (sweep_stop_signal)
 		return -EINTR;
+	name = depth > 0  ? xasprintf("iodepth=%.0f", depth)
+	       : rate > 0 ? xasprintf("rate_iops=%.0f", rate)
+			  : xstrdup("the job as written");
 	args_make(s, rate, depth, &args);
 	ret = sweep_point_run(&args, s->pcts, s->o->nt, &step->m, &cause);
 	str_list_clear(&args);
 	if (ret == -EINTR) {
-		fprintf(stderr, "iogauge slo: stopped by a signal\n");
+		fprintf(stderr, "iogauge slo: stopped by a signal during %s\n", name);
 	} else if (ret) {
-		fprintf(stderr, "iogauge slo: %s%s%.0f: %s\n", depth > 0 ? "iodepth=" : "",
-			rate > 0 ? "rate_iops=" : "the job as written", depth > 0 ? depth : rate,
-			cause);
+		fprintf(stderr, "iogauge slo: %s: %s\n", name, cause);
 		free(cause);
 	} else {
 		step->meets = meets(s, &step->m, rate > 0);
-		fprintf(stderr, "iogauge slo: %s%s%.0f: %.0f IOPS, %s %.2f us: %s\n",
-			depth > 0 ? "iodepth=" : "", rate > 0 ? "rate_iops=" : "capacity ",
-			depth > 0 ? depth : rate, step->m.iops, s->o->t_text[0],
-			(rate > 0 ? step->m.resp[0] : step->m.clat[0]) / 1e3,
+		fprintf(stderr, "iogauge slo: %s: %.0f IOPS, %s %.2f us: %s\n", name, step->m.iops,
+			s->o->t_text[0], (rate > 0 ? step->m.resp[0] : step->m.clat[0]) / 1e3,
 			step->meets ? "meets" : "misses");
 	}
+	free(name);
 	return ret;
 }
 
@@ -255,8 +255,10 @@ static int walk_run(struct slo_state *s, double rate, const char *why, bool *met
 	struct slo_step *step;
 	int ret;
 
-	if (s->nwalk == SLO_MAX_WALK)
+	if (s->nwalk == SLO_MAX_WALK) {
+		fprintf(stderr, "iogauge slo: %d runs and no answer: stopped\n", SLO_MAX_WALK);
 		return -E2BIG;
+	}
 	step = &s->walk[s->nwalk];
 	ret = run_one(s, rate, 0, step, why);
 	if (!ret) {
