@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # iogauge sweep and iogauge slo.  Part "cli": a sequential read of 1 MiB
 # swept over bs and iodepth does exactly size/bs reads at each point, as
-# fio 3.33 does on the same job; the table, the CSV (Python's csv module),
+# fio 3.33 does on the same job, and numjobs=3 three times as many; the table, the CSV (Python's csv module),
 # the JSON and the SVG plots (an XML parser) agree; bad input (an axis
 # that is not an option, an empty range, a value the job refuses, a
 # target such as p101<2ms) exits 2 with nothing run or written; SIGTERM
@@ -114,6 +114,18 @@ def cli_checks():
             if name == "bandwidth.svg":
                 xs = sorted({float(c.get("data-x")) for c in dots})
                 check(xs == [4096, 16384, 65536], "bandwidth.svg x: %s" % xs)
+        # numjobs: each clone's report entry summed (fio 3.33 too reports a
+        # job a clone); the percentiles from all their bins.
+        rc, so, se = capture([BIN, "sweep", job, "--numjobs=1..3+2", "--output-format=json"])
+        if check(rc == 0, "numjobs sweep: exit %d: %s" % (rc, se)):
+            got = [(p["set"]["numjobs"], p["ios"]) for p in json.loads(so)["points"]]
+            check(got == [("1", 256), ("3", 768)], "numjobs sweep: reads %s" % got)
+            if FIO:
+                p = subprocess.run([FIO, job, "--numjobs=3", "--output-format=json"],
+                                   capture_output=True, text=True)
+                fj = json.loads(p.stdout[p.stdout.index("{"):])["jobs"] if p.returncode == 0 else []
+                check(sum(j["read"]["total_ios"] for j in fj) == 768,
+                      "fio numjobs=3: %s reads" % [j["read"]["total_ios"] for j in fj])
         # CSV and text of the same job: the same points, the CSV's columns.
         rc, so, se = capture([BIN, "sweep", job, "--iodepth=1..4x2", "--output-format=csv"])
         rows = list(csv.DictReader(io.StringIO(so)))
