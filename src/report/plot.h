@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Self-contained SVG plots: a line chart of time series (bandwidth, IOPS,
- * latency over a run) and a latency histogram on a log axis.  The SVG uses
+ * latency over a run), a latency histogram on a log axis, a latency
+ * exceedance plot (CDF), a heat map of latency over time and a bar chart.  The SVG uses
  * no script, no stylesheet and no font from outside, so a browser shows it
  * as it is.  Pure: the plots are appended to a strbuf; no file I/O, no
  * globals.  Every string from the caller is XML-escaped; control bytes,
@@ -12,6 +13,9 @@
  * data-name="...">, each histogram bar a <rect class="bar" data-pct="...">
  * (its share of I/Os in percent) and each percentile marker a
  * <g class="pct" data-p="99" data-ns="..."> holding its line and label.
+ * Every <text> the plots lay out themselves (labels, not titles) carries
+ * data-box="x y w h": the box it may cover, so that a test can check that
+ * no two labels overlap.
  */
 #ifndef IOGAUGE_PLOT_H
 #define IOGAUGE_PLOT_H
@@ -19,11 +23,21 @@
 #include <stddef.h>
 
 #include "stats/hist.h"
+#include "stats/iolog.h"
 #include "util/util.h"
 
 struct plot_point {
 	double t; /* s since the job started */
 	double v; /* in the chart's y unit, >= 0 */
+};
+
+/* A histogram's y axis: the share of I/Os in percent, or its log10. */
+enum plot_scale { PLOT_SCALE_LINEAR, PLOT_SCALE_LOG };
+
+/* One latency distribution of plot_cdf_svg. */
+struct plot_dist {
+	const char *name;     /* legend text; NULL reads as "(unnamed)" */
+	const struct hist *h; /* with buckets, or empty */
 };
 
 struct plot_series {
@@ -57,5 +71,56 @@ void plot_lines_svg(struct strbuf *sb, const char *title, const char *ylabel,
  */
 void plot_hist_svg(struct strbuf *sb, const char *title, const struct hist *h, const double *pcts,
 		   unsigned npcts);
+/*
+ * The same with the y axis @yscale: PLOT_SCALE_LOG (what plot_hist_svg
+ * draws) has decades of percent from the smallest bar's down to 100%, so
+ * a 0.01% tail is as tall as a decade; PLOT_SCALE_LINEAR from 0.  The
+ * percentile labels are laid out in rows and never overlap: markers whose
+ * labels would collide share one label ("p99/p99.9 1.2ms").
+ */
+void plot_hist_scale_svg(struct strbuf *sb, const char *title, const struct hist *h,
+			 const double *pcts, unsigned npcts, enum plot_scale yscale);
+
+/*
+ * Appends a latency exceedance plot of @d to @sb, as HdrHistogram's:
+ * x is the percentile p on a log axis of 1/(1 - p/100) (ticks 0%, 90%,
+ * 99%, 99.9% ... up to the last the largest count reaches), y the latency
+ * on a log axis (decades in ns/us/ms/s).  One polyline per distribution,
+ * <polyline class="series" data-name="..."> with a point for every
+ * non-empty bucket (x the percent of I/Os at or below it, y its middle
+ * clamped to min..max, as hist_percentile reads it), the same points also
+ * given as numbers in data-p="p1 p2 ..." and data-ns="ns1 ns2 ..." (the
+ * last, 100%, is drawn at the right edge).  A legend; empty
+ * distributions are listed as "(no samples)".
+ * @d may be NULL when @n is 0.
+ */
+void plot_cdf_svg(struct strbuf *sb, const char *title, const struct plot_dist *d, unsigned n);
+
+/*
+ * Appends a heat map of latency over time to @sb, from histogram-log
+ * lines (struct iolog_hist, fio's bins): @heads holds @nheads lists, one
+ * a clone, summed column by column (the k-th window of each list, lines
+ * of one window share their t).  Only lines of direction @dir (0 read,
+ * 1 write) count, or of every direction when @dir < 0.  Columns are the
+ * windows (x: time in s), rows 1/10 decade of latency (y: log axis), the
+ * colour the count in the cell on a log scale, with a legend.  Each
+ * non-empty cell is a <rect class="cell" data-t="ms" data-lo="ns"
+ * data-hi="ns" data-n="count">.  No lines gives a chart that says
+ * "no samples".
+ */
+void plot_heat_svg(struct strbuf *sb, const char *title, const struct iolog_hist *const *heads,
+		   unsigned nheads, int dir);
+
+/*
+ * Appends a bar chart of @n @values (>= 0) to @sb, each labelled
+ * @labels[i] under its bar and with its value above it (as "%.*f" with
+ * @decimals), bars of equal width, a y axis @ylabel from 0, @xlabel under
+ * the labels.  Labels that would not fit beside each other are written
+ * every second (or third ...) bar.  Each bar is <rect class="bar"
+ * data-label="..." data-v="...">.  For the SQLIO millisecond histogram:
+ * labels "0".."24+", values in percent.
+ */
+void plot_bars_svg(struct strbuf *sb, const char *title, const char *xlabel, const char *ylabel,
+		   const char *const *labels, const double *values, unsigned n, int decimals);
 
 #endif
