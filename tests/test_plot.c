@@ -355,6 +355,16 @@ static struct hist *known_hist(void)
 	return h;
 }
 
+static char *hist_svg_scale(const char *title, const struct hist *h, const double *p, unsigned n,
+			    enum plot_scale y)
+{
+	struct strbuf sb = { 0 };
+
+	plot_hist_scale_svg(&sb, title, h, p, n, y);
+	assert_well_formed(sb.buf);
+	return strbuf_detach(&sb);
+}
+
 static char *hist_svg(const char *title, const struct hist *h, const double *p, unsigned n)
 {
 	struct strbuf sb = { 0 };
@@ -362,6 +372,42 @@ static char *hist_svg(const char *title, const struct hist *h, const double *p, 
 	plot_hist_svg(&sb, title, h, p, n);
 	assert_well_formed(sb.buf);
 	return strbuf_detach(&sb);
+}
+
+/*
+ * Every <text> of @svg carries data-box="x y w h"; no two boxes
+ * intersect.  Returns how many texts there are.
+ */
+static unsigned assert_no_overlap(const char *svg)
+{
+	double(*box)[4] = NULL;
+	unsigned n = count(svg, "<text "), i, j;
+	const char *p = svg;
+	char buf[128];
+
+	box = calloc(n ? n : 1, sizeof(*box));
+	assert_non_null(box);
+	for (i = 0; i < n; i++) {
+		p = strstr(p, "<text ");
+		tag_attr(p, "data-box", buf, sizeof(buf));
+		if (sscanf(buf, "%lf %lf %lf %lf", &box[i][0], &box[i][1], &box[i][2],
+			   &box[i][3]) != 4)
+			fail_msg("data-box \"%s\"", buf);
+		assert_true(box[i][2] > 0 && box[i][3] > 0);
+		p++;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (box[i][0] < box[j][0] + box[j][2] &&
+			    box[j][0] < box[i][0] + box[i][2] &&
+			    box[i][1] < box[j][1] + box[j][3] && box[j][1] < box[i][1] + box[i][3])
+				fail_msg(
+					"text %u (%.1f %.1f %.1f %.1f) overlaps text %u (%.1f %.1f "
+					"%.1f %.1f)",
+					i, box[i][0], box[i][1], box[i][2], box[i][3], j, box[j][0],
+					box[j][1], box[j][2], box[j][3]);
+	free(box);
+	return n;
 }
 
 struct pct_case {
@@ -381,7 +427,8 @@ static void test_hist_known(void **state)
 {
 	static const double pcts[] = { 50, 99, 99.9, 0, -1, 150 }; /* the last three skipped */
 	struct hist *h = known_hist();
-	char *svg = hist_svg("latency <randread>", h, pcts, ARRAY_SIZE(pcts));
+	char *svg =
+		hist_svg_scale("latency <randread>", h, pcts, ARRAY_SIZE(pcts), PLOT_SCALE_LINEAR);
 	char buf[256], want[64];
 	double sum = 0, pct[8], height[8], want_h, scale;
 	const char *tag, *text;
@@ -444,6 +491,87 @@ static void test_hist_known(void **state)
 		 hist_mean(h) / 1e3);
 	tag_text(nth_tag(svg, "class=\"caption\"", 0), buf, sizeof(buf));
 	assert_string_equal(buf, want);
+	free(svg);
+	hist_free(h);
+	free(h);
+}
+
+/* fio's default percentile list. */
+static const double fio_pcts[] = { 1,  5,  10, 20, 30,	 40,   50,    60,   70,
+				   80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
+
+/*
+ * The issue's case: 17 percentile labels on a tight distribution (all of
+ * it within 2% of 100 us, and one I/O in 10,000 at 10 ms).  No two texts
+ * overlap, every marker is there, and on the log y axis the 0.01% tail
+ * is a bar of a decade or more, where the linear axis gives it 1 px.
+ */
+static void test_hist_tight(void **state)
+{
+	struct hist *h = malloc(sizeof(*h));
+	double tail_h[2];
+	char buf[64];
+	unsigned i, k, texts, labels;
+
+	(void)state;
+	assert_non_null(h);
+	hist_init(h);
+	hist_prepare(h);
+	for (i = 0; i < 9999; i++)
+		hist_record(h, 99000 + (i * 7919) % 2000);
+	hist_record(h, 10000000);
+	for (k = 0; k < 4; k++) {
+		char *svg;
+		const char *tail;
+
+		if (k == 2) { /* 100..125 us: most percentiles in buckets of their own */
+			hist_free(h);
+			hist_prepare(h);
+			for (i = 0; i < 9999; i++)
+				hist_record(h, 100000 + (i * 7919) % 25000);
+			hist_record(h, 10000000);
+		}
+		svg = hist_svg_scale("tight", h, fio_pcts, ARRAY_SIZE(fio_pcts),
+				     k % 2 ? PLOT_SCALE_LINEAR : PLOT_SCALE_LOG);
+		assert_int_equal(count(svg, "class=\"pct\""), ARRAY_SIZE(fio_pcts));
+		labels = count(svg, "class=\"label\"");
+		texts = assert_no_overlap(svg);
+		print_message("%s, %s: %u texts, %u percentile labels, none overlap\n",
+			      k < 2 ? "99-101us" : "100-125us", k % 2 ? "linear" : "log", texts,
+			      labels);
+		assert_true(labels >= 2 && labels <= ARRAY_SIZE(fio_pcts));
+		/* Every p is named in some label. */
+		for (i = 0; i < ARRAY_SIZE(fio_pcts); i++) {
+			snprintf(buf, sizeof(buf), "p%g", fio_pcts[i]);
+			assert_non_null(strstr(svg, buf));
+		}
+		tail = nth_tag(svg, "data-pct=\"0.01\"", 0);
+		assert_non_null(tail);
+		tag_attr(tail, "height", buf, sizeof(buf));
+		tail_h[k % 2] = strtod(buf, NULL);
+		free(svg);
+	}
+	print_message("the 0.01%% tail bar: %.1f px on the log axis, %.1f px linear\n", tail_h[0],
+		      tail_h[1]);
+	assert_true(tail_h[0] >= 50);
+	assert_true(tail_h[1] <= 1.05);
+	hist_free(h);
+	free(h);
+}
+
+/* Labels do not overlap on a wide distribution either, nor with few. */
+static void test_hist_no_overlap(void **state)
+{
+	static const double few[] = { 50, 99 };
+	struct hist *h = known_hist();
+	char *svg;
+
+	(void)state;
+	svg = hist_svg("wide", h, fio_pcts, ARRAY_SIZE(fio_pcts));
+	assert_no_overlap(svg);
+	free(svg);
+	svg = hist_svg("few", h, few, ARRAY_SIZE(few));
+	assert_no_overlap(svg);
 	free(svg);
 	hist_free(h);
 	free(h);
@@ -527,6 +655,7 @@ int main(void)
 		cmocka_unit_test(test_escaping),	  cmocka_unit_test(test_empty_series),
 		cmocka_unit_test(test_degenerate_series), cmocka_unit_test(test_hist_known),
 		cmocka_unit_test(test_hist_empty),	  cmocka_unit_test(test_hist_extremes),
+		cmocka_unit_test(test_hist_tight),	  cmocka_unit_test(test_hist_no_overlap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
