@@ -107,7 +107,7 @@ static void hist_x_ticks(struct strbuf *sb, const struct frame *f, int lo, int h
 		svg_grid(sb, x, f->t, x, f->b);
 		label.len = 0;
 		svg_fmt_ns(&label, pow(10, d), true);
-		svg_text(sb, x, f->b + 18, "middle", 12, "", label.buf);
+		svg_text(sb, x, f->b + 19, "middle", 12, "", label.buf);
 		for (m = 2; d < hi && m < 10; m++) {
 			x = hist_x(f, d + log10(m), lo, hi);
 			strbuf_addf(sb,
@@ -318,18 +318,26 @@ void plot_hist_scale_svg(struct strbuf *sb, const char *title, const struct hist
 	}
 	qsort(mk, nmk, sizeof(*mk), marker_cmp);
 	layout_labels(mk, nmk, &f);
+	/* The lines first, then the labels on white over every line. */
+	for (i = 0; i < nmk; i++)
+		strbuf_addf(
+			sb,
+			"<g class=\"pct\" data-p=\"%g\" data-ns=\"%" PRIu64 "\">"
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#c0392b\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/></g>\n",
+			mk[i].p, mk[i].ns, mk[i].x, f.t, mk[i].x, f.b);
 	for (i = 0; i < nmk; i++) {
-		strbuf_addf(sb,
-			    "<g class=\"pct\" data-p=\"%g\" data-ns=\"%" PRIu64 "\">"
-			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			    "stroke=\"#c0392b\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>",
-			    mk[i].p, mk[i].ns, mk[i].x, f.t, mk[i].x, f.b);
 		if (mk[i].text.len)
+			strbuf_addf(sb,
+				    "<g class=\"pct-label\" data-p=\"%g\"><rect x=\"%.1f\" "
+				    "y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fff\" "
+				    "fill-opacity=\"0.85\"/>",
+				    mk[i].p, mk[i].box.x, mk[i].box.y, mk[i].box.w, mk[i].box.h);
+		if (mk[i].text.len) {
 			svg_text(sb, mk[i].tx, mk[i].ty, mk[i].anchor, LABEL_SIZE,
-				 " class=\"label\" fill=\"#c0392b\" stroke=\"#fff\" "
-				 "stroke-width=\"3\" paint-order=\"stroke\"",
-				 mk[i].text.buf);
-		svg_puts(sb, "</g>\n");
+				 " class=\"label\" fill=\"#c0392b\"", mk[i].text.buf);
+			svg_puts(sb, "</g>\n");
+		}
 		strbuf_free(&mk[i].text);
 	}
 	free(mk);

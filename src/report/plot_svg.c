@@ -64,8 +64,9 @@ struct svg_box svg_text_box(double x, double y, const char *anchor, double size,
 	struct svg_box b;
 
 	b.w = svg_text_width(text, size, bold);
-	b.h = size * 1.05; /* ascenders 0.8 em above the baseline, descenders 0.25 below */
-	b.y = y - size * 0.8;
+	/* The font's line box, as a browser's getBBox gives it (DejaVu Sans). */
+	b.h = size * 1.17;
+	b.y = y - size * 0.93;
 	b.x = !strcmp(anchor, "middle") ? x - b.w / 2 : !strcmp(anchor, "end") ? x - b.w : x;
 	return b;
 }
@@ -197,7 +198,7 @@ void svg_axis_ticks(struct strbuf *sb, const struct frame *f, const struct axis 
 		if (is_x) {
 			pos = f->l + (f->r - f->l) * v / a->hi;
 			svg_grid(sb, pos, f->t, pos, f->b);
-			svg_text(sb, pos, f->b + 18, "middle", 12, "", label.buf);
+			svg_text(sb, pos, f->b + 19, "middle", 12, "", label.buf);
 		} else {
 			pos = f->b - (f->b - f->t) * v / a->hi;
 			svg_grid(sb, f->l, pos, f->r, pos);
