@@ -228,3 +228,61 @@ double svg_lg(double ns)
 {
 	return log10(ns < 1 ? 1 : ns);
 }
+
+double svg_ns_y(const struct frame *f, double ns, int lo, int hi)
+{
+	return f->b - (f->b - f->t) * svg_clamp01((svg_lg(ns) - lo) / (hi - lo));
+}
+
+void svg_ns_ticks_y(struct strbuf *sb, const struct frame *f, int lo, int hi)
+{
+	struct strbuf label = { 0 };
+	double y;
+	int d, m;
+
+	for (d = lo; d <= hi; d++) {
+		y = svg_ns_y(f, pow(10, d), lo, hi);
+		svg_grid(sb, f->l, y, f->r, y);
+		label.len = 0;
+		svg_fmt_ns(&label, pow(10, d), true);
+		svg_text(sb, f->l - 6, y + 4, "end", 12, "", label.buf);
+		for (m = 2; d < hi && m < 10; m++) {
+			y = svg_ns_y(f, m * pow(10, d), lo, hi);
+			strbuf_addf(sb,
+				    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				    "stroke=\"#000\"/>\n",
+				    f->l - 4, y, f->l, y);
+			if (hi - lo <= 2 && (m == 2 || m == 5)) {
+				label.len = 0;
+				svg_fmt_ns(&label, m * pow(10, d), true);
+				svg_text(sb, f->l - 6, y + 4, "end", 10, " fill=\"#555\"",
+					 label.buf);
+			}
+		}
+	}
+	strbuf_free(&label);
+}
+
+void svg_legend(struct strbuf *sb, const struct frame *f, const char *const *names,
+		const bool *empty, unsigned n)
+{
+	struct strbuf name = { 0 };
+	double y;
+	unsigned i;
+
+	svg_puts(sb, "<g class=\"legend\">\n");
+	for (i = 0; i < n; i++) {
+		y = f->t + 10 + 20.0 * i;
+		strbuf_addf(sb,
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			    "stroke-width=\"3\"/>\n",
+			    f->r + 16, y, f->r + 40, y, svg_colors[i % SVG_NCOLORS]);
+		name.len = 0;
+		svg_puts(&name, names[i] ? names[i] : "(unnamed)");
+		if (empty[i])
+			svg_puts(&name, " (no samples)");
+		svg_text(sb, f->r + 46, y + 4, "start", 12, "", name.buf);
+	}
+	svg_puts(sb, "</g>\n");
+	strbuf_free(&name);
+}

@@ -67,6 +67,16 @@ struct axis svg_axis_nice(double max, double headroom);
 /* Gridlines and labels of a linear axis: vertical ones when @is_x. */
 void svg_axis_ticks(struct strbuf *sb, const struct frame *f, const struct axis *a, bool is_x);
 
+/* The y of latency @ns on a log axis of decades @lo..@hi (10^lo ns at the bottom). */
+double svg_ns_y(const struct frame *f, double ns, int lo, int hi);
+/* Gridlines and labels of that axis: every decade, and 2 and 5 when it
+ * spans at most two decades. */
+void svg_ns_ticks_y(struct strbuf *sb, const struct frame *f, int lo, int hi);
+/* A legend right of the plot area: a swatch of svg_colors[i] and @names[i]
+ * ("(unnamed)" for NULL), " (no samples)" after it where @empty[i]. */
+void svg_legend(struct strbuf *sb, const struct frame *f, const char *const *names,
+		const bool *empty, unsigned n);
+
 /* @ns with a unit and three or four significant digits, "950ns", "1.23ms";
  * as a @tick, which is a whole number in its unit, "1us", "20ms". */
 void svg_fmt_ns(struct strbuf *sb, double ns, bool tick);

@@ -279,6 +279,28 @@ static void entry_series(const struct report_entry *e, struct plot_point *pts[4]
 	*n = most;
 }
 
+/* Every direction's latency and the sync latency on one exceedance plot. */
+static int plot_entry_cdf(const struct report_entry *e, const char *base, const char *dir,
+			  char **cause)
+{
+	static const char *const dnames[STAT_NR] = { "read", "write", "trim", "sync" };
+	struct plot_dist ds[STAT_NR];
+	struct strbuf sb = { 0 };
+	unsigned d, n = 0;
+	char *title;
+	int ret;
+
+	for (d = 0; d < STAT_NR; d++)
+		if (e->st->dir[d].ios)
+			ds[n++] = (struct plot_dist){ dnames[d], &e->st->dir[d].lat };
+	title = xasprintf("[%s] latency by percentile", e->r->job->name);
+	plot_cdf_svg(&sb, title, ds, n);
+	ret = save(dir, base, "cdf", &sb, cause);
+	free(title);
+	strbuf_free(&sb);
+	return ret;
+}
+
 static int plot_entry(const struct report_entry *e, unsigned idx, const char *dir, char **cause)
 {
 	const struct job *job = e->r->job;
@@ -305,6 +327,8 @@ static int plot_entry(const struct report_entry *e, unsigned idx, const char *di
 		free(title);
 		sb.len = 0;
 	}
+	if (!ret)
+		ret = plot_entry_cdf(e, base, dir, cause);
 	entry_series(e, pts, &n);
 	for (k = 0; k < 2 && !ret; k++) {
 		ns = 0;
