@@ -301,6 +301,70 @@ static int plot_entry_cdf(const struct report_entry *e, const char *base, const 
 	return ret;
 }
 
+/* Latency over time of each direction, where the histogram log was kept
+ * (write_hist_log): the clones of a group summed window by window. */
+static int plot_entry_heat(const struct report_entry *e, const char *base, const char *dir,
+			   char **cause)
+{
+	static const char *const dnames[2] = { "read", "write" };
+	const struct iolog_hist **heads = xcalloc(e->threads, sizeof(*heads));
+	struct strbuf sb = { 0 };
+	unsigned i, d, any = 0;
+	char *title, *kind;
+	int ret = 0;
+
+	for (i = 0; i < e->threads; i++)
+		if (e->r[i].logs && (heads[i] = e->r[i].logs->hist_head))
+			any++;
+	for (d = 0; d < 2 && any && !ret; d++) {
+		if (!job_does(e->r->job, (enum ddir)d))
+			continue;
+		title = xasprintf("[%s] %s latency over time (%u ms windows)", e->r->job->name,
+				  dnames[d], e->r->job->log_hist_msec);
+		kind = xasprintf("heat-%s", dnames[d]);
+		plot_heat_svg(&sb, title, heads, e->threads, (int)d);
+		ret = save(dir, base, kind, &sb, cause);
+		free(title);
+		free(kind);
+		sb.len = 0;
+	}
+	strbuf_free(&sb);
+	free(heads);
+	return ret;
+}
+
+/* SQLIO's millisecond histogram of reads and writes (report_sqlio.c's
+ * buckets: whole ms of total latency, 0 to 23, then 24+), in percent. */
+static int plot_entry_ms(const struct report_entry *e, const char *base, const char *dir,
+			 char **cause)
+{
+	char names[STATS_MS_BUCKETS][8], *title;
+	const char *labels[STATS_MS_BUCKETS];
+	double pct[STATS_MS_BUCKETS];
+	uint64_t ios = 0, n;
+	struct strbuf sb = { 0 };
+	unsigned k, d;
+	int ret;
+
+	for (d = STAT_READ; d <= STAT_WRITE; d++)
+		ios += e->st->dir[d].ios;
+	for (k = 0; k < STATS_MS_BUCKETS; k++) {
+		for (n = 0, d = STAT_READ; d <= STAT_WRITE; d++)
+			n += e->st->dir[d].ms[k];
+		pct[k] = ios ? 100.0 * (double)n / (double)ios : 0;
+		snprintf(names[k], sizeof(names[k]), k + 1 < STATS_MS_BUCKETS ? "%u" : "%u+", k);
+		labels[k] = names[k];
+	}
+	title = xasprintf("[%s] latency in whole milliseconds, reads and writes (%llu I/Os)",
+			  e->r->job->name, (unsigned long long)ios);
+	plot_bars_svg(&sb, title, "latency (ms, as SQLIO's histogram)", "share of I/Os (%)",
+		      labels, pct, STATS_MS_BUCKETS, 1);
+	ret = save(dir, base, "ms", &sb, cause);
+	free(title);
+	strbuf_free(&sb);
+	return ret;
+}
+
 static int plot_entry(const struct report_entry *e, unsigned idx, const char *dir, char **cause)
 {
 	const struct job *job = e->r->job;
@@ -329,6 +393,10 @@ static int plot_entry(const struct report_entry *e, unsigned idx, const char *di
 	}
 	if (!ret)
 		ret = plot_entry_cdf(e, base, dir, cause);
+	if (!ret)
+		ret = plot_entry_heat(e, base, dir, cause);
+	if (!ret)
+		ret = plot_entry_ms(e, base, dir, cause);
 	entry_series(e, pts, &n);
 	for (k = 0; k < 2 && !ret; k++) {
 		ns = 0;
