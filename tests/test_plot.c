@@ -632,6 +632,183 @@ static void test_hist_extremes(void **state)
 	free(h);
 }
 
+static char *cdf_svg(const char *title, const struct plot_dist *d, unsigned n)
+{
+	struct strbuf sb = { 0 };
+
+	plot_cdf_svg(&sb, title, d, n);
+	assert_well_formed(sb.buf);
+	assert_no_overlap(sb.buf);
+	return strbuf_detach(&sb);
+}
+
+/* Each step of the CDF reads what hist_percentile reads. */
+static void test_cdf_known(void **state)
+{
+	struct hist *h = known_hist(), *w = malloc(sizeof(*w)), *none = malloc(sizeof(*none));
+	char *svg, *ps = malloc(65536), *ns = malloc(65536), *p, *q;
+	double pv[512];
+	uint64_t nv[512];
+	unsigned i, n = 0, k;
+
+	(void)state;
+	assert_non_null(w);
+	assert_non_null(none);
+	assert_non_null(ps);
+	assert_non_null(ns);
+	hist_init(w);
+	hist_prepare(w);
+	for (i = 0; i < 100000; i++)
+		hist_record(w, 2000 + (i * 7919) % 50000);
+	hist_init(none);
+	{
+		const struct plot_dist d[] = { { "read", h }, { "write", w }, { "trim", none } };
+
+		svg = cdf_svg("cdf", d, 3);
+	}
+	assert_int_equal(count(svg, "class=\"series\""), 2);
+	assert_non_null(strstr(svg, ">trim (no samples)</text>"));
+	/* 100,000 I/Os: decades up to 99.999%. */
+	assert_non_null(strstr(svg, ">99.999%</text>"));
+	assert_null(strstr(svg, ">99.9999%</text>"));
+	assert_non_null(strstr(svg, ">0%</text>"));
+	assert_non_null(strstr(svg, ">90%</text>"));
+	tag_attr(nth_tag(svg, "data-name=\"read\"", 0), "data-p", ps, 65536);
+	tag_attr(nth_tag(svg, "data-name=\"read\"", 0), "data-ns", ns, 65536);
+	for (p = ps, q = ns; *p && n < ARRAY_SIZE(pv); n++) {
+		pv[n] = strtod(p, &p);
+		nv[n] = strtoull(q, &q, 10);
+	}
+	assert_true(n >= 3);
+	assert_true(fabs(pv[n - 1] - 100) < 1e-9);
+	assert_int_equal(nv[n - 1], h->max);
+	for (i = 0; i < ARRAY_SIZE(fio_pcts); i++) {
+		for (k = 0; k < n && pv[k] < fio_pcts[i] - 1e-9; k++)
+			;
+		assert_true(k < n);
+		assert_int_equal(nv[k], hist_percentile(h, fio_pcts[i]));
+	}
+	print_message("read: %u steps, each of fio's percentiles as hist_percentile\n", n);
+	free(svg);
+
+	svg = cdf_svg("none", NULL, 0);
+	assert_non_null(strstr(svg, ">no samples</text>"));
+	free(svg);
+	hist_free(h);
+	hist_free(w);
+	free(h);
+	free(w);
+	free(none);
+	free(ps);
+	free(ns);
+}
+
+/* Histogram-log lines of two clones: 3 windows, reads and writes. */
+static void test_heat(void **state)
+{
+	struct iolog_hist *l = calloc(12, sizeof(*l));
+	const struct iolog_hist *heads[3];
+	uint64_t sum[2] = { 0 }, got[2] = { 0 };
+	char *svg, buf[64];
+	unsigned c, k, d, i, cells;
+
+	(void)state;
+	assert_non_null(l);
+	for (c = 0; c < 2; c++)
+		for (k = 0; k < 3; k++)
+			for (d = 0; d < 2; d++) {
+				struct iolog_hist *h = &l[c * 6 + k * 2 + d];
+
+				h->t = 500 * (k + 1) + c; /* the clones a ms apart */
+				h->dir = d;
+				h->next = c * 6 + k * 2 + d < c * 6 + 5 ? h + 1 : NULL;
+				h->bins[hist_index(100000 * (d + 1))] = 10 * (k + 1);
+				h->bins[hist_index(5000000)] = 1;
+				sum[d] += 10 * (k + 1) + 1;
+			}
+	heads[0] = &l[0];
+	heads[1] = &l[6];
+	heads[2] = NULL; /* a clone that logged nothing */
+	for (d = 0; d < 2; d++) {
+		struct strbuf sb = { 0 };
+		const char *tag;
+
+		plot_heat_svg(&sb, "heat", heads, 3, (int)d);
+		assert_well_formed(sb.buf);
+		assert_no_overlap(sb.buf);
+		svg = strbuf_detach(&sb);
+		cells = count(svg, "class=\"cell\"");
+		assert_int_equal(cells, 6); /* 3 windows, 2 latencies */
+		for (i = 0; i < cells; i++) {
+			tag = nth_tag(svg, "class=\"cell\"", i);
+			tag_attr(tag, "data-n", buf, sizeof(buf));
+			got[d] += strtoull(buf, NULL, 10);
+			tag_attr(tag, "data-t", buf, sizeof(buf));
+			assert_true(!strcmp(buf, "501") || !strcmp(buf, "1001") ||
+				    !strcmp(buf, "1501"));
+		}
+		assert_int_equal(got[d], sum[d]);
+		tag_attr(nth_tag(svg, "class=\"legend-max\"", 0), "class", buf, sizeof(buf));
+		assert_non_null(strstr(svg, ">60</text>")); /* 2 clones x 30 in window 3 */
+		free(svg);
+	}
+	{
+		struct strbuf sb = { 0 };
+
+		plot_heat_svg(&sb, "both", heads, 2, -1);
+		assert_well_formed(sb.buf);
+		assert_int_equal(count(sb.buf, "class=\"cell\""), 9);
+		strbuf_free(&sb);
+		plot_heat_svg(&sb, "empty", heads + 2, 1, -1);
+		assert_well_formed(sb.buf);
+		assert_non_null(strstr(sb.buf, ">no samples</text>"));
+		strbuf_free(&sb);
+	}
+	free(l);
+}
+
+static void test_bars(void **state)
+{
+	static const char *const ms[25] = { "0",  "1",	"2",  "3",  "4",  "5",	"6",  "7",  "8",
+					    "9",  "10", "11", "12", "13", "14", "15", "16", "17",
+					    "18", "19", "20", "21", "22", "23", "24+" };
+	static const char *const few[3] = { "a<b", "c", "long label here" };
+	double v[25] = { 90.5, 5.25, 2, 1, 0.5, 0.25, 0.25, 0.25 }, sum = 0;
+	struct strbuf sb = { 0 };
+	char buf[64];
+	unsigned i;
+
+	(void)state;
+	plot_bars_svg(&sb, "ms", "latency (ms)", "share of I/Os (%)", ms, v, 25, 1);
+	assert_well_formed(sb.buf);
+	assert_no_overlap(sb.buf);
+	assert_int_equal(count(sb.buf, "class=\"bar\""), 25);
+	for (i = 0; i < 25; i++) {
+		const char *tag = nth_tag(sb.buf, "class=\"bar\"", i);
+
+		tag_attr(tag, "data-label", buf, sizeof(buf));
+		assert_string_equal(buf, ms[i]);
+		tag_attr(tag, "data-v", buf, sizeof(buf));
+		sum += strtod(buf, NULL);
+	}
+	assert_true(fabs(sum - 100) < 0.2);
+	assert_non_null(strstr(sb.buf, ">90.5</text>"));
+	assert_non_null(strstr(sb.buf, ">0</text>"));
+	print_message("25 bars: %u labels, %u values shown\n", count(sb.buf, "class=\"label\""),
+		      count(sb.buf, "class=\"value\""));
+	strbuf_free(&sb);
+	plot_bars_svg(&sb, "few", "x", "y", few, v, 3, 2);
+	assert_well_formed(sb.buf);
+	assert_no_overlap(sb.buf);
+	assert_non_null(strstr(sb.buf, "data-label=\"a&lt;b\""));
+	assert_non_null(strstr(sb.buf, ">5.25</text>"));
+	strbuf_free(&sb);
+	plot_bars_svg(&sb, "none", "x", "y", NULL, NULL, 0, 0);
+	assert_well_formed(sb.buf);
+	assert_non_null(strstr(sb.buf, ">no samples</text>"));
+	strbuf_free(&sb);
+}
+
 /* The checker itself rejects what it is there to catch. */
 static void test_checker(void **state)
 {
@@ -653,11 +830,19 @@ static void test_checker(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_checker),		  cmocka_unit_test(test_two_series),
-		cmocka_unit_test(test_escaping),	  cmocka_unit_test(test_empty_series),
-		cmocka_unit_test(test_degenerate_series), cmocka_unit_test(test_hist_known),
-		cmocka_unit_test(test_hist_empty),	  cmocka_unit_test(test_hist_extremes),
-		cmocka_unit_test(test_hist_tight),	  cmocka_unit_test(test_hist_no_overlap),
+		cmocka_unit_test(test_checker),
+		cmocka_unit_test(test_two_series),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_empty_series),
+		cmocka_unit_test(test_degenerate_series),
+		cmocka_unit_test(test_hist_known),
+		cmocka_unit_test(test_hist_empty),
+		cmocka_unit_test(test_hist_extremes),
+		cmocka_unit_test(test_hist_tight),
+		cmocka_unit_test(test_hist_no_overlap),
+		cmocka_unit_test(test_cdf_known),
+		cmocka_unit_test(test_heat),
+		cmocka_unit_test(test_bars),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -513,8 +513,8 @@ def test_plots(tmp):
     rc, out, err = run(["--plot", d, job(tmp, "pl.fio", text)])
     check(rc == 0, "plot: exit %d %s" % (rc, err))
     names = sorted(os.listdir(d)) if os.path.isdir(d) else []
-    want = ["a.1_bw.svg", "a.1_iops.svg", "a.1_lat-read.svg", "a.1_lat-write.svg",
-            "b.2_bw.svg", "b.2_iops.svg", "b.2_lat-read.svg"]
+    want = ["a.1_bw.svg", "a.1_cdf.svg", "a.1_iops.svg", "a.1_lat-read.svg", "a.1_lat-write.svg",
+            "a.1_ms.svg", "b.2_bw.svg", "b.2_cdf.svg", "b.2_iops.svg", "b.2_lat-read.svg", "b.2_ms.svg"]
     check(names == want, "plot: files %s" % names)
     ns = "{http://www.w3.org/2000/svg}"
     for n in names:

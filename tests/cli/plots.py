@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+# The --plot SVGs of a real run (a file, psync, reads, writes and fsyncs,
+# the histogram log kept), read back by Python's xml.etree: every file
+# parses, no two texts' boxes (data-box) intersect, the latency CDF's
+# steps equal the same run's json+ percentiles within a bucket, the heat
+# maps' cells add up to the I/Os of each direction, and the millisecond
+# bars are the json+ histogram_ms counts in percent.
+#
+# Environment (set by CTest): IOGAUGE_BIN.
+import json
+import os
+import shutil
+import tempfile
+import xml.etree.ElementTree as ET
+
+from clitest import capture, check, finish
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def boxes_apart(name, root):
+    """Every <text> has a data-box; no two intersect."""
+    texts = list(root.iter(NS + "text"))
+    boxes = []
+    for t in texts:
+        b = t.get("data-box")
+        if not check(b is not None, "%s: a text without data-box: %r" % (name, t.text)):
+            return
+        boxes.append([float(v) for v in b.split()] + ["".join(t.itertext())])
+    hits = [(a[4], b[4]) for i, a in enumerate(boxes) for b in boxes[:i]
+            if a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]]
+    check(not hits and len(texts) > 5, "%s: %d texts, overlapping: %s" % (name, len(texts), hits[:5]))
+
+
+def check_cdf(root, job):
+    series = {p.get("data-name"): p for p in root.iter(NS + "polyline") if p.get("class") == "series"}
+    check(sorted(series) == ["read", "sync", "write"], "cdf: series %s" % sorted(series))
+    for d, p in series.items():
+        stats = job[d]["lat_ns"] if d == "sync" else job[d]["clat_ns"]
+        ps = [float(v) for v in p.get("data-p").split()]
+        ns = [int(v) for v in p.get("data-ns").split()]
+        check(len(ps) == len(ns) and ps == sorted(ps) and abs(ps[-1] - 100) < 1e-6 and ns[-1] == stats["max"],
+              "cdf %s: steps up to 100%% and max %d: %s %s" % (d, stats["max"], ps[-3:], ns[-3:]))
+        worst = 0
+        for key, want in stats["percentile"].items():
+            got = next(n for q, n in zip(ps, ns) if q >= float(key) - 1e-6)
+            worst = max(worst, abs(got - want) / want)
+            check(abs(got - want) <= want / 64 + 2,
+                  "cdf %s: p%s is %d, json+ says %d" % (d, key, got, want))
+        print("cdf %s: %d steps, %d percentiles within %.2f%% of json+" %
+              (d, len(ps), len(stats["percentile"]), 100 * worst))
+
+
+def check_heat(name, root, job, d):
+    cells = [c for c in root.iter(NS + "rect") if c.get("class") == "cell"]
+    n = sum(int(c.get("data-n")) for c in cells)
+    ts = sorted({int(c.get("data-t")) for c in cells})
+    check(n == job[d]["total_ios"] and len(ts) >= 4,
+          "%s: %d cells of %d I/Os in %d columns; json+ %d I/Os" % (name, len(cells), n, len(ts), job[d]["total_ios"]))
+    print("%s: %d cells, %d I/Os, %d windows" % (name, len(cells), n, len(ts)))
+
+
+def check_bars(root, job):
+    bars = [b for b in root.iter(NS + "rect") if b.get("class") == "bar"]
+    ms = [r + w for r, w in zip(job["iogauge"]["histogram_ms"]["read"], job["iogauge"]["histogram_ms"]["write"])]
+    total = sum(ms)
+    labels = [b.get("data-label") for b in bars]
+    check(labels == [str(i) for i in range(24)] + ["24+"], "ms: labels %s" % labels)
+    got = [float(b.get("data-v")) for b in bars]
+    want = [100 * c / total for c in ms]
+    check(len(got) == 25 and all(abs(g - w) <= 0.051 for g, w in zip(got, want)),
+          "ms: bars %s, json+ histogram_ms %s" % (got, ms))
+    print("ms: bars %s" % got[:4])
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iogauge-plots-")
+    try:
+        jobfile = os.path.join(tmp, "p.fio")
+        with open(jobfile, "w") as f:
+            f.write("[a]\nfilename=%s/data\nsize=8m\nrw=randrw\nbs=4k\nruntime=1\ntime_based\n"
+                    "fsync=16\nwrite_hist_log=%s/h\nlog_hist_msec=200\n" % (tmp, tmp))
+        d = os.path.join(tmp, "plots")
+        rc, out, err = capture([BIN, "--plot", d, "--output-format=json+", jobfile])
+        if not check(rc == 0, "run: exit %d %s" % (rc, err)):
+            return
+        job = json.loads(out)["jobs"][0]
+        names = sorted(os.listdir(d))
+        want = ["a.1_%s.svg" % k for k in ["bw", "cdf", "heat-read", "heat-write", "iops", "lat-read",
+                                           "lat-sync", "lat-write", "ms"]]
+        check(names == want, "files %s" % names)
+        for n in names:
+            try:
+                root = ET.parse(os.path.join(d, n)).getroot()
+            except ET.ParseError as e:
+                check(False, "%s is not well-formed: %s" % (n, e))
+                continue
+            check(root.tag == NS + "svg", "%s: root is <svg>" % n)
+            boxes_apart(n, root)
+            if n == "a.1_cdf.svg":
+                check_cdf(root, job)
+            elif "_heat-" in n:
+                check_heat(n, root, job, n.split("-")[1][:-4])
+            elif n == "a.1_ms.svg":
+                check_bars(root, job)
+            elif n == "a.1_lat-read.svg":
+                marks = [g.get("data-p") for g in root.iter(NS + "g") if g.get("class") == "pct"]
+                check(len(marks) == 17, "lat-read: fio's 17 percentiles: %s" % marks)
+    finally:
+        shutil.rmtree(tmp)
+
+
+main()
+finish("plots")
