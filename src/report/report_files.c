@@ -357,8 +357,8 @@ static int plot_entry_ms(const struct report_entry *e, const char *base, const c
 	}
 	title = xasprintf("[%s] latency in whole milliseconds, reads and writes (%llu I/Os)",
 			  e->r->job->name, (unsigned long long)ios);
-	plot_bars_svg(&sb, title, "latency (ms, as SQLIO's histogram)", "share of I/Os (%)",
-		      labels, pct, STATS_MS_BUCKETS, 1);
+	plot_bars_svg(&sb, title, "latency (ms, as SQLIO's histogram)", "share of I/Os (%)", labels,
+		      pct, STATS_MS_BUCKETS, 1);
 	ret = save(dir, base, "ms", &sb, cause);
 	free(title);
 	strbuf_free(&sb);

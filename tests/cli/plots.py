@@ -4,9 +4,10 @@
 # parses, no two texts' boxes (data-box) intersect, the latency CDF's
 # steps equal the same run's json+ percentiles within a bucket, the heat
 # maps' cells add up to the I/Os of each direction, and the millisecond
-# bars are the json+ histogram_ms counts in percent.
+# bars are the json+ histogram_ms counts in percent.  The default job's
+# plots (jobs/default.ini, scaled down) have no overlapping text either.
 #
-# Environment (set by CTest): IOGAUGE_BIN.
+# Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_SRC.
 import json
 import os
 import shutil
@@ -16,6 +17,7 @@ import xml.etree.ElementTree as ET
 from clitest import capture, check, finish
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+SRC = os.environ.get("IOGAUGE_SRC", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 NS = "{http://www.w3.org/2000/svg}"
 
 
@@ -107,6 +109,16 @@ def main():
             elif n == "a.1_lat-read.svg":
                 marks = [g.get("data-p") for g in root.iter(NS + "g") if g.get("class") == "pct"]
                 check(len(marks) == 17, "lat-read: fio's 17 percentiles: %s" % marks)
+        # The default job (jobs/default.ini), a second a job: nothing overlaps.
+        d = os.path.join(tmp, "default")
+        rc, out, err = capture([BIN, "--plot", d, "--set", "size=16m", "--set", "runtime=1",
+                                os.path.join(SRC, "jobs", "default.ini")], cwd=tmp)
+        if check(rc == 0, "default.ini: exit %d %s" % (rc, err)):
+            names = sorted(os.listdir(d))
+            check("randread-4k.1_lat-read.svg" in names and "seqwrite-64k.2_cdf.svg" in names,
+                  "default.ini: files %s" % names)
+            for n in names:
+                boxes_apart("default.ini " + n, ET.parse(os.path.join(d, n)).getroot())
     finally:
         shutil.rmtree(tmp)
 
