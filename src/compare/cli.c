@@ -14,8 +14,8 @@
 #include "report/output.h"
 
 static const char usage[] =
-	"usage: iogauge compare [--output-format=text|json] [--output=FILE] [--threshold=PCT]\n"
-	"                       A B [C...]\n"
+	"usage: iogauge compare [--output-format=text|json|html] [--output=FILE]\n"
+	"                       [--threshold=PCT] A B [C...]\n"
 	"\n"
 	"Compares runs: B (and C...) against A, per job and direction: IOPS, bandwidth,\n"
 	"mean completion latency and its 50/90/99/99.9th percentiles, with the change,\n"
@@ -40,7 +40,7 @@ int compare_main(int argc, char **argv)
 	const char *output = NULL, *v, **paths = xcalloc((size_t)argc, sizeof(*paths));
 	char *cause = NULL;
 	double thr = 5;
-	bool json = false;
+	enum { TEXT, JSON, HTML } format = TEXT;
 	unsigned n = 0, i, loaded = 0, made = 0;
 	int status = 0, bad = 0;
 
@@ -53,13 +53,14 @@ int compare_main(int argc, char **argv)
 			return 0;
 		} else if ((v = flag_value(a, "--output-format"))) {
 			if (!strcmp(v, "json")) {
-				json = true;
+				format = JSON;
+			} else if (!strcmp(v, "html")) {
+				format = HTML;
 			} else if (!strcmp(v, "text") || !strcmp(v, "normal")) {
-				json = false;
+				format = TEXT;
 			} else {
 				fprintf(stderr,
-					"iogauge compare: --output-format=%s: text or json (html "
-					"comes with the HTML report)\n",
+					"iogauge compare: --output-format=%s: text, json or html\n",
 					v);
 				bad = 1;
 			}
@@ -120,8 +121,10 @@ int compare_main(int argc, char **argv)
 	if (bad) {
 		status = 2;
 	} else {
-		if (json)
+		if (format == JSON)
 			cmp_print_json(tables, n - 1, &out);
+		else if (format == HTML)
+			cmp_print_html(tables, n - 1, sides, n, &out);
 		else
 			cmp_print_text(tables, n - 1, &out);
 		if (output_commit(&dest, out.buf, out.len, &cause)) {

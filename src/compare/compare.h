@@ -4,7 +4,8 @@
  * json or json+), each a file or a folder of repeated runs, compared per
  * job and direction with a verdict at 95% confidence.  load.c reads the
  * reports (libjansson), compare.c makes the rows, cmp_stats.c has the
- * statistics, print.c the text and JSON.  Nothing here prints or exits.
+ * statistics, print.c the text and JSON, print_html.c the HTML page.
+ * Nothing here prints or exits.
  */
 #ifndef IOGAUGE_COMPARE_H
 #define IOGAUGE_COMPARE_H
@@ -104,6 +105,10 @@ void cmp_table_free(struct cmp_table *t);
 /* The tables as text (one block per table) or as one JSON document. */
 void cmp_print_text(const struct cmp_table *t, unsigned nr, struct strbuf *out);
 void cmp_print_json(const struct cmp_table *t, unsigned nr, struct strbuf *out);
+/* The tables as one self-contained HTML page, with the latency CDFs of
+ * @sides (json+ bins) overlaid per job and direction. */
+void cmp_print_html(const struct cmp_table *t, unsigned nr, const struct cmp_side *sides,
+		    unsigned nsides, struct strbuf *out);
 
 /* iogauge compare ARGS (argv[0] is "compare"): the exit status, 0, 1
  * (the output could not be written) or 2 (bad input, nothing written). */
