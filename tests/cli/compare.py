@@ -3,11 +3,14 @@
 # run twice ("same"), the job against itself with rate_iops halved
 # ("slower", ratio 0.5 within 2%), folders of repeated runs (bootstrap,
 # ratio 0.75), fio 3.33's own json+ of the same job read as A or B; the
-# JSON output parsed; bad input (a missing file, a non-JSON file, reports
+# JSON output parsed, with the text table's rows; the HTML page read by
+# html.parser: the text table's cells, each job's latency CDFs (the json+
+# percentiles within a bucket), nothing from outside; bad input (a missing file, a non-JSON file, reports
 # of different jobs, a report without percentiles) exits 2 naming the
 # file, with nothing written.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
+import html.parser
 import json
 import os
 import shutil
@@ -54,6 +57,100 @@ def compare(*args):
     return p.returncode, p.stdout, p.stderr
 
 
+def text_tables(out):
+    """The text output's tables: for each, its rows as lists of the ten
+    columns, cut where the header's words start."""
+    tables, cols = [], None
+    for line in out.splitlines():
+        if line.startswith("job "):
+            cols = [line.index(w) for w in ("job", "dir", "metric", "unit", " A ", " B ", "change",
+                                            "95% interval", "verdict", "how")]
+            cols = [c + 1 if c and line[c] == " " else c for c in cols]
+            tables.append([])
+        elif cols and line.strip():
+            tables[-1].append([line[a:b].strip() for a, b in zip(cols, cols[1:] + [None])])
+        else:
+            cols = None
+    return tables
+
+
+class Page(html.parser.HTMLParser):
+    """What the HTML page holds: its tables' cells, the CDF figures and
+    their series, and what would fetch from elsewhere or run."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.figures, self.outside, self.stack = [], [], [], []
+        self.cell = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in ("script", "link", "iframe", "img", "object"):
+            self.outside.append(tag)
+        for k in ("src", "href"):
+            if k in a:
+                self.outside.append("%s=%s" % (k, a[k]))
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag == "td":
+            self.cell = ""
+        elif tag == "figure":
+            self.figures.append({"job": a.get("data-job"), "dir": a.get("data-direction"),
+                                 "series": {}})
+        elif tag == "polyline" and a.get("class") == "series" and self.figures:
+            self.figures[-1]["series"][a["data-name"]] = (
+                [float(v) for v in a["data-p"].split()], [int(v) for v in a["data-ns"].split()])
+        if tag not in ("meta", "br"):
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self.cell is not None:
+            self.tables[-1][-1].append(self.cell)
+            self.cell = None
+        check(self.stack and self.stack[-1] == tag,
+              "html: </%s> closes %s" % (tag, self.stack[-1:] or "nothing"))
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+
+def check_page(paths, comps, text):
+    """The HTML page of @paths: the text table's cells, a CDF per job and
+    direction with a series per side (all json+ here), nothing from outside."""
+    rc, out, err = compare("--output-format=html", *paths)
+    if not check(rc == 0 and out.startswith("<!DOCTYPE html>"), "html %s: exit %d %s" % (paths, rc, err)):
+        return
+    page = Page()
+    page.feed(out)
+    page.close()
+    check(not page.outside, "html: refers outside or runs: %s" % page.outside)
+    check(page.stack == [], "html: unclosed %s" % page.stack)
+    got = [[r for r in t if r] for t in page.tables]
+    check(got == text, "html: tables differ from the text's:\n%s\n%s" % (got, text))
+    sides = [chr(ord("A") + i) for i in range(len(paths))]
+    want = sorted({(r["job"], r["direction"]) for r in comps[0]["rows"]})
+    check(sorted((f["job"], f["dir"]) for f in page.figures) == want,
+          "html: figures %s, want %s" % ([(f["job"], f["dir"]) for f in page.figures], want))
+    for f in page.figures:
+        check(sorted(f["series"]) == sides, "html: %s %s series %s" % (f["job"], f["dir"], sorted(f["series"])))
+        for name, (ps, ns) in f["series"].items():
+            check(ps and abs(ps[-1] - 100) < 1e-6 and ns == sorted(ns),
+                  "html: %s %s %s: steps %s" % (f["job"], f["dir"], name, ps[-3:]))
+        # A single report's curve is its json+ percentiles, within a bucket.
+        if os.path.isfile(paths[0]) and "A" in f["series"]:
+            ps, ns = f["series"]["A"]
+            doc = json.loads(open(paths[0]).read()[open(paths[0]).read().index("{"):])
+            job = [j for j in doc["jobs"] if j["jobname"] == f["job"]][0]
+            for key, v in job[f["dir"]]["clat_ns"]["percentile"].items():
+                got = next(n for q, n in zip(ps, ns) if q >= float(key) - 1e-6)
+                check(abs(got - v) <= v / 64 + 2, "html: A %s p%s %d, json+ %d" % (f["dir"], key, got, v))
+
+
 def rows(*paths):
     rc, out, err = compare("--output-format=json", *paths)
     check(rc == 0, "compare %s: exit %d: %s" % (paths, rc, err))
@@ -62,6 +159,20 @@ def rows(*paths):
     except ValueError:
         check(False, "compare %s: not JSON: %r" % (paths, out[:200]))
         return []
+    # The JSON has the text table's rows: same jobs, metrics, figures, verdicts.
+    rc, out, err = compare(*paths)
+    text = text_tables(out)
+    check(len(text) == len(doc["comparisons"]), "text %s: %d tables, json %d" %
+          (paths, len(text), len(doc["comparisons"])))
+    for t, c in zip(text, doc["comparisons"]):
+        check(len(t) == len(c["rows"]), "text %s: %d rows, json %d" % (paths, len(t), len(c["rows"])))
+        for tr, jr in zip(t, c["rows"]):
+            dec = 2 if jr["unit"] in ("us", "MiB/s") else 1
+            want = [jr["job"], jr["direction"], jr["metric"], jr["unit"], "%.*f" % (dec, jr["a"]),
+                    "%.*f" % (dec, jr["b"]), "%+.1f%%" % jr["change_pct"]]
+            check(tr[:7] == want and tr[8:] == [jr["verdict"], jr["method"]],
+                  "text %s: row %s, json %s" % (paths, tr, jr))
+    check_page(paths, doc["comparisons"], text)
     return doc["comparisons"]
 
 
@@ -189,6 +300,8 @@ def main():
         run_job(BIN, nopct, 2000, runtime="1", extra=["--clat_percentiles=0"])
         missing = os.path.join(tmp, "missing.json")
         bad("a missing file", [a1, missing], [missing], tmp)
+        bad("html, a missing file", ["--output-format=html", a1, missing], [missing], tmp)
+        bad("an unknown format", ["--output-format=xml", a1, b], ["--output-format=xml"], tmp)
         bad("not JSON", [a1, notjson], [notjson, "not a JSON report"], tmp)
         bad("two bad at once", [missing, notjson], [missing, notjson], tmp)
         bad("different jobs", [a1, other], [other, "not runs of the same jobs"], tmp)
