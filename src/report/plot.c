@@ -19,7 +19,6 @@
 
 #define BINS_PER_DECADE 20
 #define DECADES_MAX	20 /* 10^20 ns > UINT64_MAX */
-#define LEGEND_STEP	20 /* px between legend rows */
 #define LABEL_SIZE	11 /* px, the percentile labels */
 #define LABEL_STEP	15 /* px between rows of percentile labels */
 
@@ -39,8 +38,8 @@ void plot_lines_svg(struct strbuf *sb, const char *title, const char *ylabel,
 		}
 		drawn += s[i].n > 0;
 	}
-	if (f.t + 10 + (double)LEGEND_STEP * nseries > f.h - 10)
-		f.h = (int)(f.t + 20 + (double)LEGEND_STEP * nseries);
+	if (f.t + 10 + (double)SVG_LEGEND_STEP * nseries > f.h - 10)
+		f.h = (int)(f.t + 20 + (double)SVG_LEGEND_STEP * nseries);
 	ax = svg_axis_nice(tmax, 1);
 	ay = svg_axis_nice(vmax, 1.05);
 	svg_open(sb, &f, title);
@@ -70,22 +69,19 @@ void plot_lines_svg(struct strbuf *sb, const char *title, const char *ylabel,
 				    x, y, color);
 	}
 	svg_frame(sb, &f, "time (s)", ylabel);
-	svg_puts(sb, "<g class=\"legend\">\n");
-	for (i = 0; i < nseries; i++) {
-		struct strbuf name = { 0 };
+	{
+		const char **names = xcalloc(nseries ? nseries : 1, sizeof(*names));
+		bool *empty = xcalloc(nseries ? nseries : 1, sizeof(*empty));
 
-		y = f.t + 10 + (double)LEGEND_STEP * i;
-		strbuf_addf(sb,
-			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			    "stroke-width=\"3\"/>\n",
-			    f.r + 16, y, f.r + 40, y, svg_colors[i % SVG_NCOLORS]);
-		svg_puts(&name, s[i].name ? s[i].name : "(unnamed)");
-		if (!s[i].n)
-			svg_puts(&name, " (no samples)");
-		svg_text(sb, f.r + 46, y + 4, "start", 12, "", name.buf);
-		strbuf_free(&name);
+		for (i = 0; i < nseries; i++) {
+			names[i] = s[i].name;
+			empty[i] = !s[i].n;
+		}
+		svg_legend(sb, &f, names, empty, nseries);
+		free(names);
+		free(empty);
 	}
-	svg_puts(sb, "</g>\n</svg>\n");
+	svg_puts(sb, "</svg>\n");
 }
 
 /* The x of log10 @l on an axis of decades @lo..@hi. */

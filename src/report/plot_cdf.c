@@ -114,8 +114,8 @@ void plot_cdf_svg(struct strbuf *sb, const char *title, const struct plot_dist *
 		min = h->min < min ? h->min : min;
 		max = h->max > max ? h->max : max;
 	}
-	if (f.t + 10 + 20.0 * n > f.h - 10)
-		f.h = (int)(f.t + 20 + 20.0 * n);
+	if (f.t + 10 + (double)SVG_LEGEND_STEP * n > f.h - 10)
+		f.h = (int)(f.t + 20 + (double)SVG_LEGEND_STEP * n);
 	/* Decades of 1/(1 - p) up to the count: the last step but one is at
 	 * 1 - 1/count. */
 	nines = most > 1 ? (int)ceil(log10((double)most) - 1e-9) : 1;

@@ -272,7 +272,7 @@ void svg_legend(struct strbuf *sb, const struct frame *f, const char *const *nam
 
 	svg_puts(sb, "<g class=\"legend\">\n");
 	for (i = 0; i < n; i++) {
-		y = f->t + 10 + 20.0 * i;
+		y = f->t + 10 + (double)SVG_LEGEND_STEP * i;
 		strbuf_addf(sb,
 			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			    "stroke-width=\"3\"/>\n",

@@ -12,7 +12,8 @@
 
 #include "util/util.h"
 
-#define SVG_NCOLORS 10
+#define SVG_NCOLORS	10
+#define SVG_LEGEND_STEP 20 /* px between legend rows */
 
 /* The canvas and, inside it, the plot area (px). */
 struct frame {
