@@ -141,14 +141,18 @@ def check_page(paths, comps, text):
         for name, (ps, ns) in f["series"].items():
             check(ps and abs(ps[-1] - 100) < 1e-6 and ns == sorted(ns),
                   "html: %s %s %s: steps %s" % (f["job"], f["dir"], name, ps[-3:]))
-        # A single report's curve is its json+ percentiles, within a bucket.
-        if os.path.isfile(paths[0]) and "A" in f["series"]:
-            ps, ns = f["series"]["A"]
-            doc = json.loads(open(paths[0]).read()[open(paths[0]).read().index("{"):])
-            job = [j for j in doc["jobs"] if j["jobname"] == f["job"]][0]
+        # A single report's curve is its json+ percentiles, within a
+        # bucket: iogauge's, and fio's as fio computed them.
+        for side, path in zip(sides, paths):
+            if not os.path.isfile(path) or side not in f["series"]:
+                continue
+            ps, ns = f["series"][side]
+            text = open(path).read()
+            job = [j for j in json.loads(text[text.index("{"):])["jobs"] if j["jobname"] == f["job"]][0]
             for key, v in job[f["dir"]]["clat_ns"]["percentile"].items():
                 got = next(n for q, n in zip(ps, ns) if q >= float(key) - 1e-6)
-                check(abs(got - v) <= v / 64 + 2, "html: A %s p%s %d, json+ %d" % (f["dir"], key, got, v))
+                check(abs(got - v) <= v / 64 + 2, "html: %s (%s) %s p%s %d, json+ %d" %
+                      (side, path, f["dir"], key, got, v))
 
 
 def rows(*paths):

@@ -6,10 +6,13 @@
 # maps' cells add up to the I/Os of each direction, and the millisecond
 # bars are the json+ histogram_ms counts in percent.  The default job's
 # plots (jobs/default.ini, scaled down) have no overlapping text either.
+# Where Chromium is installed, it draws the plots and each text's real
+# box must lie within its data-box.
 #
 # Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_SRC.
 import json
 import os
+import re
 import shutil
 import tempfile
 import xml.etree.ElementTree as ET
@@ -33,6 +36,44 @@ def boxes_apart(name, root):
     hits = [(a[4], b[4]) for i, a in enumerate(boxes) for b in boxes[:i]
             if a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]]
     check(not hits and len(texts) > 5, "%s: %d texts, overlapping: %s" % (name, len(texts), hits[:5]))
+
+
+BOXES_JS = """
+let n = 0, out = [];
+for (const t of document.querySelectorAll('text[data-box]')) {
+  const [x, y, w, h] = t.dataset.box.split(' ').map(Number);
+  const r = t.getBoundingClientRect(), s = t.ownerSVGElement.getBoundingClientRect();
+  const bx = r.left - s.left, by = r.top - s.top;
+  const over = Math.max(x - bx, bx + r.width - (x + w), y - by, by + r.height - (y + h));
+  n++;
+  if (over > 1) out.push(t.textContent + ': box ' + [x, y, w, h].join(' ') + ', drawn ' +
+                         [bx, by, r.width, r.height].map(v => v.toFixed(1)).join(' '));
+}
+document.getElementById('result').textContent = 'texts ' + n + '\\n' + out.join('\\n');
+"""
+
+
+def browser_boxes(tmp, files):
+    """The SVGs drawn by Chromium: each text's real box lies within its
+    data-box (so boxes that do not intersect mean texts that do not)."""
+    chromium = shutil.which("chromium")
+    if not chromium:
+        print("chromium not installed: the boxes are not checked against a browser's")
+        return
+    page = os.path.join(tmp, "boxes.html")
+    with open(page, "w") as f:
+        f.write("<!DOCTYPE html><html><body>")
+        for n in files:
+            f.write(open(n).read().split("?>", 1)[1])
+        f.write('<pre id="result"></pre><script>%s</script></body></html>' % BOXES_JS)
+    rc, out, err = capture([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                            "--user-data-dir=" + os.path.join(tmp, "chromium"), "--dump-dom",
+                            "file://" + page], timeout=60)
+    m = re.search(r'<pre id="result">texts (\d+)\n?(.*?)</pre>', out, re.S)
+    if check(rc == 0 and m, "chromium: exit %d, no result: %s" % (rc, err[-300:])):
+        if check(int(m.group(1)) > 50 and not m.group(2).strip(),
+                 "chromium: %s texts, drawn outside their data-box:\n%s" % (m.group(1), m.group(2))):
+            print("chromium: %s texts, each drawn within its data-box" % m.group(1))
 
 
 def check_cdf(root, job):
@@ -109,6 +150,7 @@ def main():
             elif n == "a.1_lat-read.svg":
                 marks = [g.get("data-p") for g in root.iter(NS + "g") if g.get("class") == "pct"]
                 check(len(marks) == 17, "lat-read: fio's 17 percentiles: %s" % marks)
+        browser_boxes(tmp, [os.path.join(d, n) for n in names])
         # The default job (jobs/default.ini), a second a job: nothing overlaps.
         d = os.path.join(tmp, "default")
         rc, out, err = capture([BIN, "--plot", d, "--set", "size=16m", "--set", "runtime=1",
