@@ -767,6 +767,47 @@ static void test_heat(void **state)
 	free(l);
 }
 
+/* A long run: 1000 windows become at most 345 columns, no I/O lost. */
+static void test_heat_long(void **state)
+{
+	struct iolog_hist *l = calloc(1000, sizeof(*l));
+	const struct iolog_hist *head = l;
+	struct strbuf sb = { 0 };
+	uint64_t got = 0, last = 0, t;
+	unsigned k, cells, cols = 0;
+	char buf[64];
+
+	(void)state;
+	assert_non_null(l);
+	for (k = 0; k < 1000; k++) {
+		l[k].t = 1000 * (k + 1);
+		l[k].next = k + 1 < 1000 ? &l[k + 1] : NULL;
+		l[k].bins[hist_index(50000 + 1000 * (k % 7))] = 3;
+	}
+	plot_heat_svg(&sb, "long", &head, 1, 0);
+	assert_well_formed(sb.buf);
+	assert_no_overlap(sb.buf);
+	cells = count(sb.buf, "class=\"cell\"");
+	for (k = 0; k < cells; k++) {
+		const char *tag = nth_tag(sb.buf, "class=\"cell\"", k);
+
+		tag_attr(tag, "data-n", buf, sizeof(buf));
+		got += strtoull(buf, NULL, 10);
+		tag_attr(tag, "data-t", buf, sizeof(buf));
+		t = strtoull(buf, NULL, 10);
+		assert_true(t >= last);
+		cols += t != last;
+		last = t;
+	}
+	print_message("1000 windows: %u columns, %u cells, %llu I/Os\n", cols, cells,
+		      (unsigned long long)got);
+	assert_int_equal(got, 3000);
+	assert_true(cols <= 345 && cols >= 300);
+	assert_int_equal(last, 1000000);
+	strbuf_free(&sb);
+	free(l);
+}
+
 static void test_bars(void **state)
 {
 	static const char *const ms[25] = { "0",  "1",	"2",  "3",  "4",  "5",	"6",  "7",  "8",
@@ -830,19 +871,13 @@ static void test_checker(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_checker),
-		cmocka_unit_test(test_two_series),
-		cmocka_unit_test(test_escaping),
-		cmocka_unit_test(test_empty_series),
-		cmocka_unit_test(test_degenerate_series),
-		cmocka_unit_test(test_hist_known),
-		cmocka_unit_test(test_hist_empty),
-		cmocka_unit_test(test_hist_extremes),
-		cmocka_unit_test(test_hist_tight),
-		cmocka_unit_test(test_hist_no_overlap),
-		cmocka_unit_test(test_cdf_known),
-		cmocka_unit_test(test_heat),
-		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_checker),		  cmocka_unit_test(test_two_series),
+		cmocka_unit_test(test_escaping),	  cmocka_unit_test(test_empty_series),
+		cmocka_unit_test(test_degenerate_series), cmocka_unit_test(test_hist_known),
+		cmocka_unit_test(test_hist_empty),	  cmocka_unit_test(test_hist_extremes),
+		cmocka_unit_test(test_hist_tight),	  cmocka_unit_test(test_hist_no_overlap),
+		cmocka_unit_test(test_cdf_known),	  cmocka_unit_test(test_heat),
+		cmocka_unit_test(test_heat_long),	  cmocka_unit_test(test_bars),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

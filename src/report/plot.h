@@ -102,7 +102,9 @@ void plot_cdf_svg(struct strbuf *sb, const char *title, const struct plot_dist *
  * a clone, summed column by column (the k-th window of each list, lines
  * of one window share their t).  Only lines of direction @dir (0 read,
  * 1 write) count, or of every direction when @dir < 0.  Columns are the
- * windows (x: time in s), rows 1/10 decade of latency (y: log axis), the
+ * windows (x: time in s; past 345 windows, adjacent ones are merged so
+ * that a column is 2 px at least), rows 1/10 decade of latency (y: log
+ * axis), the
  * colour the count in the cell on a log scale, with a legend.  Each
  * non-empty cell is a <rect class="cell" data-t="ms" data-lo="ns"
  * data-hi="ns" data-n="count">.  No lines gives a chart that says

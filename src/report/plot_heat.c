@@ -15,6 +15,7 @@
 #include "report/plot_svg.h"
 
 #define ROWS_PER_DECADE 10
+#define COLUMNS_MAX	345 /* two px each, at least, in the plot area */
 #define LEGEND_STEPS	20
 
 /* Viridis at five stops: dark (few) to yellow (many), readable in grey. */
@@ -37,6 +38,29 @@ static void heat_color(double k, char out[8])
 static double heat_k(uint64_t n, uint64_t most)
 {
 	return most > 1 ? log((double)n) / log((double)most) : 1;
+}
+
+/* More than COLUMNS_MAX columns (@bins, ends @t) merged, @per adjacent
+ * ones into one that ends where its last did; returns how many are left. */
+static size_t heat_merge(uint64_t *bins, uint64_t *t, size_t n)
+{
+	size_t per = (n + COLUMNS_MAX - 1) / COLUMNS_MAX, k, out;
+	unsigned b;
+
+	if (per <= 1)
+		return n;
+	for (out = 0; out * per < n; out++) {
+		uint64_t *dst = bins + out * IOLOG_HIST_BINS;
+
+		if (out)
+			memcpy(dst, bins + out * per * IOLOG_HIST_BINS,
+			       IOLOG_HIST_BINS * sizeof(uint64_t));
+		for (k = out * per + 1; k < (out + 1) * per && k < n; k++)
+			for (b = 0; b < IOLOG_HIST_BINS; b++)
+				dst[b] += bins[k * IOLOG_HIST_BINS + b];
+		t[out] = t[k - 1];
+	}
+	return out;
 }
 
 /* The columns: the k-th window of each list (lines with one t) summed,
@@ -73,7 +97,7 @@ static size_t heat_columns(const struct iolog_hist *const *heads, unsigned nhead
 		}
 		most = k > most ? k : most;
 	}
-	return most;
+	return heat_merge(*bins, *t, most);
 }
 
 static void heat_legend(struct strbuf *sb, const struct frame *f, uint64_t most)
