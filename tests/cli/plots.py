@@ -3,9 +3,11 @@
 # the histogram log kept), read back by Python's xml.etree: every file
 # parses, no two texts' boxes (data-box) intersect, the latency CDF's
 # steps equal the same run's json+ percentiles within a bucket, the heat
-# maps' cells add up to the I/Os of each direction, and the millisecond
-# bars are the json+ histogram_ms counts in percent.  The default job's
-# plots (jobs/default.ini, scaled down) have no overlapping text either.
+# maps' cells add up to the I/Os of each direction and, window by window,
+# to the histogram log file's lines, the millisecond bars are the json+
+# histogram_ms counts in percent and, under iogauge sqlio, SQLIO's "%:"
+# row before rounding.  The default job's plots (jobs/default.ini, scaled
+# down) have no overlapping text either.
 # Where Chromium is installed, it draws the plots and each text's real
 # box must lie within its data-box.
 #
@@ -95,13 +97,24 @@ def check_cdf(root, job):
               (d, len(ps), len(stats["percentile"]), 100 * worst))
 
 
-def check_heat(name, root, job, d):
+def check_heat(name, root, job, d, hist_log):
+    """The cells add up to the direction's I/Os, and column by column to
+    the histogram log file's lines (time, ddir, bs, bins...)."""
     cells = [c for c in root.iter(NS + "rect") if c.get("class") == "cell"]
     n = sum(int(c.get("data-n")) for c in cells)
     ts = sorted({int(c.get("data-t")) for c in cells})
     check(n == job[d]["total_ios"] and len(ts) >= 4,
           "%s: %d cells of %d I/Os in %d columns; json+ %d I/Os" % (name, len(cells), n, len(ts), job[d]["total_ios"]))
-    print("%s: %d cells, %d I/Os, %d windows" % (name, len(cells), n, len(ts)))
+    cols, logged = {}, {}
+    for c in cells:
+        cols[int(c.get("data-t"))] = cols.get(int(c.get("data-t")), 0) + int(c.get("data-n"))
+    for line in open(hist_log):
+        f = [int(v) for v in line.split(",")]
+        if f[1] == ("read", "write").index(d) and sum(f[3:]):
+            logged[f[0]] = logged.get(f[0], 0) + sum(f[3:])
+    check(cols == logged, "%s: columns %s, the log file's windows %s" % (name, cols, logged))
+    print("%s: %d cells, %d I/Os, %d windows as in %s" % (name, len(cells), n, len(ts),
+                                                          os.path.basename(hist_log)))
 
 
 def check_bars(root, job):
@@ -144,13 +157,26 @@ def main():
             if n == "a.1_cdf.svg":
                 check_cdf(root, job)
             elif "_heat-" in n:
-                check_heat(n, root, job, n.split("-")[1][:-4])
+                check_heat(n, root, job, n.split("-")[1][:-4], os.path.join(tmp, "h_clat_hist.1.log"))
             elif n == "a.1_ms.svg":
                 check_bars(root, job)
             elif n == "a.1_lat-read.svg":
                 marks = [g.get("data-p") for g in root.iter(NS + "g") if g.get("class") == "pct"]
                 check(len(marks) == 17, "lat-read: fio's 17 percentiles: %s" % marks)
         browser_boxes(tmp, [os.path.join(d, n) for n in names])
+        # iogauge sqlio --plot: the bars are SQLIO's "%:" row, unrounded.
+        d = os.path.join(tmp, "sqlio")
+        rc, out, err = capture([BIN, "sqlio", "-kR", "-s1", "-LS", "-frandom", "-b4",
+                                os.path.join(tmp, "data"), "--plot=" + d])
+        row = [ln for ln in out.splitlines() if ln.startswith("%:")]
+        if check(rc == 0 and row and os.path.exists(os.path.join(d, "sqlio.1_ms.svg")),
+                 "sqlio --plot: exit %d %s %s" % (rc, err, os.listdir(d) if os.path.isdir(d) else None)):
+            sq = [int(v) for v in row[0][2:].split()]
+            bars = [float(b.get("data-v")) for b in ET.parse(os.path.join(d, "sqlio.1_ms.svg")).getroot().iter(NS + "rect")
+                    if b.get("class") == "bar"]
+            check(len(bars) == 25 and all(abs(b - q) <= 0.55 for b, q in zip(bars, sq)),
+                  "sqlio --plot: bars %s, SQLIO's row %s" % (bars, sq))
+            print("sqlio: bars %s, SQLIO's %%: row %s" % (bars[:3], sq[:3]))
         # The default job (jobs/default.ini), a second a job: nothing overlaps.
         d = os.path.join(tmp, "default")
         rc, out, err = capture([BIN, "--plot", d, "--set", "size=16m", "--set", "runtime=1",
