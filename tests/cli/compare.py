@@ -240,6 +240,14 @@ def main():
         for m in ("clat p50", "clat p90", "clat p99", "clat p99.9"):
             check(row(c, m)["method"] == "json+ bins, order statistics",
                   "%s by %s" % (m, row(c, m)["method"]))
+        # Without json+ bins the HTML page says so where the curve would be.
+        nobins = os.path.join(tmp, "nobins.json")
+        doc = json.load(open(b))
+        del doc["jobs"][0]["read"]["clat_ns"]["bins"]
+        json.dump(doc, open(nobins, "w"))
+        rc, out, err = compare("--output-format=html", a1, nobins)
+        check(rc == 0 and "<svg" not in out and "no latency bins in every report" in out,
+              "html without json+: exit %d %s" % (rc, err))
         # Three comparisons against one A: one table each.
         comps = rows(a1, a2, b)
         check([x["b"] for x in comps] == [a2, b], "A B C: %s" % [x["b"] for x in comps])
