@@ -617,6 +617,7 @@ static void test_hist_extremes(void **state)
 		hist_record(h, cases[i][0]);
 		hist_record(h, cases[i][1]);
 		svg = hist_svg("extreme", h, pcts, ARRAY_SIZE(pcts));
+		assert_no_overlap(svg);
 		assert_int_equal(count(svg, "class=\"pct\""), 3);
 		for (k = 0; k < count(svg, "class=\"bar\""); k++) {
 			const char *tag = nth_tag(svg, "class=\"bar\"", k);

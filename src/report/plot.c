@@ -95,15 +95,24 @@ static double hist_x(const struct frame *f, double l, int lo, int hi)
 static void hist_x_ticks(struct strbuf *sb, const struct frame *f, int lo, int hi)
 {
 	struct strbuf label = { 0 };
-	double x;
-	int d, m;
+	double x, widest = 0;
+	int d, m, every;
 
+	/* Every decade labelled where the labels fit, else every second ... */
+	for (d = lo; d <= hi; d++) {
+		label.len = 0;
+		svg_fmt_ns(&label, pow(10, d), true);
+		x = svg_text_width(label.buf, 12, false);
+		widest = x > widest ? x : widest;
+	}
+	every = (int)ceil((widest + 6) / ((f->r - f->l) / (hi - lo)));
 	for (d = lo; d <= hi; d++) {
 		x = hist_x(f, d, lo, hi);
 		svg_grid(sb, x, f->t, x, f->b);
 		label.len = 0;
 		svg_fmt_ns(&label, pow(10, d), true);
-		svg_text(sb, x, f->b + 19, "middle", 12, "", label.buf);
+		if ((d - lo) % every == 0)
+			svg_text(sb, x, f->b + 19, "middle", 12, "", label.buf);
 		for (m = 2; d < hi && m < 10; m++) {
 			x = hist_x(f, d + log10(m), lo, hi);
 			strbuf_addf(sb,

@@ -236,16 +236,20 @@ double svg_ns_y(const struct frame *f, double ns, int lo, int hi)
 
 void svg_ns_ticks_y(struct strbuf *sb, const struct frame *f, int lo, int hi)
 {
+	/* Every decade labelled where 12 px labels fit, else every second ... */
+	int every = (int)ceil((12 * 1.17 + 2) / ((f->b - f->t) / (hi - lo)));
 	struct strbuf label = { 0 };
 	double y;
 	int d, m;
 
+	every = every > 1 ? every : 1;
 	for (d = lo; d <= hi; d++) {
 		y = svg_ns_y(f, pow(10, d), lo, hi);
 		svg_grid(sb, f->l, y, f->r, y);
 		label.len = 0;
 		svg_fmt_ns(&label, pow(10, d), true);
-		svg_text(sb, f->l - 6, y + 4, "end", 12, "", label.buf);
+		if ((d - lo) % every == 0)
+			svg_text(sb, f->l - 6, y + 4, "end", 12, "", label.buf);
 		for (m = 2; d < hi && m < 10; m++) {
 			y = svg_ns_y(f, m * pow(10, d), lo, hi);
 			strbuf_addf(sb,
