@@ -374,6 +374,8 @@ static char *hist_svg(const char *title, const struct hist *h, const double *p, 
 	return strbuf_detach(&sb);
 }
 
+static char *cdf_svg(const char *title, const struct plot_dist *d, unsigned n);
+
 /*
  * Every <text> of @svg carries data-box="x y w h"; no two boxes
  * intersect.  Returns how many texts there are.
@@ -616,6 +618,11 @@ static void test_hist_extremes(void **state)
 		hist_prepare(h);
 		hist_record(h, cases[i][0]);
 		hist_record(h, cases[i][1]);
+		{
+			const struct plot_dist d = { "extreme", h };
+
+			free(cdf_svg("extreme", &d, 1)); /* checked well-formed, no overlap */
+		}
 		svg = hist_svg("extreme", h, pcts, ARRAY_SIZE(pcts));
 		assert_no_overlap(svg);
 		assert_int_equal(count(svg, "class=\"pct\""), 3);

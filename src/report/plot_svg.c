@@ -218,7 +218,11 @@ void svg_fmt_ns(struct strbuf *sb, double ns, bool tick)
 		div *= 1000;
 		u++;
 	}
-	if (!u || tick)
+	if (tick && ns / div >= 1000) { /* past 1000 s: "1e4s", as narrow as the others */
+		int e = (int)floor(log10(ns / div));
+
+		strbuf_addf(sb, "%.0fe%ds", ns / div / pow(10, e), e);
+	} else if (!u || tick)
 		strbuf_addf(sb, "%.0f%s", ns / div, unit[u]);
 	else
 		strbuf_addf(sb, "%.*f%s", ns / div < 10 ? 2 : 1, ns / div, unit[u]);
