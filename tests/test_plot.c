@@ -272,6 +272,26 @@ static void test_two_series(void **state)
 	free(svg);
 }
 
+/* A long title is made smaller to stay on the canvas. */
+static void test_long_title(void **state)
+{
+	static const struct plot_point a[] = { { 0, 1 }, { 1, 2 } };
+	const struct plot_series s[] = { { "read", a, 2 } };
+	char title[121], buf[64];
+	char *svg;
+	double x, w;
+
+	(void)state;
+	memset(title, 'x', sizeof(title) - 1);
+	title[sizeof(title) - 1] = '\0';
+	svg = lines(title, "v", s, 1);
+	tag_attr(strstr(svg, "<text "), "data-box", buf, sizeof(buf));
+	assert_int_equal(sscanf(buf, "%lf %*f %lf", &x, &w), 2);
+	print_message("a 120-character title: x %.1f, width %.1f\n", x, w);
+	assert_true(x >= 0 && x + w <= 1000);
+	free(svg);
+}
+
 static void test_escaping(void **state)
 {
 	static const struct plot_point a[] = { { 0, 1 }, { 1, 2 } };
@@ -880,13 +900,21 @@ static void test_checker(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_checker),		  cmocka_unit_test(test_two_series),
-		cmocka_unit_test(test_escaping),	  cmocka_unit_test(test_empty_series),
-		cmocka_unit_test(test_degenerate_series), cmocka_unit_test(test_hist_known),
-		cmocka_unit_test(test_hist_empty),	  cmocka_unit_test(test_hist_extremes),
-		cmocka_unit_test(test_hist_tight),	  cmocka_unit_test(test_hist_no_overlap),
-		cmocka_unit_test(test_cdf_known),	  cmocka_unit_test(test_heat),
-		cmocka_unit_test(test_heat_long),	  cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_checker),
+		cmocka_unit_test(test_two_series),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_long_title),
+		cmocka_unit_test(test_empty_series),
+		cmocka_unit_test(test_degenerate_series),
+		cmocka_unit_test(test_hist_known),
+		cmocka_unit_test(test_hist_empty),
+		cmocka_unit_test(test_hist_extremes),
+		cmocka_unit_test(test_hist_tight),
+		cmocka_unit_test(test_hist_no_overlap),
+		cmocka_unit_test(test_cdf_known),
+		cmocka_unit_test(test_heat),
+		cmocka_unit_test(test_heat_long),
+		cmocka_unit_test(test_bars),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -106,7 +106,13 @@ void svg_grid(struct strbuf *sb, double x1, double y1, double x2, double y2)
 
 void svg_open(struct strbuf *sb, const struct frame *f, const char *title)
 {
-	struct svg_box b = svg_text_box(f->w / 2.0, 28, "middle", 16, true, title ? title : "");
+	const char *t = title ? title : "";
+	double size = 16, w = svg_text_width(t, 16, true);
+	struct svg_box b;
+
+	if (w > f->w - 20) /* a long title is made smaller, down to 8 px, to stay on the canvas */
+		size = fmax(8, floor(16 * (f->w - 20) / w * 10) / 10);
+	b = svg_text_box(f->w / 2.0, 28, "middle", size, true, t);
 
 	strbuf_addf(sb,
 		    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -116,9 +122,9 @@ void svg_open(struct strbuf *sb, const struct frame *f, const char *title)
 	svg_escape(sb, title ? title : "");
 	strbuf_addf(sb,
 		    "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n"
-		    "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"16\" "
+		    "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"%g\" "
 		    "font-weight=\"bold\"",
-		    f->w, f->h, f->w / 2);
+		    f->w, f->h, f->w / 2, size);
 	box_attr(sb, &b);
 	strbuf_addc(sb, '>');
 	svg_escape(sb, title ? title : "");
