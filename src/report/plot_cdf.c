@@ -83,7 +83,7 @@ static void cdf_series(struct strbuf *sb, const struct frame *f, const struct pl
 			    cdf_x(f, (double)cum / (double)h->count, nines), y,
 			    cdf_x(f, (double)(cum + h->bucket[i]) / (double)h->count, nines), y);
 		cum += h->bucket[i];
-		strbuf_addf(&ps, "%s%.8g", ps.len ? " " : "",
+		strbuf_addf(&ps, "%s%.10g", ps.len ? " " : "",
 			    100.0 * (double)cum / (double)h->count);
 		strbuf_addf(&ns, "%s%" PRIu64, ns.len ? " " : "", v);
 		if (cum == h->count)
