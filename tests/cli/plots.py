@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
 
@@ -68,9 +69,13 @@ def browser_boxes(tmp, files):
         for n in files:
             f.write(open(n).read().split("?>", 1)[1])
         f.write('<pre id="result"></pre><script>%s</script></body></html>' % BOXES_JS)
-    rc, out, err = capture([chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                            "--user-data-dir=" + os.path.join(tmp, "chromium"), "--dump-dom",
-                            "file://" + page], timeout=60)
+    try:
+        rc, out, err = capture([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                                "--user-data-dir=" + os.path.join(tmp, "chromium"), "--dump-dom",
+                                "file://" + page], timeout=40)
+    except subprocess.TimeoutExpired:
+        check(False, "chromium: no page after 40 s")
+        return
     m = re.search(r'<pre id="result">texts (\d+)\n?(.*?)</pre>', out, re.S)
     if check(rc == 0 and m, "chromium: exit %d, no result: %s" % (rc, err[-300:])):
         if check(int(m.group(1)) > 50 and not m.group(2).strip(),
