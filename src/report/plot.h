@@ -2,20 +2,21 @@
 /*
  * Self-contained SVG plots: a line chart of time series (bandwidth, IOPS,
  * latency over a run), a latency histogram on a log axis, a latency
- * exceedance plot (CDF), a heat map of latency over time and a bar chart.  The SVG uses
- * no script, no stylesheet and no font from outside, so a browser shows it
- * as it is.  Pure: the plots are appended to a strbuf; no file I/O, no
- * globals.  Every string from the caller is XML-escaped; control bytes,
- * which XML 1.0 cannot carry at all, are written as '?'.  Other text is
- * passed through and should be UTF-8.
+ * exceedance plot (CDF), a heat map of latency over time and a bar chart.
+ * The SVG uses no script, no stylesheet and no font from outside, so a
+ * browser shows it as it is.  Pure: the plots are appended to a strbuf; no
+ * file I/O, no globals.  Every string from the caller is XML-escaped;
+ * control bytes, which XML 1.0 cannot carry at all, are written as '?'.
+ * Other text is passed through and should be UTF-8.
  *
  * Hooks for tests and scripts: each series is a <polyline class="series"
  * data-name="...">, each histogram bar a <rect class="bar" data-pct="...">
- * (its share of I/Os in percent) and each percentile marker a
- * <g class="pct" data-p="99" data-ns="..."> holding its line and label.
- * Every <text> the plots lay out themselves (labels, not titles) carries
- * data-box="x y w h": the box it may cover, so that a test can check that
- * no two labels overlap.
+ * (its share of I/Os in percent), each percentile marker a
+ * <g class="pct" data-p="99" data-ns="..."> holding its line, and its
+ * label a <g class="pct-label" data-p="99"> (markers of one value share
+ * the first one's).  Every <text> carries data-box="x y w h": the box it
+ * may cover (the font's line box, a little wider than DejaVu Sans draws
+ * it), so that a test can check that no two texts overlap.
  */
 #ifndef IOGAUGE_PLOT_H
 #define IOGAUGE_PLOT_H
@@ -62,21 +63,25 @@ void plot_lines_svg(struct strbuf *sb, const char *title, const char *ylabel,
 /*
  * Appends the latency histogram of @h to @sb: x is latency on a log10
  * scale over the whole decades that hold min..max (ticks at 1, 10, 100 ns
- * ..., labelled in ns/us/ms/s), y the share of I/Os in percent, as bars of
- * 1/20 decade each (fio's buckets merged, each by its middle clamped to
- * min..max; a bar holding any I/O is at least 1 px tall).  For each of @pcts in (0, 100] a vertical marker is drawn at
- * hist_percentile(h, p), labelled "pNN value"; others are skipped.  A
- * caption gives min, mean, max and the count.  An empty @h gives a valid
- * SVG that says "no samples".  @pcts may be NULL when @npcts is 0.
+ * ..., labelled in ns/us/ms/s), y the share of I/Os in percent on a log
+ * axis (PLOT_SCALE_LOG below), as bars of 1/20 decade each (fio's buckets
+ * merged, each by its middle clamped to min..max; a bar holding any I/O
+ * is at least 1 px tall).  For each of @pcts in (0, 100] a vertical
+ * marker is drawn at hist_percentile(h, p), labelled "pNN value"; others
+ * are skipped.  A caption gives min, mean, max and the count.  An empty
+ * @h gives a valid SVG that says "no samples".  @pcts may be NULL when
+ * @npcts is 0.
  */
 void plot_hist_svg(struct strbuf *sb, const char *title, const struct hist *h, const double *pcts,
 		   unsigned npcts);
 /*
  * The same with the y axis @yscale: PLOT_SCALE_LOG (what plot_hist_svg
- * draws) has decades of percent from the smallest bar's down to 100%, so
- * a 0.01% tail is as tall as a decade; PLOT_SCALE_LINEAR from 0.  The
- * percentile labels are laid out in rows and never overlap: markers whose
- * labels would collide share one label ("p99/p99.9 1.2ms").
+ * draws) has decades of percent from one below the smallest bar's share
+ * to the largest's, so a 0.01% tail is a decade tall or more;
+ * PLOT_SCALE_LINEAR is from 0.  The percentile labels never overlap:
+ * markers of one value share one label ("p99/p99.9 1.2ms"), and each
+ * label goes in the first row from the top where it touches no other
+ * (the plot is made taller when @npcts rows would not fit).
  */
 void plot_hist_scale_svg(struct strbuf *sb, const char *title, const struct hist *h,
 			 const double *pcts, unsigned npcts, enum plot_scale yscale);
