@@ -6,7 +6,8 @@
 # maps' cells add up to the I/Os of each direction and, window by window,
 # to the histogram log file's lines, the millisecond bars are the json+
 # histogram_ms counts in percent and, under iogauge sqlio, SQLIO's "%:"
-# row before rounding.  The default job's plots (jobs/default.ini, scaled
+# row before rounding.  A group_reporting group of two clones has one heat
+# map holding every I/O of the group.  The default job's plots (jobs/default.ini, scaled
 # down) have no overlapping text either.
 # Where Chromium is installed, it draws the plots and each text's real
 # box must lie within its data-box.
@@ -169,6 +170,22 @@ def main():
                 marks = [g.get("data-p") for g in root.iter(NS + "g") if g.get("class") == "pct"]
                 check(len(marks) == 17, "lat-read: fio's 17 percentiles: %s" % marks)
         browser_boxes(tmp, [os.path.join(d, n) for n in names])
+        # A group of two clones (group_reporting): one heat map, the
+        # clones' windows summed, every I/O of the group in it.
+        d = os.path.join(tmp, "group")
+        rc, out, err = capture([BIN, "--plot", d, "--output-format=json", "--name=g", "--ioengine=null",
+                                "--size=64m", "--rw=randread", "--runtime=1", "--time_based",
+                                "--numjobs=2", "--group_reporting", "--write_hist_log=" + os.path.join(tmp, "g"),
+                                "--log_hist_msec=250"])
+        if check(rc == 0 and os.path.exists(os.path.join(d, "g.1_heat-read.svg")),
+                 "group: exit %d %s %s" % (rc, err, os.listdir(d) if os.path.isdir(d) else None)):
+            job = json.loads(out)["jobs"][0]
+            cells = [c for c in ET.parse(os.path.join(d, "g.1_heat-read.svg")).getroot().iter(NS + "rect")
+                     if c.get("class") == "cell"]
+            n = sum(int(c.get("data-n")) for c in cells)
+            check(n == job["read"]["total_ios"] and not os.path.exists(os.path.join(d, "g.2_heat-read.svg")),
+                  "group: the heat map holds %d I/Os, the group %d" % (n, job["read"]["total_ios"]))
+            print("group of 2 clones: one heat map of %d I/Os, %d cells" % (n, len(cells)))
         # iogauge sqlio --plot: the bars are SQLIO's "%:" row, unrounded.
         d = os.path.join(tmp, "sqlio")
         rc, out, err = capture([BIN, "sqlio", "-kR", "-s1", "-LS", "-frandom", "-b4",
