@@ -6,11 +6,11 @@
 # maps' cells add up to the I/Os of each direction and, window by window,
 # to the histogram log file's lines, the millisecond bars are the json+
 # histogram_ms counts in percent and, under iogauge sqlio, SQLIO's "%:"
-# row before rounding.  A group_reporting group of two clones has one heat
-# map holding every I/O of the group.  The default job's plots (jobs/default.ini, scaled
-# down) have no overlapping text either.
-# Where Chromium is installed, it draws the plots and each text's real
-# box must lie within its data-box.
+# row before rounding.  A group_reporting group of two clones has one
+# heat map holding every I/O of the group.  The default job's plots
+# (jobs/default.ini, scaled down) have no overlapping text either.  Where
+# Chromium is installed, it draws the plots and each text's real box must
+# lie within its data-box.
 #
 # Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_SRC.
 import json
