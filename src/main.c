@@ -18,6 +18,7 @@
 #include "jobfile/cli.h"
 #include "jobfile/help.h"
 #include "compare/compare.h"
+#include "crash/crash.h"
 #include "engines/engine.h"
 #include "jobfile/job.h"
 #include "jobfile/options.h"
@@ -150,7 +151,8 @@ static const char usage[] =
 	"iogauge sqlio [SQLIO FLAGS] [FILE...] runs a SQLIO v1.5.SG command line (iogauge sqlio -?).\n"
 	"iogauge compare A B [C...] compares runs' JSON reports (iogauge compare --help).\n"
 	"iogauge sweep JOBFILE --OPTION=V1,V2,... runs the job over values (iogauge sweep --help).\n"
-	"iogauge slo JOBFILE --target='p99<=2ms' finds the highest rate meeting it (iogauge slo --help).\n";
+	"iogauge slo JOBFILE --target='p99<=2ms' finds the highest rate meeting it (iogauge slo --help).\n"
+	"iogauge crash JOBFILE kills a writer and checks its acknowledged writes (iogauge crash --help).\n";
 
 static const char sqlio_usage[] =
 	"usage: iogauge sqlio [options] [<filename>...]\n"
@@ -699,6 +701,8 @@ int main(int argc, char **argv)
 		return flush_stdout(sweep_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "slo"))
 		return flush_stdout(slo_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "crash"))
+		return flush_stdout(crash_main(argc - 1, argv + 1));
 	if (cli_parse(&cli, argc, argv, &cause)) {
 		for (i = 0; i < cli.js.warnings.n; i++)
 			fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);

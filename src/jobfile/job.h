@@ -264,6 +264,11 @@ struct job {
 	char *exec_prerun;  /* NULL: none; a shell command before the first I/O */
 	char *exec_postrun; /* ... after the last */
 	bool fsync_on_close;
+	/* iogauge crash's (src/crash/): a plain run refuses them (preflight.c). */
+	uint64_t ack_buffer;   /* bytes of the writer's user-space buffer; 0: none */
+	uint64_t fsync_window; /* ns: group commit's window; 0: off */
+	unsigned rounds;       /* kills of the writer */
+	uint64_t seed;	       /* of the kill moments */
 
 	uint64_t runtime; /* ns; 0: no limit */
 	bool time_based;

@@ -201,6 +201,8 @@ static const struct opt_enum kb_base_enums[] = {
  */
 /* clang-format off */
 const struct opt_def opt_table[OPT_NR] = {
+	[OPT_ACK_BUFFER] = { .name = "ack_buffer", .kind = &opt_kind_size, F(ack_buffer), .def = "0",
+	  .help = "iogauge crash: acknowledge a write once it is in a user-space buffer of this size (0: none)" },
 	[OPT_ALLOW_FILE_CREATE] = { .name = "allow_file_create", .kind = &opt_kind_bool, F(allow_file_create), .def = "1",
 	  .flags = OPTF_BARE, .help = "files that do not exist may be created (0: such a file is an error)" },
 	[OPT_ALLOW_MOUNTED_WRITE] = { .name = "allow_mounted_write", .kind = &opt_kind_bool, F(allow_mounted_write), .def = "0",
@@ -330,6 +332,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "fsync every N writes (0: never)" },
 	[OPT_FSYNC_ON_CLOSE] = { .name = "fsync_on_close", .kind = &opt_kind_bool, F(fsync_on_close), .def = "0",
 	  .help = "fsync each file before it is closed" },
+	[OPT_FSYNC_WINDOW] = { .name = "fsync_window", .kind = &opt_kind_time, F(fsync_window), .unit = NSEC_PER_USEC,
+	  .def = "0", .help = "iogauge crash: one fsync for the writes of each window this long (bare numbers in us; 0: off)" },
 	[OPT_GID] = { .name = "gid", .kind = &opt_kind_uint, F(gid), .max = 4294967294u,
 	  .help = "the group ID each clone takes before its I/O (setgid)" },
 	[OPT_GROUP_REPORTING] = { .name = "group_reporting", .kind = &opt_kind_bool, F(group_reporting), .def = "0",
@@ -489,6 +493,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "blktrace replay: leave out these (read,write,trim,sync)" },
 	[OPT_REPLAY_TIME_SCALE] = { .name = "replay_time_scale", .kind = &opt_kind_uint, F(replay_time_scale),
 	  .min = 1, .def = "100", .help = "read_iolog: the log's times in % (200: twice as fast)" },
+	[OPT_ROUNDS] = { .name = "rounds", .kind = &opt_kind_uint, F(rounds), .min = 1, .max = 1000000, .def = "5",
+	  .help = "iogauge crash: how many times the writer is killed" },
 	[OPT_RUNTIME] = { .name = "runtime", .alias = "timeout", .kind = &opt_kind_time, F(runtime),
 	  .unit = NSEC_PER_SEC, .def = "0", .help = "stop after this long (0: no limit)" },
 	[OPT_RW] = { .name = "rw", .alias = "readwrite", .kind = &opt_kind_rw, F(rw), .enums = rw_enums,
@@ -503,6 +509,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	[OPT_SCRAMBLE_BUFFERS] = { .name = "scramble_buffers", .kind = &opt_kind_bool, F(scramble_buffers), .def = "1",
 	  .flags = OPTF_BARE,
 	  .help = "write the offset and a sequence number into each 512-byte block written" },
+	[OPT_SEED] = { .name = "seed", .kind = &opt_kind_u64, F(seed), .def = "1",
+	  .help = "iogauge crash: the seed of the moments the writer is killed" },
 	[OPT_SERIALIZE_OVERLAP] = { .name = "serialize_overlap", .kind = &opt_kind_bool, F(serialize_overlap),
 	  .def = "0", .help = "hold back an I/O that overlaps one in flight (writes and trims, iodepth above 1)" },
 	[OPT_SIGNIFICANT_FIGURES] = { .name = "significant_figures", .kind = &opt_kind_uint, F(sig_figs), .min = 1,

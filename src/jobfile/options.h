@@ -38,6 +38,7 @@ void origin_format(const struct origin *o, const char *optname, struct strbuf *s
 
 /* Each option's row in opt_table: the compiler checks a name used in code. */
 enum opt_id {
+	OPT_ACK_BUFFER,
 	OPT_ALLOW_FILE_CREATE,
 	OPT_ALLOW_MOUNTED_WRITE,
 	OPT_ALLRANDREPEAT,
@@ -99,6 +100,7 @@ enum opt_id {
 	OPT_FLOW_SLEEP,
 	OPT_FSYNC,
 	OPT_FSYNC_ON_CLOSE,
+	OPT_FSYNC_WINDOW,
 	OPT_GID,
 	OPT_GROUP_REPORTING,
 	OPT_GTOD_REDUCE,
@@ -174,12 +176,14 @@ enum opt_id {
 	OPT_REPLAY_SCALE,
 	OPT_REPLAY_SKIP,
 	OPT_REPLAY_TIME_SCALE,
+	OPT_ROUNDS,
 	OPT_RUNTIME,
 	OPT_RW,
 	OPT_RW_SEQUENCER,
 	OPT_RWMIXREAD,
 	OPT_RWMIXWRITE,
 	OPT_SCRAMBLE_BUFFERS,
+	OPT_SEED,
 	OPT_SERIALIZE_OVERLAP,
 	OPT_SIGNIFICANT_FIGURES,
 	OPT_SIZE,

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "crash/crash.h"
 #include "engines/engine.h"
 #include "jobfile/options.h"
 #include "run/preflight.h"
@@ -13,9 +14,7 @@
  * not. */
 int preflight_runnable(const struct job *job, char **cause)
 {
-	(void)job;
-	(void)cause;
-	return 0;
+	return crash_opts_refuse(job, cause);
 }
 
 /* bytes of memory the kernel could give without swapping (MemAvailable),

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One round of iogauge crash: the writer forked, its acknowledgements
+ * read from the pipe into the witness's log while it runs, SIGKILL at a
+ * seeded random moment, the pipe drained (what the writer sent before
+ * it died was sent), the log synced, then a fresh process checks the
+ * file against the round's acknowledgements.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "crash/crash.h"
+#include "util/runclock.h"
+
+/* What the two children leave for the parent: they share this page. */
+struct shared {
+	struct crash_figures fig;
+	struct crash_result res;
+	int check_ret;
+	char check_cause[1024];
+};
+
+/* Poll at least this often (ns), for a stop; the kill moment is waited
+ * for exactly. */
+#define POLL_NS 20000000ull
+
+static uint64_t mix(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* ns after the fork: uniform in [round / 2, round], from the seed. */
+static uint64_t kill_delay(const struct crash_mode *m, unsigned r)
+{
+	uint64_t half = m->round / 2;
+
+	return half + mix(m->seed * 0x100000001b3ull + r) % (m->round - half + 1);
+}
+
+static void child_signals(void)
+{
+	/* The parent decides when a child dies: a terminal's Ctrl-C reaches
+	 * the whole process group. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Reads what the pipe holds into the log; @carry holds a record cut in
+ * two.  1 at the end of the pipe, 0, or -errno. */
+static int drain(int fd, struct crash_log *log, uint8_t *buf, size_t cap, size_t *carry,
+		 uint64_t *acks, char **cause)
+{
+	ssize_t n = read(fd, buf + *carry, cap - *carry);
+	size_t have, i;
+	struct crash_ack a;
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
+	if (!n)
+		return 1;
+	have = *carry + (size_t)n;
+	for (i = 0; i + sizeof(a) <= have; i += sizeof(a)) {
+		memcpy(&a, buf + i, sizeof(a));
+		crash_log_ack(log, &a);
+		(*acks)++;
+	}
+	*carry = have - i;
+	memmove(buf, buf + i, *carry);
+	if (log->pend.len >= CRASH_LOG_FLUSH_AT)
+		return crash_log_flush(log, false, 0, 0, cause);
+	return 0;
+}
+
+/* Runs the writer until its kill; the pipe read to its end. */
+static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_id, uint64_t gen0,
+			  struct crash_log *log, const atomic_int *stop, struct shared *sh,
+			  struct crash_round *out, char **cause)
+{
+	uint8_t buf[65536];
+	size_t carry = 0;
+	uint64_t acks = 0, t0, kill_at, now;
+	bool killed = false;
+	int p[2], st, ret = 0;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC))
+		return set_cause_errno(cause, errno, "pipe: %s", strerror(errno));
+	(void)fcntl(p[0], F_SETPIPE_SZ, 1 << 20); /* fewer stalls; a smaller one works */
+	t0 = run_now();
+	kill_at = t0 + kill_delay(m, r);
+	pid = fork();
+	if (pid < 0) {
+		ret = set_cause_errno(cause, errno, "fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return ret;
+	}
+	if (!pid) {
+		close(p[0]);
+		child_signals();
+		crash_writer(m, run_id, gen0, p[1], &sh->fig);
+		_exit(1);
+	}
+	close(p[1]);
+	for (;;) {
+		struct pollfd pf = { .fd = p[0], .events = POLLIN };
+
+		now = run_now();
+		if (!killed && (now >= kill_at || *stop)) {
+			kill(pid, SIGKILL);
+			killed = true;
+			out->killed_after = now - t0;
+		}
+		uint64_t wait = killed || kill_at - now > POLL_NS ? POLL_NS : kill_at - now;
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)wait };
+
+		if (ppoll(&pf, 1, &ts, NULL) < 0 && errno != EINTR) {
+			ret = set_cause_errno(cause, errno, "poll: %s", strerror(errno));
+			break;
+		}
+		if (!(pf.revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		ret = drain(p[0], log, buf, sizeof(buf), &carry, &acks, cause);
+		if (ret)
+			break;
+	}
+	if (!killed)
+		kill(pid, SIGKILL); /* it ended by itself, or the witness failed */
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (ret < 0)
+		return ret;
+	if (!killed) {
+		const struct crash_figures *f = &sh->fig;
+
+		return set_cause_errno(
+			cause, f->err ? f->err : EIO,
+			"%s: the writer failed before its kill: %s at offset %llu, "
+			"%llu bytes: %s",
+			m->path, f->what[0] ? f->what : "?", (unsigned long long)f->err_off,
+			(unsigned long long)f->err_len, strerror(f->err ? f->err : EIO));
+	}
+	return crash_log_flush(log, true, r, acks, cause);
+}
+
+int crash_round_run(const struct crash_mode *m, unsigned r, uint64_t run_id, uint64_t *gen,
+		    struct crash_log *log, const char *log_path, const atomic_int *stop,
+		    struct crash_round *out, char **cause)
+{
+	struct shared *sh =
+		mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int ret, st;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	out->round = r;
+	if (sh == MAP_FAILED)
+		return set_cause_errno(cause, errno, "mmap: %s", strerror(errno));
+	memset(sh, 0, sizeof(*sh));
+	ret = crash_log_round(log, r, cause);
+	if (!ret)
+		ret = witness_writer(m, r, run_id, *gen, log, stop, sh, out, cause);
+	out->fig = sh->fig;
+	/* Past every generation the writer may have put in the file: a write
+	 * in flight at the kill has no count yet. */
+	*gen += sh->fig.writes + 2;
+	if (ret)
+		goto out;
+	pid = fork();
+	if (pid < 0) {
+		ret = set_cause_errno(cause, errno, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (!pid) {
+		char *why = NULL;
+
+		child_signals();
+		sh->check_ret = crash_check(log_path, r, NULL, &sh->res, &why);
+		if (why)
+			snprintf(sh->check_cause, sizeof(sh->check_cause), "%s", why);
+		free(why);
+		_exit(0);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		ret = set_cause_errno(cause, EIO, "the checker of round %u died", r);
+		goto out;
+	}
+	out->res = sh->res;
+	ret = sh->check_ret;
+	if (ret)
+		*cause = xstrdup(sh->check_cause);
+out:
+	munmap(sh, sizeof(*sh));
+	return ret;
+}

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * iogauge crash's writer, run in a child the parent kills.  Not the run's
+ * worker loop: the kill must find each write either acknowledged or not,
+ * with the acknowledgement on its way to the witness the moment the mode
+ * calls the write done (after pwrite, after the sync that covers it, or
+ * when it enters the user-space buffer), and one write at a time, in
+ * order, is what makes that moment exact.  The loop allocates nothing and
+ * takes no lock; it stops only on an error or its death.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crash/crash.h"
+#include "util/runclock.h"
+#include "verify/verify.h"
+
+/* The most acknowledgements in one pipe write: at most PIPE_BUF bytes, so
+ * that each write reaches the witness whole or not at all. */
+#define ACKS_PER_SEND (4096 / sizeof(struct crash_ack))
+/* Writes a window holds at most: a longer one is closed early. */
+#define WINDOW_CAP 65536
+
+struct pending {
+	uint64_t off, gen;
+	uint64_t t0; /* ns: when its write started */
+};
+
+struct writer {
+	const struct crash_mode *m;
+	struct crash_figures *fig;
+	int fd, ack_fd;
+	struct crash_ack out[ACKS_PER_SEND];
+	unsigned nr_out;
+};
+
+static int fail(struct writer *w, const char *what, int err, uint64_t off, uint64_t len)
+{
+	w->fig->err = err;
+	snprintf(w->fig->what, sizeof(w->fig->what), "%s", what);
+	w->fig->err_off = off;
+	w->fig->err_len = len;
+	return -err;
+}
+
+static void note(uint64_t ns, uint64_t *sum, uint64_t *max)
+{
+	*sum += ns;
+	if (ns > *max)
+		*max = ns;
+}
+
+/* Sends the acknowledgements gathered: each reaches the witness before
+ * the writer goes on. */
+static int send_acks(struct writer *w)
+{
+	size_t len = w->nr_out * sizeof(struct crash_ack);
+	int ret = util_write_all(w->ack_fd, w->out, len);
+
+	w->nr_out = 0;
+	return ret ? fail(w, "ack pipe", -ret, 0, len) : 0;
+}
+
+static int ack(struct writer *w, uint64_t off, uint64_t gen, uint64_t t0, uint64_t now)
+{
+	w->out[w->nr_out].off = off;
+	w->out[w->nr_out].gen = gen;
+	w->nr_out++;
+	w->fig->acks++;
+	note(now - t0, &w->fig->ack_wait_ns, &w->fig->ack_wait_max_ns);
+	w->fig->t_end = now;
+	return w->nr_out == ACKS_PER_SEND ? send_acks(w) : 0;
+}
+
+static int write_at(struct writer *w, const void *p, uint64_t len, uint64_t off)
+{
+	uint64_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = pwrite(w->fd, (const char *)p + done, len - done, (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return fail(w, "pwrite", n < 0 ? errno : ENOSPC, off + done, len - done);
+		done += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int sync_file(struct writer *w)
+{
+	uint64_t t0 = run_now();
+	int ret = w->m->datasync ? fdatasync(w->fd) : fsync(w->fd);
+
+	if (ret)
+		return fail(w, w->m->datasync ? "fdatasync" : "fsync", errno, 0, 0);
+	w->fig->syncs++;
+	note(run_now() - t0, &w->fig->sync_ns, &w->fig->sync_max_ns);
+	return 0;
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The loop: each write's block, then what the mode does before the ack. */
+static int write_loop(struct writer *w, struct job *stamp, uint8_t *buf, uint8_t *ubuf,
+		      struct pending *pend, unsigned cap, uint64_t run_id, uint64_t gen)
+{
+	const struct crash_mode *m = w->m;
+	uint64_t nblocks = m->size / m->bs, blk = 0, rng = m->job->randseed;
+	uint64_t ufill = 0, uoff = 0, off, t0, t1;
+	unsigned n = 0, i;
+	int ret;
+
+	for (;;) {
+		off = (m->random ? next_rand(&rng) % nblocks : blk++ % nblocks) * m->bs;
+		gen++;
+		verify_stamp(stamp, buf, m->bs, off, run_id << CRASH_GEN_BITS | gen);
+		t0 = run_now();
+		if (ubuf) {
+			/* A runtime's file object: written out when the next
+			 * block does not follow on or fit. */
+			if (ufill && (off != uoff + ufill || ufill + m->bs > m->ack_buffer)) {
+				ret = write_at(w, ubuf, ufill, uoff);
+				if (ret)
+					return ret;
+				ufill = 0;
+			}
+			if (!ufill)
+				uoff = off;
+			memcpy(ubuf + ufill, buf, m->bs);
+			ufill += m->bs;
+			w->fig->writes++;
+			t1 = run_now();
+			note(t1 - t0, &w->fig->write_ns, &w->fig->write_max_ns);
+			ret = ack(w, off, gen, t0, t1);
+			if (!ret)
+				ret = send_acks(w);
+			if (ret)
+				return ret;
+			continue;
+		}
+		ret = write_at(w, buf, m->bs, off);
+		if (ret)
+			return ret;
+		w->fig->writes++;
+		t1 = run_now();
+		note(t1 - t0, &w->fig->write_ns, &w->fig->write_max_ns);
+		if (!pend) {
+			ret = ack(w, off, gen, t0, t1);
+			if (!ret)
+				ret = send_acks(w);
+			if (ret)
+				return ret;
+			continue;
+		}
+		pend[n].off = off;
+		pend[n].gen = gen;
+		pend[n].t0 = t0;
+		n++;
+		if (m->sync_every ? n < m->sync_every : n < cap && t1 - pend[0].t0 < m->window)
+			continue;
+		ret = sync_file(w);
+		t1 = run_now();
+		for (i = 0; i < n && !ret; i++)
+			ret = ack(w, pend[i].off, pend[i].gen, pend[i].t0, t1);
+		if (!ret)
+			ret = send_acks(w);
+		if (ret)
+			return ret;
+		n = 0;
+	}
+}
+
+int crash_writer(const struct crash_mode *m, uint64_t run_id, uint64_t gen0, int ack_fd,
+		 struct crash_figures *fig)
+{
+	struct writer w = { .m = m, .fig = fig, .fd = -1, .ack_fd = ack_fd };
+	unsigned cap = m->sync_every ? m->sync_every : m->window ? WINDOW_CAP : 0;
+	struct job *stamp = xcalloc(1, sizeof(*stamp));
+	struct pending *pend = cap ? xcalloc(cap, sizeof(*pend)) : NULL;
+	void *buf = NULL, *ubuf = NULL;
+	int ret;
+
+	stamp->verify = m->verify;
+	if (posix_memalign(&buf, 4096, m->bs) ||
+	    (m->ack_buffer && posix_memalign(&ubuf, 4096, m->ack_buffer))) {
+		ret = fail(&w, "malloc", ENOMEM, 0, m->ack_buffer ? m->ack_buffer : m->bs);
+		goto out;
+	}
+	w.fd = open(m->path, O_WRONLY | O_CREAT | O_CLOEXEC | m->oflags, 0644);
+	if (w.fd < 0) {
+		ret = fail(&w, "open", errno, 0, 0);
+		goto out;
+	}
+	fig->t_start = run_now();
+	ret = write_loop(&w, stamp, buf, ubuf, pend, cap, run_id, gen0);
+out:
+	if (w.fd >= 0)
+		close(w.fd);
+	free(buf);
+	free(ubuf);
+	free(pend);
+	free(stamp);
+	return ret;
+}
