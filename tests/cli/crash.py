@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+# iogauge crash: five kills per mode on a small file.  The user-space
+# buffer (ack_buffer=8k) loses acknowledged writes, as the seed's sync=none
+# did; none, O_DSYNC, O_SYNC, O_DIRECT, fsync=N, fdatasync=N and the
+# fsync_window lose none.  Then a storage that lies: a kept witness log and
+# its file, whose last acknowledged blocks the test rewinds to their
+# previous generation (stamps it makes itself, from the header's layout:
+# a device that acknowledged the syncs and kept older data), plus a block
+# with a bad checksum and a block copied to another offset: --check must
+# name each offset as lost, torn and wrong place, and exit 1, without
+# writing to the file (strace: opened O_RDONLY; bytes and mtime unchanged).
+# Bad input exits 2 with nothing written; a plain run refuses crash's
+# options; SIGTERM stops a run at once and it still reports.
+#
+# Environment (set by CTest): IOGAUGE_BIN.
+import hashlib
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+from clitest import capture, check, concurrently, finish
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+BS = 4096
+SIZE = 64 * 1024
+M64 = (1 << 64) - 1
+
+# --- the stamp, written here from the header's layout (verify.h) --------------
+
+
+def _crc32c_table():
+    t = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        t.append(c)
+    return t
+
+
+CRC32C = _crc32c_table()
+
+
+def crc32c(data):
+    c = 0xFFFFFFFF
+    for b in data:
+        c = CRC32C[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def fill_random(length, off, gen):
+    x = ((off * 0x9E3779B97F4A7C15) ^ (gen * 0xC2B2AE3D27D4EB4F) ^ 0x5647494F) & M64
+    out = bytearray()
+    for _ in range(0, length, 8):
+        x = (x + 0x9E3779B97F4A7C15) & M64
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        z ^= z >> 31
+        out += struct.pack("<Q", z)
+    return bytes(out[:length])
+
+
+def stamp(off, gen, bs=BS):
+    """The block iogauge's verify=crc32c writes at @off as generation @gen."""
+    data = fill_random(bs - 48, off, gen)
+    sum16 = struct.pack("<Q", crc32c(data)) + bytes(8)
+    head = struct.pack("<IB3xIIQQ16s", 0x5647494F, 3, bs, 0, off, gen, sum16)
+    crc = crc32c(head)
+    head = struct.pack("<IB3xIIQQ16s", 0x5647494F, 3, bs, crc, off, gen, sum16)
+    return head + data
+
+
+def header_gen(block):
+    return struct.unpack_from("<Q", block, 24)[0]
+
+
+# --- runs ------------------------------------------------------------------------
+
+MODES = [
+    ("user-buffer", ["--bs=512", "--ack_buffer=8k"], False),
+    ("none", [], True),
+    ("dsync", ["--sync=dsync"], True),
+    ("osync", ["--sync=sync"], True),
+    ("direct", ["--direct=1"], True),
+    ("fsync-8", ["--fsync=8"], True),
+    ("fdatasync-4", ["--fdatasync=4"], True),
+    ("window-2ms", ["--fsync_window=2ms"], True),
+]
+
+
+def crash(tmp, name, extra, rounds=5, runtime="250ms", more=()):
+    args = [BIN, "crash", "--output-format=json", "--name=" + name,
+            "--filename=" + os.path.join(tmp, name + ".dat"), "--size=%d" % SIZE,
+            "--rounds=%d" % rounds, "--runtime=" + runtime, "--seed=7"] + list(extra) + list(more)
+    rc, out, err = capture(args, timeout=60)
+    return rc, out, err, args
+
+
+def modes(tmp):
+    def one(m):
+        return m, crash(tmp, m[0], m[1])
+
+    for (name, _, promises), (rc, out, err, args) in concurrently(one, MODES, workers=4):
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            check(False, "%s: no JSON (exit %d): %s" % (name, rc, err))
+            continue
+        job = doc["jobs"][0]
+        tot = job["total"]
+        rounds = job["rounds"]
+        print("%-12s %s: %d rounds, %d acked, %d lost, %d torn, %d wrong place, "
+              "%.0f writes/s, sync mean %.0f ns, worst ack wait %d ns" %
+              (name, job["mode"], len(rounds), tot["acked"], tot["lost"], tot["torn"],
+               tot["wrong_place"], tot["writes_per_sec"], tot["sync"]["mean_ns"],
+               tot["ack_wait"]["max_ns"]))
+        check(len(rounds) == 5 and all(r["acked"] > 0 for r in rounds),
+              "%s: 5 rounds, each with acknowledgements: %s" % (name, [r["acked"] for r in rounds]))
+        check(sum(r["acked"] for r in rounds) == tot["acked"], "%s: the total adds up" % name)
+        if promises:
+            check(rc == 0 and tot["lost"] == tot["torn"] == tot["wrong_place"] == 0,
+                  "%s: lost none (exit %d, %s)" % (name, rc, tot))
+            check(job["verdict"] == "ok", "%s: verdict %s" % (name, job["verdict"]))
+        else:
+            check(tot["lost"] > 0 and tot["torn"] == 0 and tot["wrong_place"] == 0,
+                  "%s: the user-space buffer loses acknowledged writes: %s" % (name, tot))
+            check(rc == 0 and job["verdict"] == "no_promise",
+                  "%s: losses in a mode that promises nothing do not fail (exit %d)" %
+                  (name, rc))
+            faults = [f for r in rounds for f in r["faults"]]
+            check(faults and all(f["kind"] == "lost" and f["offset"] % 512 == 0 and
+                                 f["found_gen"] < f["acked_gen"] for f in faults),
+                  "%s: each loss names its offset and an older generation: %s" %
+                  (name, faults[:3]))
+        if name.startswith("fsync") or name.startswith("fdatasync") or name.startswith("window"):
+            check(tot["sync"]["count"] > 0, "%s: syncs counted" % name)
+        if name == "window-2ms":
+            # One sync covers many writes, and no ack waits much past the window.
+            check(tot["sync"]["count"] * 2 < tot["acked"],
+                  "window: fewer syncs than writes: %s" % tot["sync"])
+
+
+def read_log(path):
+    head, acks, run = {}, [], None
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if w[0] == "a":
+                acks.append((int(w[1]), int(w[2])))
+            elif w[0] in ("run", "bs", "size", "file", "mode", "promise", "verify"):
+                head[w[0]] = w[1]
+    run = int(head["run"], 16)
+    return head, acks, run
+
+
+def lying_storage(tmp):
+    log = os.path.join(tmp, "acks.log")
+    dat = os.path.join(tmp, "lie.dat")
+    args = [BIN, "crash", "--witness=" + log, "--name=lie", "--filename=" + dat,
+            "--size=%d" % SIZE, "--fsync=4", "--rounds=1", "--runtime=300ms"]
+    rc, out, err = capture(args, timeout=60)
+    check(rc == 0 and "0 lost" in out, "the honest run: exit %d: %s%s" % (rc, out, err))
+    head, acks, run = read_log(log)
+    check(head.get("mode") == "fsync=4" and int(head["bs"]) == BS,
+          "the log's header: %s" % head)
+    newest = {}
+    for off, gen in acks:
+        newest[off] = max(gen, newest.get(off, 0))
+    check(len(newest) == SIZE // BS, "every block acknowledged: %d" % len(newest))
+    with open(dat, "rb") as f:
+        blocks = {off: (f.seek(off), f.read(BS))[1] for off in newest}
+    # The oracle: the file's blocks are what this test's stamp() makes.
+    same = all(blocks[o] == stamp(o, header_gen(blocks[o])) for o in blocks)
+    check(same, "the test's stamps equal iogauge's (header layout, crc32c, fill)")
+    rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
+    check(rc == 0 and " 0 lost" in out, "--check of the honest file: exit %d: %s%s" %
+          (rc, out, err))
+
+    # The lie: the last three blocks acknowledged hold their previous
+    # generation (16 writes earlier: rw=write over 16 blocks), as a device
+    # that acknowledged the fsync and kept older data would.
+    last = []
+    for off, gen in reversed(acks):
+        if off not in last:
+            last.append(off)
+        if len(last) == 3:
+            break
+    by_order = sorted(newest, key=lambda o: newest[o])
+    torn_off = by_order[0]
+    wrong_off, src_off = by_order[1], by_order[2]
+    check(len({*last, torn_off, wrong_off}) == 5, "five distinct blocks to damage")
+    with open(dat, "r+b") as f:
+        for off in last:
+            old = newest[off] - SIZE // BS
+            check(old > 0, "block %d has an older generation" % off)
+            f.seek(off)
+            f.write(stamp(off, run << 40 | old))
+        f.seek(torn_off + 1000)
+        b = f.read(1)
+        f.seek(torn_off + 1000)
+        f.write(bytes([b[0] ^ 0x40]))
+        f.seek(wrong_off)
+        f.write(blocks[src_off])
+    before = (hashlib.sha256(open(dat, "rb").read()).hexdigest(), os.stat(dat).st_mtime_ns)
+    cmd = [BIN, "crash", "--check", "--witness=" + log, "--output-format=json"]
+    strace = shutil.which("strace")
+    trace = os.path.join(tmp, "trace")
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+    if strace:
+        cmd = [strace, "-f", "-qq", "-e", "trace=open,openat", "-o", trace] + cmd
+    rc, out, err = capture(cmd, env=env)
+    after = (hashlib.sha256(open(dat, "rb").read()).hexdigest(), os.stat(dat).st_mtime_ns)
+    check(rc == 1, "the lying storage fails the check: exit %d: %s" % (rc, err))
+    doc = json.loads(out)
+    kinds = {f["offset"]: f["kind"] for f in doc["faults"]}
+    print("lying storage: %d lost, %d torn, %d wrong place: %s" %
+          (doc["lost"], doc["torn"], doc["wrong_place"], sorted(kinds.items())))
+    check(doc["lost"] == 3 and doc["torn"] == 1 and doc["wrong_place"] == 1 and
+          doc["result"] == "failed", "counts: %s" % {k: doc[k] for k in ("lost", "torn",
+                                                                        "wrong_place")})
+    check(all(kinds.get(o) == "lost" for o in last), "lost at %s: %s" % (last, kinds))
+    check(kinds.get(torn_off) == "torn", "torn at %d: %s" % (torn_off, kinds))
+    check(kinds.get(wrong_off) == "wrong_place", "wrong place at %d: %s" % (wrong_off, kinds))
+    lost = [f for f in doc["faults"] if f["kind"] == "lost"]
+    check(all(f["found_gen"] == f["acked_gen"] - SIZE // BS for f in lost),
+          "each loss found the previous generation: %s" % lost)
+    wrong = [f for f in doc["faults"] if f["kind"] == "wrong_place"]
+    check(wrong and wrong[0]["found_offset"] == src_off, "the misplaced block names its "
+          "offset: %s" % wrong)
+    check(before == after, "the checker wrote nothing to the file it checked")
+    if strace:
+        opens = [ln for ln in open(trace) if dat in ln]
+        check(opens and all("O_RDONLY" in ln and "O_RDWR" not in ln for ln in opens),
+              "the file is opened read only: %s" % opens)
+    # A device that dropped everything: the file is gone to zeros.
+    with open(dat, "r+b") as f:
+        f.truncate(0)
+        f.truncate(SIZE)
+    rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
+    check(rc == 1 and "%d lost" % (SIZE // BS) in out and "zeros" in out,
+          "a file of zeros: every block lost: exit %d: %s" % (rc, out))
+
+
+def bad_input(tmp):
+    log = os.path.join(tmp, "bad.log")
+    rnd = os.path.join(tmp, "random.dat")
+    with open(rnd, "wb") as f:
+        f.write(os.urandom(SIZE))
+    rc, out, err = capture([BIN, "crash", "--witness=" + log, "--name=b",
+                            "--filename=" + os.path.join(tmp, "b.dat"), "--size=%d" % SIZE,
+                            "--rounds=1", "--runtime=100ms"])
+    check(rc == 0, "a log for the bad-input checks: %s" % err)
+    new = os.path.join(tmp, "never.dat")
+    cases = [
+        ("no file", ["--name=x", "--size=64k"], "needs filename="),
+        ("rounds=0", ["--name=x", "--filename=" + new, "--size=64k", "--rounds=0"],
+         "--rounds=0"),
+        ("a window of 0", ["--name=x", "--filename=" + new, "--size=64k",
+                           "--fsync_window=0"], "a window of 0"),
+        ("an option the writer ignores", ["--name=x", "--filename=" + new, "--size=64k",
+                                          "--iodepth=8"], "iodepth= is not acted on"),
+        ("no job", [], "no job"),
+        ("a file the writer did not stamp", ["--check", "--witness=" + log, rnd],
+         "no block stamped"),
+        ("a missing file", ["--check", "--witness=" + log, new], "No such file"),
+        ("no log", ["--check", "--witness=" + new], "No such file"),
+        ("a log that is not one", ["--check", "--witness=" + rnd], "not a witness log"),
+    ]
+    for what, args, msg in cases:
+        rc, out, err = capture([BIN, "crash"] + args)
+        check(rc == 2 and msg in err and not out, "%s: exit %d, %r" % (what, rc, err))
+    check(not os.path.exists(new), "bad input wrote nothing")
+    jf = os.path.join(tmp, "bad.ini")
+    with open(jf, "w") as f:
+        f.write("[w]\nfilename=%s\nsize=64k\nrounds=0\n" % new)
+    rc, out, err = capture([BIN, "crash", jf])
+    check(rc == 2 and "bad.ini:4" in err, "rounds=0 in a job file names file:line: %r" % err)
+    # A plain run refuses crash's options.
+    rc, out, err = capture([BIN, "--name=p", "--filename=" + new, "--size=64k", "--rw=write",
+                            "--fsync_window=2ms"])
+    check(rc == 2 and "iogauge crash" in err and not os.path.exists(new),
+          "a plain run refuses fsync_window=: exit %d, %r" % (rc, err))
+
+
+def sigterm(tmp):
+    log = os.path.join(tmp, "term.log")
+    p = subprocess.Popen([BIN, "crash", "--witness=" + log, "--name=t", "--rounds=100",
+                          "--filename=" + os.path.join(tmp, "t.dat"), "--size=%d" % SIZE,
+                          "--runtime=1s"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    end = time.monotonic() + 30
+    while time.monotonic() < end and not (os.path.exists(log) and "a " in open(log).read()):
+        time.sleep(0.02)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=30)
+    took = time.monotonic() - t0
+    print("SIGTERM: exit %d after %.2f s" % (p.returncode, took))
+    check(p.returncode == 128 + signal.SIGTERM and "round  1" in out and "total:" in out,
+          "SIGTERM: exit %d, a report: %r %r" % (p.returncode, out, err))
+    check(took < 2.0, "SIGTERM: stopped in %.2f s" % took)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iogauge-crash-", dir=os.environ.get("TMPDIR", "/tmp"))
+    try:
+        t = time.monotonic()
+        modes(tmp)
+        lying_storage(tmp)
+        bad_input(tmp)
+        sigterm(tmp)
+        print("crash.py: %.1f s" % (time.monotonic() - t))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    finish("crash")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
