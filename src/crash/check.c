@@ -104,6 +104,13 @@ static int read_log(const char *path, unsigned round, struct log_head *h, uint64
 		size_t len = strlen(line);
 
 		lineno++;
+		if (lineno == 1 && strcmp(line, "iogauge crash witness 1\n")) {
+			ret = set_cause(cause,
+					"%s: not a witness log of iogauge crash (its first "
+					"line is not 'iogauge crash witness 1')",
+					path);
+			break;
+		}
 		if (!len || line[len - 1] != '\n') {
 			/* The last line, cut short: the witness died writing it. */
 			if (feof(f))
@@ -113,17 +120,8 @@ static int read_log(const char *path, unsigned round, struct log_head *h, uint64
 			break;
 		}
 		line[len - 1] = '\0';
-		if (lineno == 1) {
-			if (strcmp(line, "iogauge crash witness 1")) {
-				ret = set_cause(cause,
-						"%s: not a witness log of iogauge crash "
-						"(its first line is not 'iogauge crash "
-						"witness 1')",
-						path);
-				break;
-			}
+		if (lineno == 1)
 			continue;
-		}
 		if (h->seen != 127) {
 			if (!head_line(h, line)) {
 				ret = set_cause(cause, "%s:%u: the header is incomplete", path,

@@ -121,8 +121,10 @@ def modes(tmp):
               (name, job["mode"], len(rounds), tot["acked"], tot["lost"], tot["torn"],
                tot["wrong_place"], tot["writes_per_sec"], tot["sync"]["mean_ns"],
                tot["ack_wait"]["max_ns"]))
-        check(len(rounds) == 5 and all(r["acked"] > 0 for r in rounds),
-              "%s: 5 rounds, each with acknowledgements: %s" % (name, [r["acked"] for r in rounds]))
+        # A loaded machine may starve a slow mode's round (O_SYNC writes of
+        # 100 ms were seen beside a build): acknowledgements over the five.
+        check(len(rounds) == 5 and tot["acked"] > 0,
+              "%s: 5 rounds, with acknowledgements: %s" % (name, [r["acked"] for r in rounds]))
         check(sum(r["acked"] for r in rounds) == tot["acked"], "%s: the total adds up" % name)
         if promises:
             check(rc == 0 and tot["lost"] == tot["torn"] == tot["wrong_place"] == 0,
@@ -308,6 +310,38 @@ def sigterm(tmp):
     check(took < 2.0, "SIGTERM: stopped in %.2f s" % took)
 
 
+def recipes(tmp):
+    """jobs/durability's crash recipes run, shortened: every mode keeps its
+    promise, and the window sweep's figures are there."""
+    src = os.environ.get("IOGAUGE_SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+    def one(name):
+        path = os.path.join(src, "jobs", "durability", name)
+        return name, capture([BIN, "crash", "--output-format=json", path,
+                              "--set", "rounds=1", "--set", "runtime=300ms", "--set",
+                              "size=256k", "--set",
+                              "filename=" + os.path.join(tmp, name + ".dat")], timeout=60)
+
+    for name, (rc, out, err) in concurrently(one, ["crash.ini", "window-sweep.ini"], workers=2):
+        check(rc == 0, "%s: exit %d: %s" % (name, rc, err))
+        if rc:
+            continue
+        jobs = json.loads(out)["jobs"]
+        check(all(j["verdict"] in ("ok", "no_promise") for j in jobs) and
+              sum(j["total"]["acked"] for j in jobs) > 0,
+              "%s: writes acknowledged, every promise kept: %s" %
+              (name, [(j["jobname"], j["verdict"], j["total"]["acked"]) for j in jobs]))
+        if name == "crash.ini":
+            check([j["verdict"] == "no_promise" for j in jobs].count(True) == 1 and len(jobs) == 8,
+                  "crash.ini: eight modes, one without a promise")
+        else:
+            check([j["mode"] for j in jobs] == ["fsync_window=%s" % w for w in
+                                                ("500us", "1ms", "2ms", "5ms", "10ms")] and
+                  all(j["total"]["ack_wait"]["max_ns"] > 0 for j in jobs
+                      if j["total"]["acked"]),
+                  "window-sweep.ini: five windows, each with its worst wait")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-crash-", dir=os.environ.get("TMPDIR", "/tmp"))
     try:
@@ -315,6 +349,7 @@ def main():
         modes(tmp)
         lying_storage(tmp)
         bad_input(tmp)
+        recipes(tmp)
         sigterm(tmp)
         print("crash.py: %.1f s" % (time.monotonic() - t))
     finally:
