@@ -152,7 +152,8 @@ static const char usage[] =
 	"iogauge compare A B [C...] compares runs' JSON reports (iogauge compare --help).\n"
 	"iogauge sweep JOBFILE --OPTION=V1,V2,... runs the job over values (iogauge sweep --help).\n"
 	"iogauge slo JOBFILE --target='p99<=2ms' finds the highest rate meeting it (iogauge slo --help).\n"
-	"iogauge crash JOBFILE kills a writer and checks its acknowledged writes (iogauge crash --help).\n";
+	"iogauge crash JOBFILE kills a writer and checks its acknowledged writes (iogauge crash --help).\n"
+	"iogauge witness --listen=ADDR:PORT records a remote writer's acknowledgements (--help).\n";
 
 static const char sqlio_usage[] =
 	"usage: iogauge sqlio [options] [<filename>...]\n"
@@ -703,6 +704,8 @@ int main(int argc, char **argv)
 		return flush_stdout(slo_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "crash"))
 		return flush_stdout(crash_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "witness"))
+		return flush_stdout(witness_main(argc - 1, argv + 1));
 	if (cli_parse(&cli, argc, argv, &cause)) {
 		for (i = 0; i < cli.js.warnings.n; i++)
 			fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);

@@ -51,8 +51,9 @@ for flag in $("$bin" slo --help | grep -o -- '--[a-z-]*' | sort -u); do
 	pat=$(printf '%s' "$flag" | sed 's/-/\\-/g')
 	check "slo flag $flag is not in iogauge-slo.1" 'grep -qF -- "$pat" "$src/man/iogauge-slo.1"'
 done
-# Every flag of iogauge crash --help has its entry in iogauge-crash.1.
-for flag in $("$bin" crash --help | grep -o -- '--[a-z-]*' | sort -u); do
+# Every flag of iogauge crash --help and iogauge witness --help has its entry
+# in iogauge-crash.1.
+for flag in $( ("$bin" crash --help; "$bin" witness --help) | grep -o -- '--[a-z-]*' | sort -u); do
 	pat=$(printf '%s' "$flag" | sed 's/-/\\-/g')
 	check "crash flag $flag is not in iogauge-crash.1" 'grep -qF -- "$pat" "$src/man/iogauge-crash.1"'
 done

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "crash/crash.h"
+#include "crash/wire.h"
 #include "jobfile/cli.h"
 #include "jobfile/options.h"
 #include "report/output.h"
@@ -31,7 +32,8 @@ static const char usage[] =
 	"Each job is one mode: filename=, size=, bs=, rw=write|randwrite, and sync=,\n"
 	"direct=, fsync=N, fdatasync=N, fsync_window=TIME or ack_buffer=SIZE; rounds=N\n"
 	"kills (5), each at a moment from seed= within runtime= (1s).\n"
-	"  --witness=LOG     keep the acknowledgement log in LOG (one job)\n"
+	"  --witness=LOG     keep the acknowledgement log in LOG (one job); a remote\n"
+	"                    witness is the job option: --set witness=HOST:PORT/RUN\n"
 	"  --check           check the file against the log --witness names, and stop;\n"
 	"                    FILE: check it instead of the file the log names\n"
 	"  --output-format=F normal (the table) or json\n"
@@ -178,6 +180,14 @@ static int read_jobs(const struct crash_args *a, struct cli *cli, struct job **j
 		fprintf(stderr, "iogauge crash: no job file or --name job given\n%s", usage);
 		return 2;
 	}
+	for (i = 0; i < *nr && a->witness; i++)
+		if ((*jobs)[i].witness) {
+			fprintf(stderr,
+				"iogauge crash: --witness=%s keeps the log here, and job "
+				"%s sends its acknowledgements to witness=%s\n",
+				a->witness, (*jobs)[i].name, (*jobs)[i].witness);
+			return 2;
+		}
 	if (a->witness && *nr > 1) {
 		fprintf(stderr,
 			"iogauge crash: --witness=%s keeps the log of one job, and %u "
@@ -200,6 +210,7 @@ static int read_jobs(const struct crash_args *a, struct cli *cli, struct job **j
 static int run_job(const struct crash_mode *m, const char *log_path, struct crash_job_report *rep,
 		   char **cause)
 {
+	struct wire_hello hello;
 	struct crash_log log;
 	uint64_t run_id = 0, gen = 0;
 	unsigned r;
@@ -208,11 +219,14 @@ static int run_job(const struct crash_mode *m, const char *log_path, struct cras
 	if (getrandom(&run_id, sizeof(run_id), 0) < 0)
 		run_id = (uint64_t)getpid() ^ (uint64_t)time(NULL);
 	run_id = (run_id & ((1ull << (64 - CRASH_GEN_BITS)) - 1)) | 1;
-	ret = crash_log_open(&log, log_path, m, run_id, cause);
-	if (ret)
-		return ret;
+	if (m->witness_host)
+		run_id = m->witness_run; /* the run the remote witness was started for */
+	crash_mode_hello(m, run_id, &hello);
 	rep->mode = m;
 	rep->rounds = xcalloc(m->rounds, sizeof(*rep->rounds));
+	ret = crash_log_open(&log, log_path, &hello, cause);
+	if (ret)
+		return ret;
 	for (r = 1; r <= m->rounds && !stop; r++) {
 		ret = crash_round_run(m, r, run_id, &gen, &log, log_path, &stop,
 				      &rep->rounds[rep->nr], cause);

@@ -42,6 +42,10 @@ struct crash_mode {
 	uint64_t seed;
 	enum verify_kind verify;
 	bool promises; /* an acknowledged write survives the writer's kill */
+	/* witness=HOST:PORT/RUN: acknowledgements go to iogauge witness over
+	 * TCP (and the stamps carry RUN); NULL: to the parent. */
+	char *witness_host, *witness_port;
+	uint64_t witness_run;
 };
 
 /* Reads @job (built by job_build_all) into @m.  0, or -EINVAL with
@@ -65,6 +69,7 @@ struct crash_figures {
 	int err;			       /* errno of a failed call; 0: none */
 	char what[16];			       /* "pwrite", "fsync", "open", "pipe" */
 	uint64_t err_off, err_len;
+	char note[160]; /* the remote witness's refusal, as it gave it */
 };
 
 /* One acknowledgement, as the writer sends it (host order: same machine). */
@@ -88,9 +93,14 @@ struct crash_log {
 	struct strbuf pend; /* lines not written yet */
 };
 
-/* Creates @path (truncated) and writes the header.  0 or -errno, *cause set. */
-int crash_log_open(struct crash_log *log, const char *path, const struct crash_mode *m,
-		   uint64_t run_id, char **cause);
+struct wire_hello;
+
+/* The hello a writer of @m gives a witness (its log's header). */
+void crash_mode_hello(const struct crash_mode *m, uint64_t run_id, struct wire_hello *h);
+/* Creates @path (truncated) and writes the header of @h.  0 or -errno,
+ * *cause set. */
+int crash_log_open(struct crash_log *log, const char *path, const struct wire_hello *h,
+		   char **cause);
 int crash_log_round(struct crash_log *log, unsigned round, char **cause);
 void crash_log_ack(struct crash_log *log, const struct crash_ack *a);
 /* Pending log text is written out past this many bytes. */
@@ -98,6 +108,8 @@ void crash_log_ack(struct crash_log *log, const struct crash_ack *a);
 
 /* Writes what is pending; @end: the round's end line too, and an fdatasync. */
 int crash_log_flush(struct crash_log *log, bool end, unsigned round, uint64_t acks, char **cause);
+/* Writes what is pending and syncs it: 0 or -errno, *cause set. */
+int crash_log_sync(struct crash_log *log, char **cause);
 void crash_log_close(struct crash_log *log);
 
 /* What the checker found. */
@@ -167,5 +179,8 @@ bool crash_result_broken(const struct crash_result *res);
 
 /* iogauge crash ARGS (argv[0] is "crash"): the exit status. */
 int crash_main(int argc, char **argv);
+/* iogauge witness ARGS (argv[0] is "witness"): the remote witness (serve.c);
+ * the exit status, 0 after SIGINT or SIGTERM, 1, or 2 for bad flags. */
+int witness_main(int argc, char **argv);
 
 #endif

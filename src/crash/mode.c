@@ -22,10 +22,11 @@ static const enum opt_id acted_on[] = {
 	OPT_ACK_BUFFER, OPT_BS,	    OPT_BUFFERED,     OPT_DESCRIPTION, OPT_DIRECT, OPT_FDATASYNC,
 	OPT_FILENAME,	OPT_FSYNC,  OPT_FSYNC_WINDOW, OPT_IOENGINE,    OPT_NAME,   OPT_NEW_GROUP,
 	OPT_RANDSEED,	OPT_ROUNDS, OPT_RUNTIME,      OPT_RW,	       OPT_SEED,   OPT_SIZE,
-	OPT_STONEWALL,	OPT_SYNC,   OPT_TIME_BASED,   OPT_UNLINK,      OPT_VERIFY,
+	OPT_STONEWALL,	OPT_SYNC,   OPT_TIME_BASED,   OPT_UNLINK,      OPT_VERIFY, OPT_WITNESS,
 };
 
-static const enum opt_id crash_only[] = { OPT_ACK_BUFFER, OPT_FSYNC_WINDOW, OPT_ROUNDS, OPT_SEED };
+static const enum opt_id crash_only[] = { OPT_ACK_BUFFER, OPT_FSYNC_WINDOW, OPT_ROUNDS, OPT_SEED,
+					  OPT_WITNESS };
 
 static bool is_set(const struct job *job, enum opt_id id)
 {
@@ -104,6 +105,42 @@ static char *mode_name(const struct crash_mode *m)
 	return strbuf_detach(&sb);
 }
 
+/* witness=HOST:PORT/RUN, HOST a name, an IPv4 address or [IPv6], RUN 1 to
+ * 6 hex digits (the stamps' run id).  0, or -EINVAL. */
+static int witness_parse(const struct job *job, struct crash_mode *m, char **cause)
+{
+	const char *v = job->witness, *slash = strrchr(v, '/'), *colon, *host = v;
+	size_t hl;
+	char *end;
+
+	if (!slash)
+		goto bad;
+	m->witness_run = strtoull(slash + 1, &end, 16);
+	if (!slash[1] || *end || !m->witness_run || m->witness_run >> (64 - CRASH_GEN_BITS) ||
+	    strlen(slash + 1) > 6)
+		goto bad;
+	colon = slash;
+	while (colon > v && colon[-1] != ':')
+		colon--;
+	if (colon == v || colon == slash)
+		goto bad;
+	hl = (size_t)(colon - 1 - v);
+	if (*v == '[' && hl > 2 && v[hl - 1] == ']') {
+		host++;
+		hl -= 2;
+	}
+	if (!hl)
+		goto bad;
+	m->witness_host = xstrndup(host, hl);
+	m->witness_port = xstrndup(colon, (size_t)(slash - colon));
+	return 0;
+bad:
+	return job_fail_at(job, "witness", cause,
+			   "witness=%s: HOST:PORT/RUN, RUN the run id iogauge witness was "
+			   "started with (1 to 6 hex digits, not 0)",
+			   v);
+}
+
 int crash_mode_make(const struct job *job, struct crash_mode *m, char **cause)
 {
 	const struct engine_ops *eng = job_engine(job);
@@ -173,6 +210,12 @@ int crash_mode_make(const struct job *job, struct crash_mode *m, char **cause)
 		return job_fail_at(job, "ack_buffer", cause,
 				   "ack_buffer=%llu is smaller than a block (bs=%llu)",
 				   (unsigned long long)job->ack_buffer, (unsigned long long)m->bs);
+	if (strpbrk(job->filename.v[0], "\t\n"))
+		return job_fail_at(job, "filename", cause,
+				   "a file name with a tab or a newline: the witness's log "
+				   "holds it on one line");
+	if (job->witness && witness_parse(job, m, cause))
+		return -EINVAL;
 	m->path = xstrdup(job->filename.v[0]);
 	m->random = rw == RW_RANDWRITE;
 	m->oflags = (job->direct ? O_DIRECT : 0) | (job->sync == SYNC_SYNC    ? O_SYNC
@@ -194,5 +237,7 @@ void crash_mode_free(struct crash_mode *m)
 {
 	free(m->path);
 	free(m->name);
-	m->path = m->name = NULL;
+	free(m->witness_host);
+	free(m->witness_port);
+	m->path = m->name = m->witness_host = m->witness_port = NULL;
 }

@@ -126,9 +126,20 @@ void crash_print_text(const struct crash_job_report *r, unsigned nr, struct strb
 			    m->path, (unsigned long long)m->bs, (unsigned long long)m->size);
 		for (i = 0; i < r[j].nr; i++) {
 			strbuf_addf(out, "  round %2u", r[j].rounds[i].round);
+			if (m->witness_host) {
+				add_count(out, r[j].rounds[i].res.acked, 10);
+				strbuf_adds(out, " writes acked, witnessed remotely\n");
+				continue;
+			}
 			text_row(&r[j].rounds[i].res, out);
 			text_faults(&r[j].rounds[i].res, out);
 		}
+		if (m->witness_host)
+			strbuf_addf(out,
+				    "  (the witness at %s:%s, run %llx, holds the log: check "
+				    "with iogauge crash --check --witness=LOG)\n",
+				    m->witness_host, m->witness_port,
+				    (unsigned long long)m->witness_run);
 		strbuf_adds(out, "total: ");
 		add_count(out, s.acked, 0);
 		strbuf_adds(out, " acked, ");
@@ -157,8 +168,9 @@ void crash_print_text(const struct crash_job_report *r, unsigned nr, struct strb
 		add_ns(out, (double)s.wait_max);
 		strbuf_addf(
 			out, "\n  %s\n",
-			!m->promises ? "(no promise: acknowledged before the bytes leave the "
-				       "process, losses expected)"
+			m->witness_host ? "not checked here"
+			: !m->promises	? "(no promise: acknowledged before the bytes leave the "
+					  "process, losses expected)"
 			: s.count[CRASH_LOST] + s.count[CRASH_TORN] + s.count[CRASH_WRONG_PLACE]
 				? "FAILED: acknowledged writes did not survive the writer's kill"
 				: "ok: every acknowledged write survived the writer's kill");
@@ -253,7 +265,13 @@ void crash_print_json(const struct crash_job_report *r, unsigned nr, struct strb
 		json_latency(&j, "sync", s.syncs, s.sync_ns, s.sync_max);
 		json_latency(&j, "ack_wait", s.acks, s.wait_ns, s.wait_max);
 		json_close(&j, '}');
-		json_str(&j, "verdict", !m->promises ? "no_promise" : lost ? "failed" : "ok");
+		if (m->witness_host)
+			json_str(&j, "witness", m->job->witness);
+		json_str(&j, "verdict",
+			 m->witness_host ? "not_checked"
+			 : !m->promises	 ? "no_promise"
+			 : lost		 ? "failed"
+					 : "ok");
 		json_close(&j, '}');
 	}
 	json_close(&j, ']');

@@ -6,15 +6,29 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "crash/crash.h"
+#include "crash/wire.h"
 #include "jobfile/options.h"
 
-int crash_log_open(struct crash_log *log, const char *path, const struct crash_mode *m,
-		   uint64_t run_id, char **cause)
+void crash_mode_hello(const struct crash_mode *m, uint64_t run_id, struct wire_hello *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->run = run_id;
+	h->bs = m->bs;
+	h->size = m->size;
+	snprintf(h->verify, sizeof(h->verify), "%s", opt_enum_name(OPT_VERIFY, (int)m->verify));
+	snprintf(h->promise, sizeof(h->promise), "%s", m->promises ? "kill" : "none");
+	snprintf(h->mode, sizeof(h->mode), "%s", m->name);
+	snprintf(h->file, sizeof(h->file), "%s", m->path);
+}
+
+int crash_log_open(struct crash_log *log, const char *path, const struct wire_hello *h,
+		   char **cause)
 {
 	memset(log, 0, sizeof(*log));
 	log->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -24,9 +38,8 @@ int crash_log_open(struct crash_log *log, const char *path, const struct crash_m
 	strbuf_addf(&log->pend,
 		    "iogauge crash witness 1\nrun %llx\nfile %s\nbs %llu\nsize %llu\n"
 		    "verify %s\nmode %s\npromise %s\n",
-		    (unsigned long long)run_id, m->path, (unsigned long long)m->bs,
-		    (unsigned long long)m->size, opt_enum_name(OPT_VERIFY, (int)m->verify), m->name,
-		    m->promises ? "kill" : "none");
+		    (unsigned long long)h->run, h->file, (unsigned long long)h->bs,
+		    (unsigned long long)h->size, h->verify, h->mode, h->promise);
 	return crash_log_flush(log, false, 0, 0, cause);
 }
 
@@ -51,6 +64,19 @@ int crash_log_flush(struct crash_log *log, bool end, unsigned round, uint64_t ac
 	ret = util_write_all(log->fd, log->pend.buf, log->pend.len);
 	log->pend.len = 0;
 	if (!ret && end && fdatasync(log->fd))
+		ret = -errno;
+	if (ret)
+		return set_cause_errno(cause, -ret, "witness log %s: %s", log->path,
+				       strerror(-ret));
+	return 0;
+}
+
+int crash_log_sync(struct crash_log *log, char **cause)
+{
+	int ret = util_write_all(log->fd, log->pend.buf, log->pend.len);
+
+	log->pend.len = 0;
+	if (!ret && fdatasync(log->fd))
 		ret = -errno;
 	if (ret)
 		return set_cause_errno(cause, -ret, "witness log %s: %s", log->path,

@@ -13,9 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "crash/crash.h"
+#include "crash/wire.h"
 #include "util/runclock.h"
 #include "verify/verify.h"
 
@@ -34,8 +39,10 @@ struct writer {
 	const struct crash_mode *m;
 	struct crash_figures *fig;
 	int fd, ack_fd;
+	bool remote; /* ack_fd is a remote witness's socket: lines, answered */
 	struct crash_ack out[ACKS_PER_SEND];
 	unsigned nr_out;
+	char txt[ACKS_PER_SEND * 44 + 24]; /* a batch's lines, for a remote witness */
 };
 
 static int fail(struct writer *w, const char *what, int err, uint64_t off, uint64_t len)
@@ -54,15 +61,108 @@ static void note(uint64_t ns, uint64_t *sum, uint64_t *max)
 		*max = ns;
 }
 
+/* One line from the remote witness into @buf (@cap bytes, without its
+ * newline): 0, or -errno (-ECONNRESET: it hung up). */
+static int read_line(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	ssize_t got;
+
+	while (n + 1 < cap) {
+		got = read(fd, buf + n, 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got < 0 ? -errno : -ECONNRESET;
+		if (buf[n] == '\n') {
+			buf[n] = '\0';
+			return 0;
+		}
+		n++;
+	}
+	return -EPROTO;
+}
+
+/* The batch as lines, then "s N"; the witness answers "k N" once its log
+ * holds them, synced. */
+static int send_remote(struct writer *w)
+{
+	char want[24], got[WIRE_LINE_MAX];
+	size_t n = 0, k;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < w->nr_out; i++)
+		n += wire_format_ack(w->txt + n, w->out[i].off, w->out[i].gen);
+	n += wire_format_count(w->txt + n, 's', w->nr_out);
+	k = wire_format_count(want, 'k', w->nr_out);
+	want[k - 1] = '\0';
+	ret = util_write_all(w->ack_fd, w->txt, n);
+	if (!ret)
+		ret = read_line(w->ack_fd, got, sizeof(got));
+	if (!ret && strcmp(got, want)) {
+		snprintf(w->fig->note, sizeof(w->fig->note), "%.150s", got);
+		ret = -EPROTO;
+	}
+	return ret;
+}
+
 /* Sends the acknowledgements gathered: each reaches the witness before
  * the writer goes on. */
 static int send_acks(struct writer *w)
 {
 	size_t len = w->nr_out * sizeof(struct crash_ack);
-	int ret = util_write_all(w->ack_fd, w->out, len);
+	int ret = w->remote ? send_remote(w) : util_write_all(w->ack_fd, w->out, len);
 
 	w->nr_out = 0;
-	return ret ? fail(w, "ack pipe", -ret, 0, len) : 0;
+	return ret ? fail(w, w->remote ? "witness" : "ack pipe", -ret, 0, 0) : 0;
+}
+
+/* Connects to the remote witness and says hello: the socket, or -errno
+ * (the witness's refusal in fig->note); *gen0: the generation to go on
+ * from, as the witness said. */
+static int remote_connect(struct writer *w, uint64_t run_id, uint64_t *gen0)
+{
+	const struct crash_mode *m = w->m;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV }, *ai, *a;
+	struct wire_hello h;
+	char line[WIRE_LINE_MAX];
+	size_t n;
+	int fd = -1, one = 1, ret;
+
+	ret = getaddrinfo(m->witness_host, m->witness_port, &hints, &ai);
+	if (ret) {
+		snprintf(w->fig->note, sizeof(w->fig->note), "%s", gai_strerror(ret));
+		return fail(w, "witness", EHOSTUNREACH, 0, 0);
+	}
+	for (a = ai; a; a = a->ai_next) {
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+		if (fd < 0)
+			continue;
+		if (!connect(fd, a->ai_addr, a->ai_addrlen))
+			break;
+		ret = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(ai);
+	if (fd < 0)
+		return fail(w, "witness", ret ? ret : ECONNREFUSED, 0, 0);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	crash_mode_hello(m, run_id, &h);
+	n = wire_format_hello(&h, line, sizeof(line));
+	ret = n ? util_write_all(fd, line, n) : -EINVAL;
+	if (!ret)
+		ret = read_line(fd, line, sizeof(line));
+	if (!ret && (strncmp(line, "ok ", 3) || !(*gen0 = strtoull(line + 3, NULL, 10)))) {
+		snprintf(w->fig->note, sizeof(w->fig->note), "%.150s", line);
+		ret = -ECONNREFUSED;
+	}
+	if (ret) {
+		close(fd);
+		return fail(w, "witness", -ret, 0, 0);
+	}
+	return fd;
 }
 
 static int ack(struct writer *w, uint64_t off, uint64_t gen, uint64_t t0, uint64_t now)
@@ -199,6 +299,17 @@ int crash_writer(const struct crash_mode *m, uint64_t run_id, uint64_t gen0, int
 		ret = fail(&w, "malloc", ENOMEM, 0, m->ack_buffer ? m->ack_buffer : m->bs);
 		goto out;
 	}
+	if (m->witness_host) {
+		uint64_t next = 0;
+
+		ret = remote_connect(&w, run_id, &next);
+		if (next > gen0)
+			gen0 = next; /* past every generation the run sent before */
+		if (ret < 0)
+			goto out;
+		w.ack_fd = ret;
+		w.remote = true;
+	}
 	w.fd = open(m->path, O_WRONLY | O_CREAT | O_CLOEXEC | m->oflags, 0644);
 	if (w.fd < 0) {
 		ret = fail(&w, "open", errno, 0, 0);
@@ -209,6 +320,8 @@ int crash_writer(const struct crash_mode *m, uint64_t run_id, uint64_t gen0, int
 out:
 	if (w.fd >= 0)
 		close(w.fd);
+	if (w.remote)
+		close(w.ack_fd);
 	free(buf);
 	free(ubuf);
 	free(pend);

@@ -269,6 +269,7 @@ struct job {
 	uint64_t fsync_window; /* ns: group commit's window; 0: off */
 	unsigned rounds;       /* kills of the writer */
 	uint64_t seed;	       /* of the kill moments */
+	char *witness;	       /* HOST:PORT/RUN of a remote witness; NULL: the parent */
 
 	uint64_t runtime; /* ns; 0: no limit */
 	bool time_based;

@@ -609,6 +609,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .def = "0", .help = "save how many writes the job issued, in local-JOB-N-verify.state" },
 	[OPT_WAIT_FOR] = { .name = "wait_for", .kind = &opt_kind_str, F(wait_for),
 	  .help = "start after the named earlier job ends" },
+	[OPT_WITNESS] = { .name = "witness", .kind = &opt_kind_str, F(witness),
+	  .help = "iogauge crash: send acknowledgements to iogauge witness at HOST:PORT/RUN, not to the parent" },
 	[OPT_WRITE_BARRIER] = { .name = "write_barrier", .kind = &opt_kind_uint, F(write_barrier), .def = "0",
 	  .help = "fio's barrier every N writes: its libpmem engine's alone; no engine here has one" },
 	[OPT_WRITE_BW_LOG] = { .name = "write_bw_log", .kind = &opt_kind_str, F(write_bw_log), .flags = OPTF_BARE,

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+# iogauge witness, the remote witness, over 127.0.0.1 only: a writer's
+# acknowledgements logged and checked with --check; another run refused;
+# 300 pieces of garbage on its port (random bytes, broken hellos, a good
+# hello then bad lines or a batch of the wrong count, a line too long)
+# each refused without a crash, the witness still serving after them; it
+# listens only where told (not on 127.0.0.2); a log cut short and an
+# acknowledgement for a block the file does not hold give clear results;
+# killing the witness mid-stream stops the writer with an error.
+#
+# Environment (set by CTest): IOGAUGE_BIN.
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from clitest import capture, check, finish
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+SIZE = 64 * 1024
+
+
+def start_witness(tmp, log, run="abc"):
+    p = subprocess.Popen([BIN, "witness", "--listen=127.0.0.1:0", "--run=" + run,
+                          "--log=" + log], stdout=subprocess.PIPE,
+                         stderr=open(os.path.join(tmp, "witness.err"), "w"), text=True)
+    line = p.stdout.readline()
+    m = re.search(r"listening on 127\.0\.0\.1:(\d+)$", line.strip())
+    check(m is not None, "the witness says where it listens: %r" % line)
+    return p, int(m.group(1)) if m else 0
+
+
+def writer(tmp, port, run="abc", rounds=2, runtime="300ms", name="w"):
+    return capture([BIN, "crash", "--name=" + name, "--filename=" + os.path.join(tmp, "w.dat"),
+                    "--size=%d" % SIZE, "--fsync=4", "--rounds=%d" % rounds,
+                    "--runtime=" + runtime, "--set", "witness=127.0.0.1:%d/%s" % (port, run)],
+                   timeout=60)
+
+
+def talk(port, data, shut=True):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    try:
+        s.sendall(data)
+        if shut:
+            s.shutdown(socket.SHUT_WR)
+        got = b""
+        while True:
+            b = s.recv(4096)
+            if not b:
+                return got
+            got += b
+    except OSError:
+        return b"(reset)"
+    finally:
+        s.close()
+
+
+HELLO = b"iogauge-witness 1 abc 4096 65536 crc32c kill\tfsync=4\t%s\n"
+
+
+def garbage(rng, path):
+    kind = rng.randrange(6)
+    hello = HELLO % path.encode()
+    if kind == 0:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))
+    if kind == 1:  # a hello cut or with a byte changed
+        h = bytearray(hello)
+        if rng.random() < 0.5:
+            return bytes(h[:rng.randrange(len(h))])
+        h[rng.randrange(len(h) - 1)] = rng.randrange(256)
+        return bytes(h)
+    if kind == 2:  # a good hello, then bad lines
+        lines = [b"a %d" % rng.randrange(10), b"a -1 2", b"a 4095 1", b"a 65536 1", b"a 0 0",
+                 b"s x", b"a 0 99999999999999999999", b"\x00\x01", b"k 1", b"a 0 1 2"]
+        return hello + rng.choice(lines) + b"\n"
+    if kind == 3:  # a batch whose count is wrong
+        return hello + b"a 0 1\na 4096 2\ns 3\n"
+    if kind == 4:  # a line too long
+        return b"x" * 5000 + b"\n"
+    return b"\n" * rng.randrange(1, 5)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iogauge-witness-", dir=os.environ.get("TMPDIR", "/tmp"))
+    log = os.path.join(tmp, "acks.log")
+    dat = os.path.join(tmp, "w.dat")
+    p, port = start_witness(tmp, log)
+    try:
+        rc, out, err = writer(tmp, port)
+        check(rc == 0 and "witnessed remotely" in out and "not checked here" in out,
+              "a writer with a remote witness: exit %d: %s%s" % (rc, out, err))
+        acked = sum(int(n.replace(",", "")) for n in
+                    re.findall(r"round +\d+ +([\d,]+) writes acked", out))
+        logged = sum(1 for ln in open(log) if ln.startswith("a "))
+        print("remote witness: %d acknowledged, %d in the log" % (acked, logged))
+        check(acked > 0 and logged == acked, "each acknowledgement is in the witness's log")
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
+        check(rc == 0 and " 0 lost" in out, "--check of the remote log: exit %d: %s%s" %
+              (rc, out, err))
+
+        rc, out, err = writer(tmp, port, run="abd", rounds=1)
+        check(rc == 1 and "another run" in err, "another run refused: exit %d, %r" % (rc, err))
+
+        rng = random.Random(24)
+        answers = [talk(port, garbage(rng, dat)) for _ in range(300)]
+        check(p.poll() is None, "the witness outlives 300 pieces of garbage")
+        refused = re.compile(rb"(ok \d+\n)?no [^\n]+\n$")
+        check(all(refused.match(a) or a == b"(reset)" for a in answers),
+              "each piece refused: %s" % [a for a in answers if not refused.match(a)][:5])
+        rc, out, err = writer(tmp, port, rounds=1)
+        check(rc == 0, "a good writer after the garbage: exit %d: %s" % (rc, err))
+        bad = [ln for ln in open(log) if not re.match(
+            r"(iogauge crash witness 1|run [0-9a-f]+|file .+|bs \d+|size \d+|verify \w+|"
+            r"mode .+|promise \w+|round \d+|a \d+ \d+|end \d+ \d+)$", ln.rstrip("\n"))]
+        check(not bad, "the log holds only whole, valid lines: %s" % bad[:3])
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
+        check(rc == 0, "--check after the garbage: exit %d: %s%s" % (rc, out, err))
+
+        # It listens only where it was told.
+        s = socket.socket()
+        try:
+            s.settimeout(5)
+            s.connect(("127.0.0.2", port))
+            check(False, "the witness answers on 127.0.0.2")
+        except OSError:
+            check(True, "")
+        finally:
+            s.close()
+
+        # A log cut short is read to its last whole line; an acknowledgement
+        # the file does not hold is a loss at its offset.
+        text = open(log).read()
+        cut = os.path.join(tmp, "cut.log")
+        with open(cut, "w") as f:
+            f.write(text[:len(text) - 5])
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + cut])
+        check(rc == 0, "a log cut short: exit %d: %s%s" % (rc, out, err))
+        extra = os.path.join(tmp, "extra.log")
+        with open(extra, "w") as f:
+            f.write(text + "a 8192 1099511627775\n")
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + extra])
+        check(rc == 1 and "lost at offset 8192" in out,
+              "an acknowledgement the file lacks: exit %d: %s" % (rc, out))
+        with open(extra, "w") as f:
+            f.write(text + "a %d 5\n" % SIZE)
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + extra])
+        check(rc == 2 and "not an acknowledgement" in err,
+              "an acknowledgement outside the file's region: exit %d: %r" % (rc, err))
+
+        # The witness killed mid-stream: the writer stops with an error.
+        w = subprocess.Popen([BIN, "crash", "--name=k", "--filename=" + dat, "--size=%d" % SIZE,
+                              "--fsync=4", "--rounds=1", "--runtime=20s", "--set",
+                              "witness=127.0.0.1:%d/abc" % port], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        n0 = logged = sum(1 for ln in open(log) if ln.startswith("a "))
+        end = time.monotonic() + 20
+        while time.monotonic() < end and logged <= n0:
+            time.sleep(0.02)
+            logged = sum(1 for ln in open(log) if ln.startswith("a "))
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=10)
+        t0 = time.monotonic()
+        out, err = w.communicate(timeout=30)
+        took = time.monotonic() - t0
+        print("witness killed: the writer stopped in %.2f s, exit %d" % (took, w.returncode))
+        check(w.returncode == 1 and "the witness at 127.0.0.1" in err and took < 5,
+              "the writer stops when the witness goes away: exit %d, %r" % (w.returncode, err))
+
+        # Bad flags.
+        for args, msg in ((["--listen=127.0.0.1:0", "--log=" + log], "--run"),
+                          (["--listen=nowhere", "--run=1", "--log=" + log], "--listen"),
+                          (["--listen=127.0.0.1:0", "--run=0", "--log=" + log], "--run=0"),
+                          (["--bogus"], "unknown option")):
+            rc, out, err = capture([BIN, "witness"] + args, timeout=10)
+            check(rc == 2 and msg in err, "witness %s: exit %d, %r" % (args, rc, err))
+    finally:
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+    finish("witness")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
