@@ -268,6 +268,7 @@ static int run_main(const struct crash_args *a, struct output *dest)
 	for (i = 0; i < nr && !stop; i++, done++) {
 		log_path = a->witness ? xstrdup(a->witness) : xasprintf("%s/witness.%u", tmpdir, i);
 		if (run_job(&modes[i], log_path, &reps[i], &cause)) {
+			reps[i].failed = true;
 			fprintf(stderr, "iogauge crash: [%s] %s\n", jobs[i].name, cause);
 			status = 1;
 		}

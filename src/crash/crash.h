@@ -166,6 +166,7 @@ struct crash_job_report {
 	const struct crash_mode *mode;
 	struct crash_round *rounds;
 	unsigned nr;
+	bool failed; /* the run stopped at round nr + 1 (an error, told apart) */
 };
 
 void crash_print_text(const struct crash_job_report *r, unsigned nr, struct strbuf *out);

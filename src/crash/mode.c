@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "crash/crash.h"
 #include "engines/engine.h"
@@ -146,6 +147,7 @@ int crash_mode_make(const struct job *job, struct crash_mode *m, char **cause)
 	const struct engine_ops *eng = job_engine(job);
 	int bad = not_acted_on(job);
 	enum rw_mode rw;
+	struct stat st;
 
 	memset(m, 0, sizeof(*m));
 	m->job = job;
@@ -214,6 +216,13 @@ int crash_mode_make(const struct job *job, struct crash_mode *m, char **cause)
 		return job_fail_at(job, "filename", cause,
 				   "a file name with a tab or a newline: the witness's log "
 				   "holds it on one line");
+	/* Devices are the plain run's, with its checks of what a device
+	 * holds (devsafe.c): the writer here overwrites what it is given. */
+	if (!stat(job->filename.v[0], &st) && !S_ISREG(st.st_mode))
+		return job_fail_at(job, "filename", cause,
+				   "%s is not a regular file: iogauge crash writes regular files "
+				   "only",
+				   job->filename.v[0]);
 	if (job->witness && witness_parse(job, m, cause))
 		return -EINVAL;
 	m->path = xstrdup(job->filename.v[0]);

@@ -168,9 +168,10 @@ void crash_print_text(const struct crash_job_report *r, unsigned nr, struct strb
 		add_ns(out, (double)s.wait_max);
 		strbuf_addf(
 			out, "\n  %s\n",
-			m->witness_host ? "not checked here"
-			: !m->promises	? "(no promise: acknowledged before the bytes leave the "
-					  "process, losses expected)"
+			r[j].failed ? "ERROR: the run stopped (the error is on standard error)"
+			: m->witness_host ? "not checked here"
+			: !m->promises	  ? "(no promise: acknowledged before the bytes leave the "
+					    "process, losses expected)"
 			: s.count[CRASH_LOST] + s.count[CRASH_TORN] + s.count[CRASH_WRONG_PLACE]
 				? "FAILED: acknowledged writes did not survive the writer's kill"
 				: "ok: every acknowledged write survived the writer's kill");
@@ -268,10 +269,11 @@ void crash_print_json(const struct crash_job_report *r, unsigned nr, struct strb
 		if (m->witness_host)
 			json_str(&j, "witness", m->job->witness);
 		json_str(&j, "verdict",
-			 m->witness_host ? "not_checked"
-			 : !m->promises	 ? "no_promise"
-			 : lost		 ? "failed"
-					 : "ok");
+			 r[k].failed	   ? "error"
+			 : m->witness_host ? "not_checked"
+			 : !m->promises	   ? "no_promise"
+			 : lost		   ? "failed"
+					   : "ok");
 		json_close(&j, '}');
 	}
 	json_close(&j, ']');

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from clitest import capture, check, concurrently, finish
+from clitest import capture, check, concurrently, finish, tmpfs
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 BS = 4096
@@ -269,6 +269,8 @@ def bad_input(tmp):
         ("an option the writer ignores", ["--name=x", "--filename=" + new, "--size=64k",
                                           "--iodepth=8"], "iodepth= is not acted on"),
         ("no job", [], "no job"),
+        ("a device", ["--name=x", "--filename=/dev/null", "--size=64k"],
+         "not a regular file"),
         ("a file the writer did not stamp", ["--check", "--witness=" + log, rnd],
          "no block stamped"),
         ("a missing file", ["--check", "--witness=" + log, new], "No such file"),
@@ -310,6 +312,21 @@ def sigterm(tmp):
     check(took < 2.0, "SIGTERM: stopped in %.2f s" % took)
 
 
+def enospc(tmp):
+    """A run-time failure: the writer's file on a full tmpfs (root only)."""
+    mnt = os.path.join(tmp, "full")
+    os.mkdir(mnt)
+    with tmpfs(mnt, "256k") as ok:
+        if not ok:
+            print("enospc: no tmpfs (not root?): skipped")
+            return
+        rc, out, err = capture([BIN, "crash", "--name=full", "--filename=" + mnt + "/f",
+                                "--size=1m", "--rounds=1", "--runtime=2s"], timeout=60)
+        check(rc == 1 and "No space left on device" in err and "offset 262144" in err and
+              mnt + "/f" in err and "ERROR: the run stopped" in out,
+              "a full file system: exit %d, %r %r" % (rc, out, err))
+
+
 def recipes(tmp):
     """jobs/durability's crash recipes run, shortened: every mode keeps its
     promise, and the window sweep's figures are there."""
@@ -349,6 +366,7 @@ def main():
         modes(tmp)
         lying_storage(tmp)
         bad_input(tmp)
+        enospc(tmp)
         recipes(tmp)
         sigterm(tmp)
         print("crash.py: %.1f s" % (time.monotonic() - t))
