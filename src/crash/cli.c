@@ -23,6 +23,7 @@
 
 static const char usage[] =
 	"usage: iogauge crash [--output-format=normal|json] [--output=FILE] [--witness=LOG]\n"
+	"                     [--trigger=CMD]\n"
 	"                     JOBFILE... | --name=JOB --OPTION=VALUE...\n"
 	"       iogauge crash --check --witness=LOG [--output-format=normal|json] [FILE]\n"
 	"\n"
@@ -36,6 +37,8 @@ static const char usage[] =
 	"                    witness is the job option: --set witness=HOST:PORT/RUN\n"
 	"  --check           check the file against the log --witness names, and stop;\n"
 	"                    FILE: check it instead of the file the log names\n"
+	"  --trigger=CMD     run CMD (sh -c) at each kill moment, before the SIGKILL:\n"
+	"                    a power cut's command; the writer's PID in IOGAUGE_CRASH_WRITER\n"
 	"  --output-format=F normal (the table) or json\n"
 	"  --output=FILE     write the report to FILE\n"
 	"Exit status 1 when a mode that promises durability lost an acknowledged write.\n"
@@ -75,7 +78,7 @@ static bool for_jobs(const char *arg)
 
 struct crash_args {
 	bool check, json, help;
-	const char *witness, *output;
+	const char *witness, *output, *trigger;
 	const char **rest; /* for the job parser: "iogauge" first */
 	int nr_rest;
 	int bad;
@@ -97,6 +100,8 @@ static void parse_args(int argc, char **argv, struct crash_args *a)
 			a->check = true;
 		} else if ((v = flag_value(s, "--witness"))) {
 			a->witness = v;
+		} else if ((v = flag_value(s, "--trigger"))) {
+			a->trigger = v;
 		} else if ((v = flag_value(s, "--output"))) {
 			a->output = v;
 		} else if ((v = flag_value(s, "--output-format"))) {
@@ -196,13 +201,15 @@ static int read_jobs(const struct crash_args *a, struct cli *cli, struct job **j
 		return 2;
 	}
 	*modes = xcalloc(*nr, sizeof(**modes));
-	for (i = 0; i < *nr; i++)
+	for (i = 0; i < *nr; i++) {
+		(*modes)[i].trigger = a->trigger;
 		if (crash_mode_make(&(*jobs)[i], &(*modes)[i], &cause)) {
 			fprintf(stderr, "iogauge crash: %s\n", cause);
 			free(cause);
 			cause = NULL;
 			status = 2;
 		}
+	}
 	return status;
 }
 

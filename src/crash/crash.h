@@ -46,6 +46,7 @@ struct crash_mode {
 	 * TCP (and the stamps carry RUN); NULL: to the parent. */
 	char *witness_host, *witness_port;
 	uint64_t witness_run;
+	const char *trigger; /* --trigger: run at each kill moment, before SIGKILL */
 };
 
 /* Reads @job (built by job_build_all) into @m.  0, or -EINVAL with
@@ -150,6 +151,7 @@ int crash_check(const char *log_path, unsigned round, const char *file, struct c
 struct crash_round {
 	unsigned round;
 	uint64_t killed_after; /* ns from the fork to SIGKILL */
+	int trigger_status;    /* --trigger's wait status; -1: it did not start */
 	struct crash_figures fig;
 	struct crash_result res;
 };

@@ -149,7 +149,10 @@ int crash_mode_make(const struct job *job, struct crash_mode *m, char **cause)
 	enum rw_mode rw;
 	struct stat st;
 
+	const char *trigger = m->trigger; /* the command line's, set before */
+
 	memset(m, 0, sizeof(*m));
+	m->trigger = trigger;
 	m->job = job;
 	if (bad >= 0)
 		return job_fail_at(job, opt_at((unsigned)bad)->name, cause,

@@ -133,6 +133,11 @@ void crash_print_text(const struct crash_job_report *r, unsigned nr, struct strb
 			}
 			text_row(&r[j].rounds[i].res, out);
 			text_faults(&r[j].rounds[i].res, out);
+			if (m->trigger && r[j].rounds[i].trigger_status)
+				strbuf_addf(out, "      (--trigger %s: wait status %d)\n",
+					    r[j].rounds[i].trigger_status < 0 ? "did not start"
+									      : "failed",
+					    r[j].rounds[i].trigger_status);
 		}
 		if (m->witness_host)
 			strbuf_addf(out,
@@ -247,6 +252,8 @@ void crash_print_json(const struct crash_job_report *r, unsigned nr, struct strb
 			json_open(&j, NULL, '{');
 			json_u64(&j, "round", r[k].rounds[i].round);
 			json_u64(&j, "killed_after_ns", r[k].rounds[i].killed_after);
+			if (m->trigger)
+				json_i64(&j, "trigger_status", r[k].rounds[i].trigger_status);
 			json_u64(&j, "writes", f->writes);
 			json_dbl(&j, "writes_per_sec",
 				 per_sec(f->writes,

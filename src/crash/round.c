@@ -58,6 +58,28 @@ static void child_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* --trigger: @cmd through the shell, with the writer's process ID in
+ * IOGAUGE_CRASH_WRITER, waited for: a power cut's command never returns.
+ * *@status: its wait status, or -1 when it could not start. */
+static void run_trigger(const char *cmd, pid_t writer, int *status)
+{
+	char id[24];
+	pid_t t;
+
+	snprintf(id, sizeof(id), "%d", (int)writer);
+	t = fork();
+	if (!t) {
+		setenv("IOGAUGE_CRASH_WRITER", id, 1);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	*status = -1;
+	if (t < 0)
+		return;
+	while (waitpid(t, status, 0) < 0 && errno == EINTR)
+		;
+}
+
 /* Reads what the pipe holds into the log; @carry holds a record cut in
  * two.  1 at the end of the pipe, 0, or -errno. */
 static int drain(int fd, struct crash_log *log, uint8_t *buf, size_t cap, size_t *carry,
@@ -120,6 +142,8 @@ static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_i
 
 		now = run_now();
 		if (!killed && (now >= kill_at || *stop)) {
+			if (m->trigger && !*stop)
+				run_trigger(m->trigger, pid, &out->trigger_status);
 			kill(pid, SIGKILL);
 			killed = true;
 			out->killed_after = now - t0;

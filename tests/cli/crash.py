@@ -327,6 +327,26 @@ def enospc(tmp):
               "a full file system: exit %d, %r %r" % (rc, out, err))
 
 
+def trigger(tmp):
+    """--trigger runs at each kill moment with the writer's PID (here it
+    kills the writer itself), and a failing one is noted."""
+    out_file = os.path.join(tmp, "fired")
+    rc, out, err, _ = crash(tmp, "trig", [], rounds=2, runtime="200ms",
+                            more=["--trigger=kill -KILL $IOGAUGE_CRASH_WRITER; "
+                                  "echo $IOGAUGE_CRASH_WRITER >> " + out_file])
+    pids = open(out_file).read().split() if os.path.exists(out_file) else []
+    check(rc == 0 and len(pids) == 2 and all(p.isdigit() for p in pids) and
+          len(set(pids)) == 2, "--trigger ran once a round with the writer's PID: %s %r" %
+          (pids, err))
+    if rc == 0:
+        doc = json.loads(out)
+        check(all(r["trigger_status"] == 0 and r["lost"] == 0 for r in doc["jobs"][0]["rounds"]),
+              "--trigger's status, no loss: %s" % doc["jobs"][0]["rounds"])
+    rc, out, err, _ = crash(tmp, "trig", [], rounds=1, runtime="100ms", more=["--trigger=exit 3"])
+    check(rc == 0 and json.loads(out)["jobs"][0]["rounds"][0]["trigger_status"] == 3 << 8,
+          "a failing --trigger is noted: exit %d" % rc)
+
+
 def recipes(tmp):
     """jobs/durability's crash recipes run, shortened: every mode keeps its
     promise, and the window sweep's figures are there."""
@@ -367,6 +387,7 @@ def main():
         lying_storage(tmp)
         bad_input(tmp)
         enospc(tmp)
+        trigger(tmp)
         recipes(tmp)
         sigterm(tmp)
         print("crash.py: %.1f s" % (time.monotonic() - t))
