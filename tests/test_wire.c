@@ -104,9 +104,8 @@ static void test_lines(void **state)
 /* Random lines, from random bytes and from mangled good lines. */
 static void test_fuzz(void **state)
 {
-	static const char *const good[] = { "a 4096 17", "s 3",
-					    "iogauge-witness 1 abc 4096 65536 crc32c "
-					    "kill\tnone\t/f" };
+	static const char hello[] = "iogauge-witness 1 abc 4096 65536 crc32c kill\tnone\t/f";
+	static const char *const good[] = { "a 4096 17", "s 3", hello };
 	uint64_t x = 0x9e3779b97f4a7c15ull, a, b;
 	struct wire_hello h;
 	const char *why;

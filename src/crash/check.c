@@ -269,6 +269,8 @@ int crash_check(const char *log_path, unsigned round, const char *file, struct c
 				      (unsigned long long)h.bs);
 		goto out;
 	}
+	if (round && !res->acked)
+		goto out; /* killed before its first acknowledgement: nothing to check */
 	/* Read only: the checker never writes to what it checks. */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
