@@ -36,7 +36,7 @@ def start_witness(tmp, log, run="abc"):
     return p, int(m.group(1)) if m else 0
 
 
-def writer(tmp, port, run="abc", rounds=2, runtime="300ms", name="w"):
+def writer(tmp, port, run="abc", rounds=2, runtime="500ms", name="w"):
     return capture([BIN, "crash", "--name=" + name, "--filename=" + os.path.join(tmp, "w.dat"),
                     "--size=%d" % SIZE, "--fsync=4", "--rounds=%d" % rounds,
                     "--runtime=" + runtime, "--set", "witness=127.0.0.1:%d/%s" % (port, run)],
