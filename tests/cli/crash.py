@@ -16,6 +16,7 @@
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import struct
@@ -313,6 +314,66 @@ def sigterm(tmp):
     check(took < 2.0, "SIGTERM: stopped in %.2f s" % took)
 
 
+def syscalls(tmp):
+    """Each mode does what it says, seen by strace: the open's flags, and
+    fsync or fdatasync once per N writes acknowledged (or per window)."""
+    strace = shutil.which("strace")
+    if not strace:
+        print("syscalls: no strace: skipped")
+        return
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+    cases = [("dsync", ["--sync=dsync"], "O_DSYNC", None, None),
+             ("osync", ["--sync=sync"], "O_SYNC", None, None),
+             ("direct", ["--direct=1"], "O_DIRECT", None, None),
+             ("none", [], None, None, None),
+             ("fsync8", ["--fsync=8"], None, "fsync", 8),
+             ("fdatasync4", ["--fdatasync=4"], None, "fdatasync", 4),
+             ("window", ["--fsync_window=2ms"], None, "fsync", 0)]
+
+    def one(case):
+        name, extra, flag, call, every = case
+        dat = os.path.join(tmp, "sc-" + name + ".dat")
+        trace = os.path.join(tmp, "sc-" + name + ".trace")
+        rc, out, err = capture([strace, "-f", "-qq", "-o", trace, "-e",
+                                "trace=openat,fsync,fdatasync", BIN, "crash",
+                                "--output-format=json", "--name=" + name, "--filename=" + dat,
+                                "--size=64k", "--rounds=1", "--runtime=400ms"] + extra,
+                               env=env, timeout=60)
+        return case, rc, out, err, open(trace).read().splitlines() if rc == 0 else []
+
+    for (name, extra, flag, call, every), rc, out, err, lines in concurrently(one, cases):
+        if not check(rc == 0, "%s under strace: exit %d: %s" % (name, rc, err)):
+            continue
+        job = json.loads(out)["jobs"][0]
+        acked, syncs = job["total"]["acked"], job["total"]["sync"]["count"]
+        opens = [ln for ln in lines if "sc-" + name + ".dat" in ln and "openat" in ln]
+        wr = [ln for ln in opens if "O_WRONLY" in ln]
+        check(len(wr) == 1 and (flag in wr[0] if flag else
+                                not re.search("O_DSYNC|O_SYNC|O_DIRECT", wr[0])),
+              "%s: the writer's open: %s" % (name, wr))
+        check(len(opens) == 2 and "O_RDONLY" in opens[1],
+              "%s: the checker opens the file read only: %s" % (name, opens))
+        # The writer's own calls (the witness syncs its log apart).
+        pid = wr[0].split()[0] if wr else "?"
+        mine = [ln for ln in lines if ln.split()[0] == pid]
+        calls = sum(1 for ln in mine if re.search(r"\b(fsync|fdatasync)\(", ln))
+        if call:
+            n = sum(1 for ln in mine if re.search(r"\b%s\(" % call, ln))
+            # Every sync that returned acknowledged its writes; one more may
+            # have been under way at the kill.
+            check(syncs > 0 and n in (syncs, syncs + 1) and calls == n,
+                  "%s: %d %s calls for %d syncs counted" % (name, n, call, syncs))
+            if every:
+                # The kill may fall between a sync's return and its batch's
+                # acknowledgements.
+                check(acked in (syncs * every, (syncs - 1) * every),
+                      "%s: %d acknowledged = %d syncs x %d" % (name, acked, syncs, every))
+            else:
+                check(acked > 2 * syncs, "window: %d acknowledged, %d syncs" % (acked, syncs))
+        else:
+            check(calls == 0 and syncs == 0, "%s: no sync calls (%d)" % (name, calls))
+
+
 def enospc(tmp):
     """A run-time failure: the writer's file on a full tmpfs (root only)."""
     mnt = os.path.join(tmp, "full")
@@ -387,6 +448,7 @@ def main():
         modes(tmp)
         lying_storage(tmp)
         bad_input(tmp)
+        syscalls(tmp)
         enospc(tmp)
         trigger(tmp)
         recipes(tmp)
