@@ -113,8 +113,10 @@ static int read_log(const char *path, unsigned round, struct log_head *h, uint64
 		}
 		if (!len || line[len - 1] != '\n') {
 			/* The last line, cut short: the witness died writing it. */
-			if (feof(f))
+			if (feof(f)) {
+				res->log_cut = true;
 				break;
+			}
 			ret = set_cause(cause, "%s:%u: a line too long for a witness log", path,
 					lineno);
 			break;
@@ -141,8 +143,14 @@ static int read_log(const char *path, unsigned round, struct log_head *h, uint64
 				a = xcalloc(h->size / h->bs, sizeof(*a));
 			continue;
 		}
-		if (sscanf(line, "round %u", &cur) == 1 || !strncmp(line, "end ", 4))
+		if (sscanf(line, "round %u", &cur) == 1) {
+			res->unended += !round || cur == round;
 			continue;
+		}
+		if (!strncmp(line, "end ", 4)) {
+			res->unended -= res->unended && (!round || cur == round);
+			continue;
+		}
 		if (sscanf(line, "a %llu %llu", &off, &gen) != 2 || off % h->bs || off >= h->size ||
 		    !gen || gen > CRASH_GEN_MASK) {
 			ret = set_cause(cause,

@@ -133,8 +133,10 @@ struct crash_result {
 	uint64_t count[4]; /* enum crash_fault: blocks of each */
 	unsigned nr_bad;   /* in bad[]: the first CRASH_FAULTS_MAX by offset */
 	struct crash_bad bad[CRASH_FAULTS_MAX];
-	bool promises;	 /* the log's mode promised durability */
-	char file[4096]; /* the file the log names */
+	bool promises;	  /* the log's mode promised durability */
+	bool log_cut;	  /* the log's last line was cut short (not read) */
+	unsigned unended; /* rounds without their end line: the witness stopped */
+	char file[4096];  /* the file the log names */
 	char mode[64];
 };
 

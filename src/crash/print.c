@@ -295,6 +295,13 @@ void crash_print_check_text(const struct crash_result *res, struct strbuf *out)
 	strbuf_adds(out, "  check   ");
 	text_row(res, out);
 	text_faults(res, out);
+	if (res->log_cut)
+		strbuf_adds(out, "  the log's last line was cut short: read to the line before\n");
+	if (res->unended)
+		strbuf_addf(out,
+			    "  %u round%s without an end line: the witness stopped before the "
+			    "writer did (its last acknowledgements may be missing, never extra)\n",
+			    res->unended, res->unended == 1 ? "" : "s");
 	strbuf_addf(out, "  %s\n",
 		    !res->promises	       ? "(the mode promised nothing: losses expected)"
 		    : crash_result_broken(res) ? "FAILED: acknowledged writes are not in the file"
@@ -311,6 +318,8 @@ void crash_print_check_json(const struct crash_result *res, struct strbuf *out)
 	json_str(&j, "filename", res->file);
 	json_str(&j, "mode", res->mode);
 	json_str(&j, "promise", res->promises ? "kill" : "none");
+	json_str(&j, "log_cut_short", res->log_cut ? "yes" : "no");
+	json_u64(&j, "rounds_without_end", res->unended);
 	json_result(&j, res);
 	json_str(&j, "result", crash_result_broken(res) ? "failed" : "ok");
 	json_close(&j, '}');

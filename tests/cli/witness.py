@@ -140,7 +140,9 @@ def main():
         with open(cut, "w") as f:
             f.write(text[:len(text) - 5])
         rc, out, err = capture([BIN, "crash", "--check", "--witness=" + cut])
-        check(rc == 0, "a log cut short: exit %d: %s%s" % (rc, out, err))
+        # (its last line is the last round's end: that round reads unended)
+        check(rc == 0 and "cut short" in out and "1 round without an end line" in out,
+              "a log cut short: exit %d: %s%s" % (rc, out, err))
         extra = os.path.join(tmp, "extra.log")
         with open(extra, "w") as f:
             f.write(text + "a 8192 1099511627775\n")
@@ -171,6 +173,9 @@ def main():
         print("witness killed: the writer stopped in %.2f s, exit %d" % (took, w.returncode))
         check(w.returncode == 1 and "the witness at 127.0.0.1" in err and took < 5,
               "the writer stops when the witness goes away: exit %d, %r" % (w.returncode, err))
+        rc, out, _ = capture([BIN, "crash", "--check", "--witness=" + log])
+        check("without an end line" not in out,
+              "the witness ends its round when it stops: %s" % out)
 
         # Bad flags.
         for args, msg in ((["--listen=127.0.0.1:0", "--log=" + log], "--run"),
