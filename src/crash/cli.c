@@ -231,12 +231,14 @@ static int run_job(const struct crash_mode *m, const char *log_path, struct cras
 	crash_mode_hello(m, run_id, &hello);
 	rep->mode = m;
 	rep->rounds = xcalloc(m->rounds, sizeof(*rep->rounds));
+	hist_init(&rep->hists.sync);
+	hist_init(&rep->hists.wait);
 	ret = crash_log_open(&log, log_path, &hello, cause);
 	if (ret)
 		return ret;
 	for (r = 1; r <= m->rounds && !stop; r++) {
 		ret = crash_round_run(m, r, run_id, &gen, &log, log_path, &stop,
-				      &rep->rounds[rep->nr], cause);
+				      &rep->rounds[rep->nr], &rep->hists, cause);
 		if (ret)
 			break;
 		rep->nr++;
@@ -304,8 +306,11 @@ static int run_main(const struct crash_args *a, struct output *dest)
 	if (stop && !status)
 		status = 128 + stop;
 out:
-	for (i = 0; reps && i < nr; i++)
+	for (i = 0; reps && i < nr; i++) {
 		free(reps[i].rounds);
+		hist_free(&reps[i].hists.sync);
+		hist_free(&reps[i].hists.wait);
+	}
 	free(reps);
 	for (i = 0; modes && i < nr; i++)
 		crash_mode_free(&modes[i]);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "jobfile/job.h"
+#include "stats/hist.h"
 #include "util/util.h"
 
 /* A stamp's generation: the run's id above, the write's number in the
@@ -73,6 +74,13 @@ struct crash_figures {
 	char note[160]; /* the remote witness's refusal, as it gave it */
 };
 
+/* Latency histograms: each sync call, each acknowledgement's wait (from
+ * its write's start).  The writer's live in the memory it shares with the
+ * parent; a job's add up its rounds'. */
+struct crash_hists {
+	struct hist sync, wait;
+};
+
 /* One acknowledgement, as the writer sends it (host order: same machine). */
 struct crash_ack {
 	uint64_t off;
@@ -83,7 +91,7 @@ struct crash_ack {
  * ack to @ack_fd for each write the mode calls done, until it is killed
  * or fails (then @fig says what failed).  Returns only on failure. */
 int crash_writer(const struct crash_mode *m, uint64_t run_id, uint64_t gen0, int ack_fd,
-		 struct crash_figures *fig);
+		 struct crash_figures *fig, struct crash_hists *hists);
 
 /* The acknowledgement log the witness keeps: a text header naming the
  * file, its block size, verify kind, mode and run, then "round N", an
@@ -158,19 +166,20 @@ struct crash_round {
 	struct crash_result res;
 };
 
-/* Runs round @r of @m, its acks into @log.  @stop: a signal came (the
- * writer is killed at once).  0, or -errno with *cause set (a writer
- * that failed: file, offset, size and errno text). */
+/* Runs round @r of @m, its acks into @log, its latencies added to @acc.
+ * @stop: a signal came (the writer is killed at once).  0, or -errno with
+ * *cause set (a writer that failed: file, offset, size and errno text). */
 int crash_round_run(const struct crash_mode *m, unsigned r, uint64_t run_id, uint64_t *gen,
 		    struct crash_log *log, const char *log_path, const atomic_int *stop,
-		    struct crash_round *out, char **cause);
+		    struct crash_round *out, struct crash_hists *acc, char **cause);
 
 /* A job's rounds, for the report. */
 struct crash_job_report {
 	const struct crash_mode *mode;
 	struct crash_round *rounds;
 	unsigned nr;
-	bool failed; /* the run stopped at round nr + 1 (an error, told apart) */
+	bool failed;		  /* the run stopped at round nr + 1 (an error, told apart) */
+	struct crash_hists hists; /* every round's */
 };
 
 void crash_print_text(const struct crash_job_report *r, unsigned nr, struct strbuf *out);

@@ -164,11 +164,15 @@ void crash_print_text(const struct crash_job_report *r, unsigned nr, struct strb
 			add_count(out, s.syncs, 0);
 			strbuf_adds(out, " syncs, mean ");
 			add_ns(out, (double)s.sync_ns / (double)s.syncs);
+			strbuf_adds(out, ", p99 ");
+			add_ns(out, (double)hist_percentile(&r[j].hists.sync, 99));
 			strbuf_adds(out, ", max ");
 			add_ns(out, (double)s.sync_max);
 		}
 		strbuf_adds(out, "\n  acknowledgement wait mean ");
 		add_ns(out, s.acks ? (double)s.wait_ns / (double)s.acks : 0);
+		strbuf_adds(out, ", p99 ");
+		add_ns(out, (double)hist_percentile(&r[j].hists.wait, 99));
 		strbuf_adds(out, ", worst ");
 		add_ns(out, (double)s.wait_max);
 		strbuf_addf(
@@ -210,11 +214,18 @@ static void json_result(struct json *j, const struct crash_result *res)
 	json_close(j, ']');
 }
 
-static void json_latency(struct json *j, const char *key, uint64_t n, uint64_t sum, uint64_t max)
+/* @h: the latencies' histogram for percentiles, or NULL (none kept). */
+static void json_latency(struct json *j, const char *key, uint64_t n, uint64_t sum, uint64_t max,
+			 const struct hist *h)
 {
 	json_open(j, key, '{');
 	json_u64(j, "count", n);
 	json_dbl(j, "mean_ns", n ? (double)sum / (double)n : 0);
+	if (h) {
+		json_u64(j, "p50_ns", hist_percentile(h, 50));
+		json_u64(j, "p99_ns", hist_percentile(h, 99));
+		json_u64(j, "p99.9_ns", hist_percentile(h, 99.9));
+	}
 	json_u64(j, "max_ns", max);
 	json_close(j, '}');
 }
@@ -269,9 +280,9 @@ void crash_print_json(const struct crash_job_report *r, unsigned nr, struct strb
 		json_u64(&j, "wrong_place", s.count[CRASH_WRONG_PLACE]);
 		json_u64(&j, "writes", s.writes);
 		json_dbl(&j, "writes_per_sec", per_sec(s.writes, s.time_ns));
-		json_latency(&j, "write", s.writes, s.write_ns, s.write_max);
-		json_latency(&j, "sync", s.syncs, s.sync_ns, s.sync_max);
-		json_latency(&j, "ack_wait", s.acks, s.wait_ns, s.wait_max);
+		json_latency(&j, "write", s.writes, s.write_ns, s.write_max, NULL);
+		json_latency(&j, "sync", s.syncs, s.sync_ns, s.sync_max, &r[k].hists.sync);
+		json_latency(&j, "ack_wait", s.acks, s.wait_ns, s.wait_max, &r[k].hists.wait);
 		json_close(&j, '}');
 		if (m->witness_host)
 			json_str(&j, "witness", m->job->witness);

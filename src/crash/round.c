@@ -24,6 +24,8 @@
 /* What the two children leave for the parent: they share this page. */
 struct shared {
 	struct crash_figures fig;
+	struct crash_hists hists; /* their buckets are the two arrays below */
+	uint64_t sync_buckets[HIST_NR], wait_buckets[HIST_NR];
 	struct crash_result res;
 	int check_ret;
 	char check_cause[1024];
@@ -133,7 +135,7 @@ static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_i
 	if (!pid) {
 		close(p[0]);
 		child_signals();
-		crash_writer(m, run_id, gen0, p[1], &sh->fig);
+		crash_writer(m, run_id, gen0, p[1], &sh->fig, &sh->hists);
 		_exit(1);
 	}
 	close(p[1]);
@@ -191,7 +193,7 @@ static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_i
 
 int crash_round_run(const struct crash_mode *m, unsigned r, uint64_t run_id, uint64_t *gen,
 		    struct crash_log *log, const char *log_path, const atomic_int *stop,
-		    struct crash_round *out, char **cause)
+		    struct crash_round *out, struct crash_hists *acc, char **cause)
 {
 	struct shared *sh =
 		mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -203,10 +205,16 @@ int crash_round_run(const struct crash_mode *m, unsigned r, uint64_t run_id, uin
 	if (sh == MAP_FAILED)
 		return set_cause_errno(cause, errno, "mmap: %s", strerror(errno));
 	memset(sh, 0, sizeof(*sh));
+	hist_init(&sh->hists.sync);
+	hist_init(&sh->hists.wait);
+	sh->hists.sync.bucket = sh->sync_buckets;
+	sh->hists.wait.bucket = sh->wait_buckets;
 	ret = crash_log_round(log, r, cause);
 	if (!ret)
 		ret = witness_writer(m, r, run_id, *gen, log, stop, sh, out, cause);
 	out->fig = sh->fig;
+	hist_merge(&acc->sync, &sh->hists.sync);
+	hist_merge(&acc->wait, &sh->hists.wait);
 	out->res.acked = sh->fig.acks; /* until the check says more */
 	/* Past every generation the writer may have put in the file: a write
 	 * in flight at the kill has no count yet. */

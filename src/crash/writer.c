@@ -38,6 +38,7 @@ struct pending {
 struct writer {
 	const struct crash_mode *m;
 	struct crash_figures *fig;
+	struct crash_hists *hists;
 	int fd, ack_fd;
 	bool remote; /* ack_fd is a remote witness's socket: lines, answered */
 	struct crash_ack out[ACKS_PER_SEND];
@@ -172,6 +173,7 @@ static int ack(struct writer *w, uint64_t off, uint64_t gen, uint64_t t0, uint64
 	w->nr_out++;
 	w->fig->acks++;
 	note(now - t0, &w->fig->ack_wait_ns, &w->fig->ack_wait_max_ns);
+	hist_record(&w->hists->wait, now - t0);
 	w->fig->t_end = now;
 	return w->nr_out == ACKS_PER_SEND ? send_acks(w) : 0;
 }
@@ -199,8 +201,11 @@ static int sync_file(struct writer *w)
 
 	if (ret)
 		return fail(w, w->m->datasync ? "fdatasync" : "fsync", errno, 0, 0);
+	uint64_t ns = run_now() - t0;
+
 	w->fig->syncs++;
-	note(run_now() - t0, &w->fig->sync_ns, &w->fig->sync_max_ns);
+	note(ns, &w->fig->sync_ns, &w->fig->sync_max_ns);
+	hist_record(&w->hists->sync, ns);
 	return 0;
 }
 
@@ -284,9 +289,9 @@ static int write_loop(struct writer *w, struct job *stamp, uint8_t *buf, uint8_t
 }
 
 int crash_writer(const struct crash_mode *m, uint64_t run_id, uint64_t gen0, int ack_fd,
-		 struct crash_figures *fig)
+		 struct crash_figures *fig, struct crash_hists *hists)
 {
-	struct writer w = { .m = m, .fig = fig, .fd = -1, .ack_fd = ack_fd };
+	struct writer w = { .m = m, .fig = fig, .hists = hists, .fd = -1, .ack_fd = ack_fd };
 	unsigned cap = m->sync_every ? m->sync_every : m->window ? WINDOW_CAP : 0;
 	struct job *stamp = xcalloc(1, sizeof(*stamp));
 	struct pending *pend = cap ? xcalloc(cap, sizeof(*pend)) : NULL;

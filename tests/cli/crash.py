@@ -148,6 +148,12 @@ def modes(tmp):
             # One sync covers many writes, and no ack waits much past the window.
             check(tot["sync"]["count"] * 2 < tot["acked"],
                   "window: fewer syncs than writes: %s" % tot["sync"])
+            # The first write of a window waits the window out, at least.
+            check(tot["ack_wait"]["max_ns"] >= 2000000,
+                  "window: the worst wait is 2 ms or more: %s" % tot["ack_wait"])
+        w = tot["ack_wait"]
+        check(w["count"] >= tot["acked"] and w["p50_ns"] <= w["p99_ns"] <= w["max_ns"],
+              "%s: the acknowledgement waits' percentiles: %s" % (name, w))
 
 
 def read_log(path):
