@@ -96,7 +96,7 @@ MODES = [
 ]
 
 
-def crash(tmp, name, extra, rounds=5, runtime="250ms", more=()):
+def crash(tmp, name, extra, rounds=5, runtime="200ms", more=()):
     args = [BIN, "crash", "--output-format=json", "--name=" + name,
             "--filename=" + os.path.join(tmp, name + ".dat"), "--size=%d" % SIZE,
             "--rounds=%d" % rounds, "--runtime=" + runtime, "--seed=7"] + list(extra) + list(more)
@@ -173,11 +173,11 @@ def lying_storage(tmp):
     log = os.path.join(tmp, "acks.log")
     dat = os.path.join(tmp, "lie.dat")
     args = [BIN, "crash", "--witness=" + log, "--name=lie", "--filename=" + dat,
-            "--size=%d" % SIZE, "--fsync=16", "--rounds=1", "--runtime=1s"]
+            "--size=%d" % SIZE, "--fsync=64", "--rounds=1", "--runtime=1s"]
     rc, out, err = capture(args, timeout=60)
     check(rc == 0 and "0 lost" in out, "the honest run: exit %d: %s%s" % (rc, out, err))
     head, acks, run = read_log(log)
-    check(head.get("mode") == "fsync=16" and int(head["bs"]) == BS,
+    check(head.get("mode") == "fsync=64" and int(head["bs"]) == BS,
           "the log's header: %s" % head)
     newest = {}
     for off, gen in acks:
@@ -193,8 +193,9 @@ def lying_storage(tmp):
           (rc, out, err))
 
     # The lie: the last three blocks acknowledged hold their previous
-    # generation (16 writes earlier: rw=write over 16 blocks; 16 writes a
-    # sync, so that a loaded machine still syncs twice), as a device
+    # generation (16 writes earlier: rw=write over 16 blocks; 64 writes a
+    # sync, so that one sync, even on a loaded machine, acknowledges four
+    # generations of every block), as a device
     # that acknowledged the fsync and kept older data would.
     last = []
     for off, gen in reversed(acks):
@@ -423,7 +424,7 @@ def recipes(tmp):
     def one(name):
         path = os.path.join(src, "jobs", "durability", name)
         return name, capture([BIN, "crash", "--output-format=json", path,
-                              "--set", "rounds=1", "--set", "runtime=300ms", "--set",
+                              "--set", "rounds=1", "--set", "runtime=200ms", "--set",
                               "size=256k", "--set",
                               "filename=" + os.path.join(tmp, name + ".dat")], timeout=60)
 
