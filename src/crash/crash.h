@@ -160,6 +160,7 @@ int crash_check(const char *log_path, unsigned round, const char *file, struct c
  * checked by a fresh process. */
 struct crash_round {
 	unsigned round;
+	uint64_t kill_at;      /* ns from the fork: the moment drawn from seed= */
 	uint64_t killed_after; /* ns from the fork to SIGKILL */
 	int trigger_status;    /* --trigger's wait status; -1: it did not start */
 	struct crash_figures fig;

@@ -262,6 +262,7 @@ void crash_print_json(const struct crash_job_report *r, unsigned nr, struct strb
 
 			json_open(&j, NULL, '{');
 			json_u64(&j, "round", r[k].rounds[i].round);
+			json_u64(&j, "kill_at_ns", r[k].rounds[i].kill_at);
 			json_u64(&j, "killed_after_ns", r[k].rounds[i].killed_after);
 			if (m->trigger)
 				json_i64(&j, "trigger_status", r[k].rounds[i].trigger_status);

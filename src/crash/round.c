@@ -124,7 +124,8 @@ static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_i
 		return set_cause_errno(cause, errno, "pipe: %s", strerror(errno));
 	(void)fcntl(p[0], F_SETPIPE_SZ, 1 << 20); /* fewer stalls; a smaller one works */
 	t0 = run_now();
-	kill_at = t0 + kill_delay(m, r);
+	out->kill_at = kill_delay(m, r);
+	kill_at = t0 + out->kill_at;
 	pid = fork();
 	if (pid < 0) {
 		ret = set_cause_errno(cause, errno, "fork: %s", strerror(errno));

@@ -381,6 +381,21 @@ def syscalls(tmp):
             check(calls == 0 and syncs == 0, "%s: no sync calls (%d)" % (name, calls))
 
 
+def seeds(tmp):
+    """seed= decides the kill moments: the same seed draws the same ones,
+    another seed others, each between half of runtime= and all of it."""
+    def moments(seed):
+        rc, out, err, _ = crash(tmp, "seed", ["--seed=%d" % seed], rounds=3, runtime="100ms")
+        if not check(rc == 0, "seed=%d: exit %d: %s" % (seed, rc, err)):
+            return []
+        return [r["kill_at_ns"] for r in json.loads(out)["jobs"][0]["rounds"]]
+
+    a, b, c = moments(5), moments(5), moments(6)
+    print("kill moments (ns): seed=5 %s, again %s, seed=6 %s" % (a, b, c))
+    check(a and a == b and a != c, "the same seed, the same moments; another, others")
+    check(all(50000000 <= t <= 100000000 for t in a + c), "within [runtime/2, runtime]")
+
+
 def enospc(tmp):
     """A run-time failure: the writer's file on a full tmpfs (root only)."""
     mnt = os.path.join(tmp, "full")
@@ -456,6 +471,7 @@ def main():
         lying_storage(tmp)
         bad_input(tmp)
         syscalls(tmp)
+        seeds(tmp)
         enospc(tmp)
         trigger(tmp)
         recipes(tmp)
