@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # iogauge witness, the remote witness, over 127.0.0.1 only: a writer's
 # acknowledgements logged and checked with --check; another run refused;
-# 300 pieces of garbage on its port (random bytes, broken hellos, a good
+# 200 pieces of garbage on its port (random bytes, broken hellos, a good
 # hello then bad lines or a batch of the wrong count, a line too long)
 # each refused without a crash, the witness still serving after them; it
 # listens only where told (not on 127.0.0.2); a log cut short and an
@@ -36,7 +36,7 @@ def start_witness(tmp, log, run="abc"):
     return p, int(m.group(1)) if m else 0
 
 
-def writer(tmp, port, run="abc", rounds=2, runtime="500ms", name="w"):
+def writer(tmp, port, run="abc", rounds=1, runtime="500ms", name="w"):
     return capture([BIN, "crash", "--name=" + name, "--filename=" + os.path.join(tmp, "w.dat"),
                     "--size=%d" % SIZE, "--fsync=4", "--rounds=%d" % rounds,
                     "--runtime=" + runtime, "--set", "witness=127.0.0.1:%d/%s" % (port, run)],
@@ -108,8 +108,8 @@ def main():
         check(rc == 1 and "another run" in err, "another run refused: exit %d, %r" % (rc, err))
 
         rng = random.Random(24)
-        answers = [talk(port, garbage(rng, dat)) for _ in range(300)]
-        check(p.poll() is None, "the witness outlives 300 pieces of garbage")
+        answers = [talk(port, garbage(rng, dat)) for _ in range(200)]
+        check(p.poll() is None, "the witness outlives 200 pieces of garbage")
         refused = re.compile(rb"(ok \d+\n)?no [^\n]+\n$")
         check(all(refused.match(a) or a == b"(reset)" for a in answers),
               "each piece refused: %s" % [a for a in answers if not refused.match(a)][:5])
