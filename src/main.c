@@ -33,6 +33,7 @@
 #include "sweep/sweep.h"
 #include "util/sysutil.h"
 #include "verify/crctest.h"
+#include "version/version.h"
 #include "workload/blktrace.h"
 
 #define EXIT_FAILED    1
@@ -746,8 +747,13 @@ int main(int argc, char **argv)
 			clock_info();
 		if (cli.help)
 			fputs(usage, stdout);
-		if (cli.version)
-			printf("iogauge %s\n", IOGAUGE_VERSION);
+		if (cli.version) {
+			struct strbuf v = { 0 };
+
+			version_text(&v);
+			fputs(v.buf, stdout);
+			strbuf_free(&v);
+		}
 		if (cli.help_options)
 			help_options();
 		goto out;
