@@ -15,8 +15,7 @@
 #include "version/version.h"
 
 /* Part @what into the "with" or the "without" list, comma-separated. */
-static void version_part(struct strbuf *with, struct strbuf *without, bool built,
-			 const char *what)
+static void version_part(struct strbuf *with, struct strbuf *without, bool built, const char *what)
 {
 	struct strbuf *sb = built ? with : without;
 
@@ -40,7 +39,8 @@ static void version_parts(struct strbuf *sb)
 	numa = true;
 #endif
 	version_part(&with, &without, uring,
-		     uring ? "liburing " IOGAUGE_LIBURING_VERSION " (io_uring)" : "liburing (io_uring)");
+		     uring ? "liburing " IOGAUGE_LIBURING_VERSION " (io_uring)"
+			   : "liburing (io_uring)");
 	version_part(&with, &without, aio, "libaio (libaio)");
 	version_part(&with, &without, numa, "libnuma (numa_cpu_nodes, numa_mem_policy)");
 	if (with.len)
@@ -99,8 +99,9 @@ char *version_recipe_dir(char **cause)
 		if (!strcmp(exe, IOGAUGE_BINARY_DIR) && is_dir(IOGAUGE_SOURCE_DIR "/jobs"))
 			return xstrdup(IOGAUGE_SOURCE_DIR "/jobs");
 	}
-	set_cause(cause, "no recipe folder: none installed beside this binary (%s/%s); "
-			 "IOGAUGE_RECIPES=DIR names one",
+	set_cause(cause,
+		  "no recipe folder: none installed beside this binary (%s/%s); "
+		  "IOGAUGE_RECIPES=DIR names one",
 		  n > 0 ? exe : "?", IOGAUGE_DATADIR_REL);
 	return NULL;
 }
