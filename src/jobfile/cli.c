@@ -521,3 +521,23 @@ void cli_free(struct cli *cli)
 {
 	jobset_free(&cli->js);
 }
+
+const char *const *cli_flag_names(unsigned *n)
+{
+	*n = ARRAY_SIZE(cli_flags);
+	return cli_flags;
+}
+
+const char *const *cli_flag_values(const char *flag, unsigned *n)
+{
+	*n = 0;
+	if (!strcmp(flag, "output-format"))
+		*n = ARRAY_SIZE(format_names);
+	else if (!strcmp(flag, "eta"))
+		*n = ARRAY_SIZE(eta_names);
+	else if (!strcmp(flag, "idle-prof"))
+		*n = ARRAY_SIZE(idle_prof_names);
+	else
+		return NULL;
+	return flag[0] == 'o' ? format_names : flag[0] == 'e' ? eta_names : idle_prof_names;
+}

@@ -64,6 +64,12 @@ struct cli {
 int cli_parse(struct cli *cli, int argc, char **argv, char **cause);
 void cli_free(struct cli *cli);
 
+/* For the shell completion (src/complete/): the flags' names without
+ * "--", and the names a flag takes (output-format, eta, idle-prof; NULL
+ * for any other flag). */
+const char *const *cli_flag_names(unsigned *n);
+const char *const *cli_flag_values(const char *flag, unsigned *n);
+
 /*
  * One report flag at argv[*i] (--output-format, --minimal, --output, --plot,
  * --eta), for iogauge sqlio's command line; a value given as the next word
