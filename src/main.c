@@ -135,6 +135,7 @@ static const char usage[] =
 	"  --trigger=CMD       run CMD through the shell when a trigger fires\n"
 	"  --crctest=LIST      the speed of each checksum verify= can use (list: --crctest=list)\n"
 	"  --bandwidth-log     with the status line, write agg-{read,write,trim}_bw.log\n"
+	"  --summary           end with the run in one line: rates, latency, page cache or not\n"
 	"  --inflate-log=FILE  print the text of a log fio stored compressed (.fz)\n"
 	"  --merge-blktrace-only write each merge_blktrace_file and stop\n"
 	"  --idle-prof=MODE    CPU idleness during the run: system, percpu; calibrate: the unit only\n"
@@ -509,6 +510,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	if (cli->profile && !strcmp(cli->profile, "act"))
 		report_act(&run, !cli->act_prep, &out);
 	report(cli, sq, &run, util.buf, ss.shown > 0, &out);
+	if (cli->summary)
+		report_summary(&run, &out);
 	strbuf_free(&util);
 	if (output_commit(dest, out.buf ? out.buf : "", out.len, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);

@@ -17,7 +17,7 @@ static const char *const bare_flags[] = {
 	"help",	      "version",	"help-options",	 "parse-only",
 	"clock-info", "list-engines",	"minimal",	 "readonly",
 	"showcmd",    "warnings-fatal", "bandwidth-log", "merge-blktrace-only",
-	"cmdhelp",    "crctest",
+	"summary",    "cmdhelp",	"crctest",
 };
 
 /* fio's benchmarks for --profile (profiles.c), --terse-version's numbers. */

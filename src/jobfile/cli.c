@@ -24,7 +24,7 @@ static const char *const cli_flags[] = {
 	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
 	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",  "merge-blktrace-only",
 	"idle-prof",	 "aux-path",	   "profile",
-	"status-interval",
+	"status-interval", "summary",
 };
 /* clang-format on */
 
@@ -337,6 +337,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			ret = val ? 0 : -EINVAL;
 		} else if (!strcmp(name, "bandwidth-log") && !eq) {
 			cli->bandwidth_log = true;
+		} else if (!strcmp(name, "summary") && !eq) {
+			cli->summary = true;
 		} else if (!strcmp(name, "crctest")) {
 			cli->crctest = eq ? eq + 1 : "";
 		} else if (!strcmp(name, "cmdhelp")) {

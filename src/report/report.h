@@ -121,6 +121,8 @@ void report_csv(const struct run *run, struct strbuf *sb);
 /* --output-format=openmetrics: gauges and the latency histogram per entry
  * and direction, in the OpenMetrics text format, ending in "# EOF". */
 void report_openmetrics(const struct run *run, struct strbuf *sb);
+/* --summary: the run in one line for a new user (report_summary.c). */
+void report_summary(const struct run *run, struct strbuf *sb);
 /* The live status line, without the carriage return; @prev (may be NULL)
  * is the one before, for the current rates; @units: REPORT_UNITS_* bits. */
 void report_status(const struct run_status *st, const struct run_status *prev, unsigned units,
