@@ -26,6 +26,7 @@
 #include "report/output.h"
 #include "report/eta.h"
 #include "report/report.h"
+#include "recipe/recipe.h"
 #include "run/run.h"
 #include "run/status.h"
 #include "run/trigger.h"
@@ -152,7 +153,8 @@ static const char usage[] =
 	"iogauge sqlio [SQLIO FLAGS] [FILE...] runs a SQLIO v1.5.SG command line (iogauge sqlio -?).\n"
 	"iogauge compare A B [C...] compares runs' JSON reports (iogauge compare --help).\n"
 	"iogauge sweep JOBFILE --OPTION=V1,V2,... runs the job over values (iogauge sweep --help).\n"
-	"iogauge slo JOBFILE --target='p99<=2ms' finds the highest rate meeting it (iogauge slo --help).\n";
+	"iogauge slo JOBFILE --target='p99<=2ms' finds the highest rate meeting it (iogauge slo --help).\n"
+	"iogauge recipes lists the recipes; iogauge recipe NAME [--set KEY=VALUE...] runs one.\n";
 
 static const char sqlio_usage[] =
 	"usage: iogauge sqlio [options] [<filename>...]\n"
@@ -703,6 +705,10 @@ int main(int argc, char **argv)
 		return flush_stdout(sweep_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "slo"))
 		return flush_stdout(slo_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "recipes"))
+		return flush_stdout(recipes_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "recipe"))
+		return recipe_main(argc - 1, argv + 1, main);
 	if (cli_parse(&cli, argc, argv, &cause)) {
 		for (i = 0; i < cli.js.warnings.n; i++)
 			fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
