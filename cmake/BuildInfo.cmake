@@ -1,10 +1,14 @@
 # The commit iogauge is built from, for --version: `git describe` of the
-# source folder at configure time, or "unknown" when that folder is not the
-# top of a git checkout (a source tarball, even one unpacked inside some
-# other checkout, whose commit would be a stranger's).
+# source folder, or "unknown" when that folder is not the top of a git
+# checkout (a source tarball, even one unpacked inside some other
+# checkout, whose commit would be a stranger's).
 #
-# Also runs on its own, for tests/cli/install.py:
-#   cmake -DSRC=folder -P cmake/BuildInfo.cmake   prints the description
+# Runs on its own at every build, so that a commit made since CMake
+# configured is not missed; configure_file() rewrites the header only when
+# a line changed, so an unchanged commit recompiles nothing:
+#   cmake -DSRC=folder -DIN=build_info.h.in -DOUT=build_info.h -D... -P BuildInfo.cmake
+# and for tests/cli/install.py, prints the description:
+#   cmake -DSRC=folder -P cmake/BuildInfo.cmake
 function(iogauge_git_describe src out)
   set(desc unknown)
   find_program(IOGAUGE_GIT git)
@@ -29,6 +33,10 @@ function(iogauge_git_describe src out)
 endfunction()
 
 if(CMAKE_SCRIPT_MODE_FILE AND DEFINED SRC)
-  iogauge_git_describe("${SRC}" d)
-  message("${d}")
+  iogauge_git_describe("${SRC}" IOGAUGE_GIT_DESCRIBE)
+  if(DEFINED OUT)
+    configure_file("${IN}" "${OUT}" @ONLY)
+  else()
+    message("${IOGAUGE_GIT_DESCRIBE}")
+  endif()
 endif()
