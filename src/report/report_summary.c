@@ -55,7 +55,7 @@ void report_summary(const struct run *run, struct strbuf *sb)
 	unsigned i, d, direct = 0, jobs = 0, last = ~0u;
 	bool first = true;
 
-	strbuf_adds(sb, "Summary: ");
+	strbuf_adds(sb, "\nSummary: ");
 	for (i = 0; i < run->nr; i++) {
 		if (run->results[i].job_index == last)
 			continue;
