@@ -17,6 +17,7 @@
 
 #include "jobfile/cli.h"
 #include "jobfile/help.h"
+#include "bundle/bundle.h"
 #include "compare/compare.h"
 #include "engines/engine.h"
 #include "jobfile/job.h"
@@ -137,6 +138,8 @@ static const char usage[] =
 	"  --crctest=LIST      the speed of each checksum verify= can use (list: --crctest=list)\n"
 	"  --bandwidth-log     with the status line, write agg-{read,write,trim}_bw.log\n"
 	"  --summary           end with the run in one line: rates, latency, page cache or not\n"
+	"  --bundle=PATH       also write PATH, a .tar.gz of the job files, options, json+ report\n"
+	"                      and the machine's description (no data of the files under test)\n"
 	"  --inflate-log=FILE  print the text of a log fio stored compressed (.fz)\n"
 	"  --merge-blktrace-only write each merge_blktrace_file and stop\n"
 	"  --idle-prof=MODE    CPU idleness during the run: system, percpu; calibrate: the unit only\n"
@@ -543,6 +546,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		}
 	}
 	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause)) ||
+	    (cli->bundle && bundle_write(cli->bundle, &cli->js, &run, &cause)) ||
 	    (cli->bandwidth_log && eta_agg_write(&es, &cause))) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
@@ -605,6 +609,7 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	/* Checked before anything runs: a report, log or plot that cannot be
 	 * written is bad input, not the end of a long run. */
 	if (report_files_check(jobs, nr, cli->plot, &cause) ||
+	    (cli->bundle && bundle_check(cli->bundle, &cause)) ||
 	    output_open(&dest, cli->output, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);

@@ -24,7 +24,7 @@ static const char *const cli_flags[] = {
 	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
 	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",  "merge-blktrace-only",
 	"idle-prof",	 "aux-path",	   "profile",
-	"status-interval", "summary",
+	"status-interval", "summary",	   "bundle",
 };
 /* clang-format on */
 
@@ -339,6 +339,9 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			cli->bandwidth_log = true;
 		} else if (!strcmp(name, "summary") && !eq) {
 			cli->summary = true;
+		} else if (!strcmp(name, "bundle")) {
+			cli->bundle = flag_value(argc, argv, &i, eq, name, cause);
+			ret = cli->bundle ? 0 : -EINVAL;
 		} else if (!strcmp(name, "crctest")) {
 			cli->crctest = eq ? eq + 1 : "";
 		} else if (!strcmp(name, "cmdhelp")) {

@@ -52,6 +52,7 @@ struct cli {
 	const char *profile;	  /* --profile=NAME: fio's built-in benchmark; into argv */
 	uint64_t status_interval; /* --status-interval: ns, whole ms; 0: none */
 	bool summary;		  /* --summary: the run in one line after the report */
+	const char *bundle;	  /* --bundle=PATH: the run's .tar.gz, or NULL; into argv */
 	bool act_prep;		  /* --profile=act --prep: its table counts no I/O, as fio's */
 	unsigned nr_inputs;	  /* job files and --name jobs */
 	struct jobset js;
