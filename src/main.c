@@ -418,7 +418,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 				   .report_arg = &ss,
 				   .report_every = cli->status_interval,
 				   .report_now = &status_sem };
-	struct strbuf out = { 0 }, util = { 0 };
+	struct strbuf out = { 0 }, util = { 0 }, summary = { 0 };
 	struct sysutil_snap su[2] = { 0 };
 	struct trigger tg;
 	bool triggering;
@@ -515,14 +515,19 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	if (cli->profile && !strcmp(cli->profile, "act"))
 		report_act(&run, !cli->act_prep, &out);
 	report(cli, sq, &run, util.buf, ss.shown > 0, &out);
+	/* After the normal report; with only other formats, on stderr (JSON
+	 * stays JSON), past its blank line. */
 	if (cli->summary)
-		report_summary(&run, &out);
+		report_summary(&run, cli->formats & ~CLI_FMT_NORMAL ? &summary : &out);
 	strbuf_free(&util);
 	if (output_commit(dest, out.buf ? out.buf : "", out.len, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		status = EXIT_FAILED;
 	}
+	if (summary.len)
+		fputs(summary.buf + 1, stderr);
+	strbuf_free(&summary);
 	if (ss.failed)
 		status = EXIT_FAILED;
 	strbuf_free(&out);

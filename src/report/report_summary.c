@@ -11,6 +11,15 @@
 
 static const char *const summary_verb[] = { "reads", "writes", "trims" };
 
+/* A latency in the unit that reads best: us below a millisecond. */
+static void summary_lat(double ns, struct strbuf *sb)
+{
+	if (ns < 1e6)
+		strbuf_addf(sb, "%.1f us", ns / 1e3);
+	else
+		strbuf_addf(sb, "%.2f ms", ns / 1e6);
+}
+
 /* Job @k's direction @d over its clones: 0 when it did no such I/O. */
 static void summary_dir(const struct run *run, unsigned k, unsigned d, struct strbuf *sb,
 			bool *first)
@@ -39,12 +48,12 @@ static void summary_dir(const struct run *run, unsigned k, unsigned d, struct st
 		hist_merge(&lat, &ds->lat);
 	}
 	if (ios) {
-		strbuf_addf(sb,
-			    "%s%s %s %.0f/s (%.1f MiB/s, %llu KiB each on average), "
-			    "latency %.3f ms average, 99%% within %.3f ms",
+		strbuf_addf(sb, "%s%s %s %.0f/s (%.1f MiB/s, %llu KiB each on average), latency ",
 			    *first ? "" : "; ", name, summary_verb[d], iops, bw / 1048576.0,
-			    (unsigned long long)(bs / ios / 1024), hist_mean(&lat) / 1e6,
-			    hist_percentile(&lat, 99) / 1e6);
+			    (unsigned long long)(bs / ios / 1024));
+		summary_lat(hist_mean(&lat), sb);
+		strbuf_adds(sb, " average, 99% within ");
+		summary_lat((double)hist_percentile(&lat, 99), sb);
 		*first = false;
 	}
 	hist_free(&lat);
