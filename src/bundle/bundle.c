@@ -6,6 +6,7 @@
  *   options.ini       every job with each option's final value and origin
  *   report.json       the json+ report (iogauge compare reads it)
  *   report.txt        the normal report
+ *   logs/NAME         the write_*_log files the run wrote (64 MiB at most)
  *   machine.txt       CPU, memory, kernel, the storage under the files
  *   version.txt       iogauge --version
  * Never a byte of the files under test: nothing here opens them.
@@ -22,12 +23,14 @@
 #include "bundle/bundle.h"
 #include "jobfile/job.h"
 #include "report/report.h"
+#include "stats/iolog.h"
 #include "run/run.h"
 #include "version/version.h"
 
 /* A job file at most this big is taken whole (the reader's own limit is
- * larger; a bundle is for sharing). */
+ * larger; a bundle is for sharing), and logs up to this many bytes in all. */
 #define BUNDLE_JOBFILE_MAX (4u << 20)
+#define BUNDLE_LOGS_MAX	   (64u << 20)
 
 int bundle_check(const char *path, char **cause)
 {
@@ -48,15 +51,16 @@ int bundle_check(const char *path, char **cause)
 	return ret;
 }
 
-/* A job file as read, if it is a regular file of a sane size. */
-static bool jobfile_text(const char *path, struct strbuf *out)
+/* A file (a job file, a log) whole, if it is a regular file of at most
+ * @max bytes. */
+static bool file_text(const char *path, struct strbuf *out, size_t max)
 {
 	struct stat st;
 	char buf[65536];
 	ssize_t n;
 	int fd;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > BUNDLE_JOBFILE_MAX)
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > max)
 		return false;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -75,6 +79,39 @@ static char *member_name(unsigned n, const char *path)
 	return xasprintf("jobfiles/%u-%.80s", n, base);
 }
 
+/* The write_*_log files the run wrote (report_logs(), before this), whole
+ * up to BUNDLE_LOGS_MAX bytes in all; the MANIFEST names any left out. */
+static void bundle_logs(struct bundle_tar *t, const struct run *run, struct strbuf *manifest)
+{
+	struct strbuf text = { 0 };
+	size_t total = 0;
+	unsigned i, k;
+	char *path, *name;
+
+	for (i = 0; i < run->nr; i++) {
+		for (k = 0; k <= IOLOG_NR; k++) {
+			path = report_log_path(run->results[i].job, k, i + 1);
+			if (!path)
+				continue;
+			text.len = 0;
+			if (!file_text(path, &text, BUNDLE_LOGS_MAX - total)) {
+				strbuf_addf(manifest,
+					    "(left out: the log %s, not there or too big)\n", path);
+			} else {
+				name = xasprintf("logs/%.90s", strrchr(path, '/')
+								       ? strrchr(path, '/') + 1
+								       : path);
+				bundle_tar_add(t, name, text.buf ? text.buf : "", text.len);
+				strbuf_addf(manifest, "%-28s the log %s\n", name, path);
+				total += text.len;
+				free(name);
+			}
+			free(path);
+		}
+	}
+	strbuf_free(&text);
+}
+
 int bundle_write(const char *path, const struct jobset *js, const struct run *run, char **cause)
 {
 	struct bundle_tar t = { .mtime = (unsigned long long)time(NULL) };
@@ -89,7 +126,7 @@ int bundle_write(const char *path, const struct jobset *js, const struct run *ru
 		char *name;
 
 		sb.len = 0;
-		if (!jobfile_text(js->names.v[i], &sb))
+		if (!file_text(js->names.v[i], &sb, BUNDLE_JOBFILE_MAX))
 			continue;
 		name = member_name(++files, js->names.v[i]);
 		bundle_tar_add(&t, name, sb.buf ? sb.buf : "", sb.len);
@@ -116,6 +153,7 @@ int bundle_write(const char *path, const struct jobset *js, const struct run *ru
 	report_text(run, &sb);
 	bundle_tar_add(&t, "report.txt", sb.buf, sb.len);
 	strbuf_adds(&manifest, "report.txt                   the normal report\n");
+	bundle_logs(&t, run, &manifest);
 	sb.len = 0;
 	bundle_machine(jobs, nr, &sb);
 	bundle_tar_add(&t, "machine.txt", sb.buf, sb.len);

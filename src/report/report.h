@@ -135,6 +135,10 @@ int report_files_check(const struct job *jobs, unsigned nr, const char *plot_dir
 /* Writes the write_*_log files of every clone.  0, or -errno with *cause
  * naming the file. */
 int report_logs(const struct run *run, char **cause);
+/* The file report_logs() writes log @k (enum iolog_kind; IOLOG_NR: the
+ * histogram log) of result @n (from 1) of @job in, malloc'd; NULL when the
+ * job keeps no such log. */
+char *report_log_path(const struct job *job, unsigned k, unsigned n);
 /* Writes SVG plots into @dir (created if missing): per entry the latency
  * histogram of each direction and IOPS and bandwidth over time. */
 int report_plots(const struct run *run, const char *dir, char **cause);

@@ -76,7 +76,8 @@ def main():
             f.write("bs=4k\nfilename=data.bin\nsize=8m\n")
         job = os.path.join(d, "job.fio")
         with open(job, "w") as f:
-            f.write("[global]\ninclude inc.fio\n[reader]\nrw=read\n[writer]\nstonewall\nrw=randwrite\n"
+            f.write("[global]\ninclude inc.fio\n[reader]\nrw=read\nwrite_bw_log=rd\n"
+                    "write_lat_log=rd\n[writer]\nstonewall\nrw=randwrite\n"
                     "filename=written.bin\nsize=4m\nunlink=1\n")
         bundle = os.path.join(d, "run.tar.gz")
         rc, out, err = capture([BIN, "--bundle=" + bundle, "--output-format=json+",
@@ -88,10 +89,15 @@ def main():
               "the bundle holds the file under test's bytes (%d bytes)" % len(raw))
         with tarfile.open(fileobj=io.BytesIO(raw)) as t:
             members = {m.name: t.extractfile(m).read() for m in t.getmembers()}
+        logs = sorted(f for f in os.listdir(d) if f.endswith(".log"))
         check(sorted(members) == sorted(["MANIFEST", "jobfiles/1-job.fio", "jobfiles/2-inc.fio",
                                          "options.ini", "report.json", "report.txt",
-                                         "machine.txt", "version.txt"]),
-              "members: %s" % sorted(members))
+                                         "machine.txt", "version.txt"] +
+                                        ["logs/" + f for f in logs]) and len(logs) == 4,
+              "members: %s, logs written %s" % (sorted(members), logs))
+        for f in logs:
+            with open(os.path.join(d, f), "rb") as fh:
+                check(members.get("logs/" + f) == fh.read(), "logs/%s is not the log" % f)
         for name, src in (("jobfiles/1-job.fio", job),
                           ("jobfiles/2-inc.fio", os.path.join(d, "inc.fio"))):
             with open(src, "rb") as f:
@@ -129,8 +135,8 @@ def main():
             rc, out, err = capture(argv, cwd=d)
             check(rc == 2 and want in err and not os.path.exists(os.path.join(d, "written.bin")),
                   "%s: %d %r" % (argv[1:], rc, err))
-        check(sorted(os.listdir(d)) == ["bogus.tar.gz", "data.bin", "inc.fio", "job.fio",
-                                        "run.json", "run.tar.gz"],
+        check(sorted(os.listdir(d)) == sorted(["bogus.tar.gz", "data.bin", "inc.fio", "job.fio",
+                                               "run.json", "run.tar.gz"] + logs),
               "left behind: %s" % sorted(os.listdir(d)))
     finish("bundle")
 
