@@ -73,8 +73,9 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
-/* The value of "--set KEY=..." at argv[i] (or "--set=KEY=..."), or NULL;
- * *@words: how many words it took. */
+/* The value of "--set KEY=..." at argv[i] (or "--set=KEY=...", or for
+ * directory the command-line default "--directory=..."), or NULL; *@words:
+ * how many words it took. */
 static const char *set_value(int argc, char **argv, int i, const char *key, int *words)
 {
 	const char *a = argv[i];
@@ -85,6 +86,8 @@ static const char *set_value(int argc, char **argv, int i, const char *key, int 
 		a += 6;
 	else if (!strcmp(a, "--set") && i + 1 < argc)
 		a = argv[i + 1], *words = 2;
+	else if (!strncmp(a, "--", 2) && !strcmp(key, "directory"))
+		a += 2; /* a job file's filename= beats --filename=, not a --set */
 	else
 		return NULL;
 	return !strncmp(a, key, n) && a[n] == '=' ? a + n + 1 : NULL;

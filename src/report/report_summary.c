@@ -2,14 +2,15 @@
 /*
  * --summary: the run in one line a new user can read, after the report:
  * per job and direction the I/Os per second, the bandwidth, the average
- * and 99th-percentile latency, then whether the page cache was in the way.
+ * and 99th-percentile latency (and the syncs: a commit's cost), then
+ * whether the page cache was in the way.
  * A job's clones are added together (rates summed, latencies merged).
  */
 #include <string.h>
 
 #include "report/report.h"
 
-static const char *const summary_verb[] = { "reads", "writes", "trims" };
+static const char *const summary_verb[] = { "reads", "writes", "trims", "syncs" };
 
 /* A latency in the unit that reads best: us below a millisecond. */
 static void summary_lat(double ns, struct strbuf *sb)
@@ -47,10 +48,15 @@ static void summary_dir(const struct run *run, unsigned k, unsigned d, struct st
 		}
 		hist_merge(&lat, &ds->lat);
 	}
-	if (ios) {
+	if (ios && d == STAT_SYNC) {
+		strbuf_addf(sb, "%s%s %s %.0f/s, latency ", *first ? "" : "; ", name,
+			    summary_verb[d], iops);
+	} else if (ios) {
 		strbuf_addf(sb, "%s%s %s %.0f/s (%.1f MiB/s, %llu KiB each on average), latency ",
 			    *first ? "" : "; ", name, summary_verb[d], iops, bw / 1048576.0,
 			    (unsigned long long)(bs / ios / 1024));
+	}
+	if (ios) {
 		summary_lat(hist_mean(&lat), sb);
 		strbuf_adds(sb, " average, 99% within ");
 		summary_lat((double)hist_percentile(&lat, 99), sb);
@@ -71,7 +77,7 @@ void report_summary(const struct run *run, struct strbuf *sb)
 		last = run->results[i].job_index;
 		jobs++;
 		direct += run->results[i].job->direct;
-		for (d = STAT_READ; d <= STAT_TRIM; d++)
+		for (d = STAT_READ; d <= STAT_SYNC; d++)
 			summary_dir(run, last, d, sb, &first);
 	}
 	if (first)

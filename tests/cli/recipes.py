@@ -156,6 +156,12 @@ def default_job(scratch):
     check(rc == 0 and ("its files go in %s/iogauge-recipe-" % base) in err and
           os.listdir(base) == [] and os.listdir(d) == [],
           "--set directory=: %d %r %s" % (rc, err, os.listdir(base)))
+    # The command-line default --directory= counts as --set directory=.
+    rc, out, err = capture([BIN, "recipe", "log-writer", "--set", "runtime=1", "--set",
+                            "size=4m", "--directory=" + base], cwd=d)
+    check(rc == 0 and ("its files go in %s/iogauge-recipe-" % base) in err and
+          re.search(r"log-writer syncs \d+/s, latency", out) and os.listdir(base) == [] and
+          os.listdir(d) == [], "--directory=: %d %r %r" % (rc, err, out[-300:]))
     target = os.path.join(scratch, "named.dat")
     rc, out, err = capture([BIN, "recipe", "default", "--set", "runtime=1", "--set", "size=16m",
                             "--set", "filename=" + target, "--output-format=json"], cwd=d)
