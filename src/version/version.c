@@ -27,7 +27,7 @@ static void version_part(struct strbuf *with, struct strbuf *without, bool built
 static void version_parts(struct strbuf *sb)
 {
 	struct strbuf with = { 0 }, without = { 0 };
-	bool uring = false, aio = false, numa = false;
+	bool uring = false, aio = false, numa = false, mpi = false;
 
 #ifdef IOGAUGE_HAVE_LIBURING
 	uring = true;
@@ -38,11 +38,15 @@ static void version_parts(struct strbuf *sb)
 #ifdef IOGAUGE_HAVE_LIBNUMA
 	numa = true;
 #endif
+#ifdef IOGAUGE_HAVE_MPI
+	mpi = true; /* IOGAUGE_WITH_MPI's build: ranks under mpirun */
+#endif
 	version_part(&with, &without, uring,
 		     uring ? "liburing " IOGAUGE_LIBURING_VERSION " (io_uring)"
 			   : "liburing (io_uring)");
 	version_part(&with, &without, aio, "libaio (libaio)");
 	version_part(&with, &without, numa, "libnuma (numa_cpu_nodes, numa_mem_policy)");
+	version_part(&with, &without, mpi, "MPI (ranks under mpirun)");
 	if (with.len)
 		strbuf_addf(sb, "built with:%s\n", with.buf);
 	if (without.len)
