@@ -69,7 +69,8 @@ def main():
               "--version: first line %r" % lines[:1])
         commit = describe(SRC)
         check("commit: %s" % commit in lines and commit != "unknown",
-              "--version: %r, this tree describes as %r" % (lines, commit))
+              "--version: %r, this tree describes as %r (a commit since the last build? "
+              "cmake --build first)" % (lines, commit))
         rc3, git, _ = capture(["git", "-C", SRC, "describe", "--always", "--tags", "--dirty"])
         check(rc3 != 0 or git.strip().split("-dirty")[0] == commit.split("-dirty")[0],
               "BuildInfo %r, git describe %r" % (commit, git))
