@@ -3,8 +3,9 @@
 # (name, summary, measures, expect, runtime, writes), `iogauge recipes`
 # lists them all, and every recipe runs by name with --set runtime=1
 # --set size=16m in a scratch folder (all at once), leaving nothing there;
-# the default job's O_DIRECT (and its fallback on ramfs, as root), its
-# folder under --set directory=, --set filename=, Ctrl-C, bad input.
+# fio 3.33 takes every recipe (--parse-only); the default job's O_DIRECT
+# (and its fallback on ramfs, as root), its folder under --set directory=,
+# --set filename=, Ctrl-C, bad input.
 import json
 import os
 import re
@@ -88,6 +89,16 @@ def headers(names):
         check(rc == 2 and "bad.ini:4: 'runtime:' where 'expect:' belongs" in err and
               "good" in out and "  bad" not in out,
               "a recipe without expect: %d %r %r" % (rc, out, err))
+
+
+def fio_accepts(names):
+    """A recipe is a fio job file too: fio 3.33 takes every one."""
+    if not shutil.which("fio"):
+        print("recipes: no fio, not checked against it")
+        return
+    for n in names:
+        rc, out, err = capture(["fio", "--parse-only", os.path.join(JOBS, n + ".ini")])
+        check(rc == 0, "fio --parse-only jobs/%s.ini: %d %s" % (n, rc, err[-300:]))
 
 
 def run_one(name, scratch):
@@ -250,7 +261,7 @@ def main():
         # the other checks at once: they time nothing; then Ctrl-C, alone.
         concurrently(lambda f: f(), [lambda: every_recipe(names, scratch),
                                      lambda: (default_job(scratch), ramfs_fallback(scratch)),
-                                     lambda: bad_input(scratch)],
+                                     lambda: (bad_input(scratch), fio_accepts(names))],
                      workers=3)
         interrupted(scratch)
     finally:
