@@ -90,6 +90,8 @@ def main():
 
     got = complete("iogauge rec", ["iogauge", "rec"])
     check(sorted(got) == ["recipe", "recipes"], "rec<TAB>: %s" % got)
+    got = complete("iogauge s", ["iogauge", "s"], cwd="/")
+    check({"slo", "sqlio", "sweep"} <= set(got), "s<TAB> (subcommands and files): %s" % got)
     finish("completion")
 
 
