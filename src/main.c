@@ -17,6 +17,7 @@
 
 #include "jobfile/cli.h"
 #include "jobfile/help.h"
+#include "bundle/bundle.h"
 #include "compare/compare.h"
 #include "crash/crash.h"
 #include "engines/engine.h"
@@ -27,6 +28,7 @@
 #include "report/output.h"
 #include "report/eta.h"
 #include "report/report.h"
+#include "recipe/recipe.h"
 #include "run/run.h"
 #include "run/status.h"
 #include "run/trigger.h"
@@ -34,6 +36,7 @@
 #include "sweep/sweep.h"
 #include "util/sysutil.h"
 #include "verify/crctest.h"
+#include "version/version.h"
 #include "workload/blktrace.h"
 
 #define EXIT_FAILED    1
@@ -135,6 +138,9 @@ static const char usage[] =
 	"  --trigger=CMD       run CMD through the shell when a trigger fires\n"
 	"  --crctest=LIST      the speed of each checksum verify= can use (list: --crctest=list)\n"
 	"  --bandwidth-log     with the status line, write agg-{read,write,trim}_bw.log\n"
+	"  --summary           end with the run in one line: rates, latency, page cache or not\n"
+	"  --bundle=PATH       also write PATH, a .tar.gz of the job files, options, json+ report\n"
+	"                      and the machine's description (no data of the files under test)\n"
 	"  --inflate-log=FILE  print the text of a log fio stored compressed (.fz)\n"
 	"  --merge-blktrace-only write each merge_blktrace_file and stop\n"
 	"  --idle-prof=MODE    CPU idleness during the run: system, percpu; calibrate: the unit only\n"
@@ -153,7 +159,8 @@ static const char usage[] =
 	"iogauge sweep JOBFILE --OPTION=V1,V2,... runs the job over values (iogauge sweep --help).\n"
 	"iogauge slo JOBFILE --target='p99<=2ms' finds the highest rate meeting it (iogauge slo --help).\n"
 	"iogauge crash JOBFILE kills a writer and checks its acknowledged writes (iogauge crash --help).\n"
-	"iogauge witness --listen=ADDR:PORT records a remote writer's acknowledgements (--help).\n";
+	"iogauge witness --listen=ADDR:PORT records a remote writer's acknowledgements (--help).\n"
+	"iogauge recipes lists the recipes; iogauge recipe NAME [--set KEY=VALUE...] runs one.\n";
 
 static const char sqlio_usage[] =
 	"usage: iogauge sqlio [options] [<filename>...]\n"
@@ -414,7 +421,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 				   .report_arg = &ss,
 				   .report_every = cli->status_interval,
 				   .report_now = &status_sem };
-	struct strbuf out = { 0 }, util = { 0 };
+	struct strbuf out = { 0 }, util = { 0 }, summary = { 0 };
 	struct sysutil_snap su[2] = { 0 };
 	struct trigger tg;
 	bool triggering;
@@ -511,12 +518,19 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	if (cli->profile && !strcmp(cli->profile, "act"))
 		report_act(&run, !cli->act_prep, &out);
 	report(cli, sq, &run, util.buf, ss.shown > 0, &out);
+	/* After the normal report; with only other formats, on stderr (JSON
+	 * stays JSON), past its blank line. */
+	if (cli->summary)
+		report_summary(&run, cli->formats & ~CLI_FMT_NORMAL ? &summary : &out);
 	strbuf_free(&util);
 	if (output_commit(dest, out.buf ? out.buf : "", out.len, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		status = EXIT_FAILED;
 	}
+	if (summary.len)
+		fputs(summary.buf + 1, stderr);
+	strbuf_free(&summary);
 	if (ss.failed)
 		status = EXIT_FAILED;
 	strbuf_free(&out);
@@ -540,6 +554,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		}
 	}
 	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause)) ||
+	    (cli->bundle && bundle_write(cli->bundle, &cli->js, &run, &cause)) ||
 	    (cli->bandwidth_log && eta_agg_write(&es, &cause))) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
@@ -602,6 +617,7 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	/* Checked before anything runs: a report, log or plot that cannot be
 	 * written is bad input, not the end of a long run. */
 	if (report_files_check(jobs, nr, cli->plot, &cause) ||
+	    (cli->bundle && bundle_check(cli->bundle, &cause)) ||
 	    output_open(&dest, cli->output, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
@@ -706,6 +722,10 @@ int main(int argc, char **argv)
 		return flush_stdout(crash_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "witness"))
 		return flush_stdout(witness_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "recipes"))
+		return flush_stdout(recipes_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "recipe"))
+		return recipe_main(argc - 1, argv + 1, main);
 	if (cli_parse(&cli, argc, argv, &cause)) {
 		for (i = 0; i < cli.js.warnings.n; i++)
 			fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
@@ -753,8 +773,13 @@ int main(int argc, char **argv)
 			clock_info();
 		if (cli.help)
 			fputs(usage, stdout);
-		if (cli.version)
-			printf("iogauge %s\n", IOGAUGE_VERSION);
+		if (cli.version) {
+			struct strbuf v = { 0 };
+
+			version_text(&v);
+			fputs(v.buf, stdout);
+			strbuf_free(&v);
+		}
 		if (cli.help_options)
 			help_options();
 		goto out;

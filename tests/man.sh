@@ -14,7 +14,8 @@ check() {
 }
 
 for page in "$src/man/iogauge.1" "$src/man/iogauge-jobfile.5" "$src/man/iogauge-sqlio.1" \
-	"$src/man/iogauge-compare.1" "$src/man/iogauge-sweep.1" "$src/man/iogauge-slo.1" "$src/man/iogauge-crash.1"; do
+	"$src/man/iogauge-compare.1" "$src/man/iogauge-sweep.1" "$src/man/iogauge-slo.1" "$src/man/iogauge-crash.1" \
+	"$src/man/iogauge-recipe.1"; do
 	out=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
 	check "groff warns on $page: $out" '[ -z "$out" ]'
 done
@@ -56,6 +57,11 @@ done
 for flag in $( ("$bin" crash --help; "$bin" witness --help) | grep -o -- '--[a-z-]*' | sort -u); do
 	pat=$(printf '%s' "$flag" | sed 's/-/\\-/g')
 	check "crash flag $flag is not in iogauge-crash.1" 'grep -qF -- "$pat" "$src/man/iogauge-crash.1"'
+done
+# Every flag of iogauge recipes --help has its entry in iogauge-recipe.1.
+for flag in $("$bin" recipes --help | grep -o -- '--[a-z-]*' | sort -u); do
+	pat=$(printf '%s' "$flag" | sed 's/-/\\-/g')
+	check "recipes flag $flag is not in iogauge-recipe.1" 'grep -qF -- "$pat" "$src/man/iogauge-recipe.1"'
 done
 echo "man: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bundle/bundle.h"
 #include "compare/compare.h"
 
 const double cmp_pcts[CMP_NR_PCT] = { 50.0, 90.0, 99.0, 99.9 };
@@ -115,8 +116,24 @@ static char *slurp(const char *path, size_t *len)
 	struct strbuf sb = { 0 };
 	char buf[65536];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	size_t plen = strlen(path);
+	int fd, err;
+	char *why = NULL;
 
+	/* A bundle (--bundle): the report.json it holds. */
+	if ((plen > 7 && !strcmp(path + plen - 7, ".tar.gz")) ||
+	    (plen > 4 && !strcmp(path + plen - 4, ".tgz"))) {
+		err = bundle_tar_read_member(path, "report.json", &sb, &why);
+		free(why);
+		if (err) {
+			strbuf_free(&sb);
+			errno = -err;
+			return NULL;
+		}
+		*len = sb.len;
+		return sb.buf ? strbuf_detach(&sb) : xstrdup("");
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)

@@ -60,6 +60,11 @@ void cmp_print_text(const struct cmp_table *t, unsigned nr, struct strbuf *out)
 				    r->job, dir_names[r->dir], r->metric, r->unit, a, b, ch, iv,
 				    cmp_verdict_names[r->verdict], r->how);
 		}
+		/* The same run on both sides (a bundle and its own report): say so. */
+		for (i = 0; i < tb->nr && tb->rows[i].a == tb->rows[i].b; i++)
+			;
+		if (tb->nr && i == tb->nr)
+			strbuf_adds(out, "\nno difference: every figure of B is A's\n");
 	}
 	strbuf_addf(out,
 		    "\njson+ latency bins are read as fio writes them: each value known to "

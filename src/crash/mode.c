@@ -20,10 +20,11 @@
 /* The options the writer acts on (and the harmless ones: a name, a
  * description, stonewall and new_group as the jobs run one by one). */
 static const enum opt_id acted_on[] = {
-	OPT_ACK_BUFFER, OPT_BS,	    OPT_BUFFERED,     OPT_DESCRIPTION, OPT_DIRECT, OPT_FDATASYNC,
-	OPT_FILENAME,	OPT_FSYNC,  OPT_FSYNC_WINDOW, OPT_IOENGINE,    OPT_NAME,   OPT_NEW_GROUP,
-	OPT_RANDSEED,	OPT_ROUNDS, OPT_RUNTIME,      OPT_RW,	       OPT_SEED,   OPT_SIZE,
-	OPT_STONEWALL,	OPT_SYNC,   OPT_TIME_BASED,   OPT_UNLINK,      OPT_VERIFY, OPT_WITNESS,
+	OPT_ACK_BUFFER, OPT_BS,		OPT_BUFFERED,  OPT_DESCRIPTION, OPT_DIRECT,
+	OPT_DIRECTORY,	OPT_FDATASYNC,	OPT_FILENAME,  OPT_FSYNC,	OPT_FSYNC_WINDOW,
+	OPT_IOENGINE,	OPT_NAME,	OPT_NEW_GROUP, OPT_RANDSEED,	OPT_ROUNDS,
+	OPT_RUNTIME,	OPT_RW,		OPT_SEED,      OPT_SIZE,	OPT_STONEWALL,
+	OPT_SYNC,	OPT_TIME_BASED, OPT_UNLINK,    OPT_VERIFY,	OPT_WITNESS,
 };
 
 static const enum opt_id crash_only[] = { OPT_ACK_BUFFER, OPT_FSYNC_WINDOW, OPT_ROUNDS, OPT_SEED,
@@ -148,6 +149,8 @@ int crash_mode_make(const struct job *job, struct crash_mode *m, char **cause)
 	int bad = not_acted_on(job);
 	enum rw_mode rw;
 	struct stat st;
+	char *path;
+	int ret = 0;
 
 	const char *trigger = m->trigger; /* the command line's, set before */
 
@@ -215,20 +218,28 @@ int crash_mode_make(const struct job *job, struct crash_mode *m, char **cause)
 		return job_fail_at(job, "ack_buffer", cause,
 				   "ack_buffer=%llu is smaller than a block (bs=%llu)",
 				   (unsigned long long)job->ack_buffer, (unsigned long long)m->bs);
-	if (strpbrk(job->filename.v[0], "\t\n"))
-		return job_fail_at(job, "filename", cause,
-				   "a file name with a tab or a newline: the witness's log "
-				   "holds it on one line");
+	/* As the plain run places it: a relative name under directory=. */
+	path = job->directory.n && job->filename.v[0][0] != '/'
+		       ? xasprintf("%s/%s", job->directory.v[0], job->filename.v[0])
+		       : xstrdup(job->filename.v[0]);
+	if (strpbrk(path, "\t\n"))
+		ret = job_fail_at(job, "filename", cause,
+				  "a file name with a tab or a newline: the witness's log "
+				  "holds it on one line");
 	/* Devices are the plain run's, with its checks of what a device
 	 * holds (devsafe.c): the writer here overwrites what it is given. */
-	if (!stat(job->filename.v[0], &st) && !S_ISREG(st.st_mode))
-		return job_fail_at(job, "filename", cause,
-				   "%s is not a regular file: iogauge crash writes regular files "
-				   "only",
-				   job->filename.v[0]);
-	if (job->witness && witness_parse(job, m, cause))
-		return -EINVAL;
-	m->path = xstrdup(job->filename.v[0]);
+	else if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		ret = job_fail_at(job, "filename", cause,
+				  "%s is not a regular file: iogauge crash writes regular files "
+				  "only",
+				  path);
+	else if (job->witness && witness_parse(job, m, cause))
+		ret = -EINVAL;
+	if (ret) {
+		free(path);
+		return ret;
+	}
+	m->path = path;
 	m->random = rw == RW_RANDWRITE;
 	m->oflags = (job->direct ? O_DIRECT : 0) | (job->sync == SYNC_SYNC    ? O_SYNC
 						    : job->sync == SYNC_DSYNC ? O_DSYNC

@@ -24,7 +24,7 @@ static const char *const cli_flags[] = {
 	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
 	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",  "merge-blktrace-only",
 	"idle-prof",	 "aux-path",	   "profile",
-	"status-interval",
+	"status-interval", "summary",	   "bundle",
 };
 /* clang-format on */
 
@@ -337,6 +337,11 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			ret = val ? 0 : -EINVAL;
 		} else if (!strcmp(name, "bandwidth-log") && !eq) {
 			cli->bandwidth_log = true;
+		} else if (!strcmp(name, "summary") && !eq) {
+			cli->summary = true;
+		} else if (!strcmp(name, "bundle")) {
+			cli->bundle = flag_value(argc, argv, &i, eq, name, cause);
+			ret = cli->bundle ? 0 : -EINVAL;
 		} else if (!strcmp(name, "crctest")) {
 			cli->crctest = eq ? eq + 1 : "";
 		} else if (!strcmp(name, "cmdhelp")) {
@@ -520,4 +525,24 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 void cli_free(struct cli *cli)
 {
 	jobset_free(&cli->js);
+}
+
+const char *const *cli_flag_names(unsigned *n)
+{
+	*n = ARRAY_SIZE(cli_flags);
+	return cli_flags;
+}
+
+const char *const *cli_flag_values(const char *flag, unsigned *n)
+{
+	*n = 0;
+	if (!strcmp(flag, "output-format"))
+		*n = ARRAY_SIZE(format_names);
+	else if (!strcmp(flag, "eta"))
+		*n = ARRAY_SIZE(eta_names);
+	else if (!strcmp(flag, "idle-prof"))
+		*n = ARRAY_SIZE(idle_prof_names);
+	else
+		return NULL;
+	return flag[0] == 'o' ? format_names : flag[0] == 'e' ? eta_names : idle_prof_names;
 }

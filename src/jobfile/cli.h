@@ -51,6 +51,8 @@ struct cli {
 	const char *aux_path;	  /* --aux-path: verify state and dump files' folder, or NULL */
 	const char *profile;	  /* --profile=NAME: fio's built-in benchmark; into argv */
 	uint64_t status_interval; /* --status-interval: ns, whole ms; 0: none */
+	bool summary;		  /* --summary: the run in one line after the report */
+	const char *bundle;	  /* --bundle=PATH: the run's .tar.gz, or NULL; into argv */
 	bool act_prep;		  /* --profile=act --prep: its table counts no I/O, as fio's */
 	unsigned nr_inputs;	  /* job files and --name jobs */
 	struct jobset js;
@@ -63,6 +65,12 @@ struct cli {
  */
 int cli_parse(struct cli *cli, int argc, char **argv, char **cause);
 void cli_free(struct cli *cli);
+
+/* For the shell completion (src/complete/): the flags' names without
+ * "--", and the names a flag takes (output-format, eta, idle-prof; NULL
+ * for any other flag). */
+const char *const *cli_flag_names(unsigned *n);
+const char *const *cli_flag_values(const char *flag, unsigned *n);
 
 /*
  * One report flag at argv[*i] (--output-format, --minimal, --output, --plot,

@@ -121,6 +121,8 @@ void report_csv(const struct run *run, struct strbuf *sb);
 /* --output-format=openmetrics: gauges and the latency histogram per entry
  * and direction, in the OpenMetrics text format, ending in "# EOF". */
 void report_openmetrics(const struct run *run, struct strbuf *sb);
+/* --summary: the run in one line for a new user (report_summary.c). */
+void report_summary(const struct run *run, struct strbuf *sb);
 /* The live status line, without the carriage return; @prev (may be NULL)
  * is the one before, for the current rates; @units: REPORT_UNITS_* bits. */
 void report_status(const struct run_status *st, const struct run_status *prev, unsigned units,
@@ -133,6 +135,10 @@ int report_files_check(const struct job *jobs, unsigned nr, const char *plot_dir
 /* Writes the write_*_log files of every clone.  0, or -errno with *cause
  * naming the file. */
 int report_logs(const struct run *run, char **cause);
+/* The file report_logs() writes log @k (enum iolog_kind; IOLOG_NR: the
+ * histogram log) of result @n (from 1) of @job in, malloc'd; NULL when the
+ * job keeps no such log. */
+char *report_log_path(const struct job *job, unsigned k, unsigned n);
 /* Writes SVG plots into @dir (created if missing): per entry the latency
  * histogram of each direction and IOPS and bandwidth over time. */
 int report_plots(const struct run *run, const char *dir, char **cause);

@@ -145,6 +145,11 @@ int report_logs(const struct run *run, char **cause)
 	return ret;
 }
 
+char *report_log_path(const struct job *job, unsigned k, unsigned n)
+{
+	return log_path(job, k, n);
+}
+
 /* 0, or the errno that stops a new entry at @path: the folder it would go
  * in is missing, not a folder, or takes no new entries. */
 static int parent_takes(const char *path)
