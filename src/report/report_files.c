@@ -251,7 +251,7 @@ static int save(const char *dir, const char *base, const char *kind, const struc
  * An entry's windows: a clone's own, or a group's summed window by window
  * (each clone's k-th window ends about k * 500 ms after it started).
  */
-static void entry_series(const struct report_entry *e, struct plot_point *pts[4], size_t *n)
+void report_entry_series(const struct report_entry *e, struct plot_point *pts[4], size_t *n)
 {
 	const struct run_result *first = e->r;
 	size_t k, i, most = 0;
@@ -397,7 +397,7 @@ static int plot_entry(const struct report_entry *e, unsigned idx, const char *di
 		ret = plot_entry_heat(e, base, dir, cause);
 	if (!ret)
 		ret = plot_entry_ms(e, base, dir, cause);
-	entry_series(e, pts, &n);
+	report_entry_series(e, pts, &n);
 	for (k = 0; k < 2 && !ret; k++) {
 		ns = 0;
 		for (d = 0; d < 2; d++)

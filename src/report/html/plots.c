@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The HTML report's plots, drawn by plot.h's SVG functions and put inline:
+ * each in a <div class="plot" data-plot="KIND">, without the SVG file's
+ * XML declaration (HTML has none).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html/html.h"
+#include "report/plot.h"
+
+/* @svg (a whole SVG file) inline, in a div named @kind. */
+static void inline_svg(struct strbuf *sb, const char *kind, const struct strbuf *svg)
+{
+	const char *s = svg->buf ? svg->buf : "";
+	const char *end;
+
+	if (!strncmp(s, "<?xml", 5) && (end = strstr(s, "?>")))
+		s = end + 2 + (end[2] == '\n');
+	strbuf_addf(sb, "<div class=\"plot\" data-plot=\"%s\">\n", kind);
+	strbuf_adds(sb, s);
+	strbuf_adds(sb, "</div>\n");
+}
+
+void html_entry_plots(struct strbuf *sb, const struct report_entry *e)
+{
+	static const char *const dnames[STAT_NR] = { "read", "write", "trim", "sync" };
+	static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
+	const struct job *job = e->r->job;
+	const struct run_stats *st = e->st;
+	struct strbuf svg = { 0 };
+	struct plot_point *pts[4];
+	struct plot_series s[2];
+	char *title, *kind;
+	unsigned d, ns, k;
+	size_t n;
+
+	strbuf_adds(sb, "<div class=\"plots\">\n");
+	report_entry_series(e, pts, &n);
+	for (k = 0; k < 2; k++) {
+		ns = 0;
+		for (d = 0; d < 2; d++)
+			if (job_does(job, (enum ddir)d))
+				s[ns++] = (struct plot_series){ dnames[d], pts[k * 2 + d], n };
+		title = xasprintf("%s over time (500 ms windows)", k ? "bandwidth" : "IOPS");
+		svg.len = 0;
+		plot_lines_svg(&svg, title, k ? "MiB/s" : "IOPS", s, ns);
+		inline_svg(sb, k ? "bw" : "iops", &svg);
+		free(title);
+	}
+	for (k = 0; k < 4; k++)
+		free(pts[k]);
+	for (d = 0; d < STAT_NR; d++) {
+		if (!st->dir[d].ios)
+			continue;
+		title = xasprintf("%s latency (%llu I/Os)", dnames[d],
+				  (unsigned long long)st->dir[d].ios);
+		svg.len = 0;
+		/* The table's percentiles: the default list's 17 markers crowd. */
+		plot_hist_svg(&svg, title, &st->dir[d].lat, pcts, ARRAY_SIZE(pcts));
+		kind = xasprintf("lat-%s", dnames[d]);
+		inline_svg(sb, kind, &svg);
+		free(kind);
+		free(title);
+	}
+	strbuf_adds(sb, "</div>\n");
+	strbuf_free(&svg);
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --output-format=html: the run as one self-contained page.  CSS and SVG
+ * are inline; there is no script, and no font, image or link leaves the
+ * file.  The sections, in order: the header (what ran, where, when), the
+ * machine, the storage under the files, each entry (a clone, or a group
+ * with group_reporting) with its table, CPU and plots, the group totals,
+ * the disks, the jobs as written and as resolved.  The pieces are in
+ * src/report/html/; this file puts them in order.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/html/html.h"
+
+/* The command line as one shell line: words with spaces or quotes quoted. */
+static void command_line(struct strbuf *t, int argc, char *const *argv)
+{
+	int i;
+	const char *p;
+
+	for (i = 0; i < argc; i++) {
+		if (i)
+			strbuf_addc(t, ' ');
+		if (argv[i][0] && !argv[i][strcspn(argv[i], " \t\n'\"\\$`*?;&|<>()[]{}!#~")]) {
+			strbuf_adds(t, argv[i]);
+			continue;
+		}
+		strbuf_addc(t, '\'');
+		for (p = argv[i]; *p; p++)
+			if (*p == '\'')
+				strbuf_adds(t, "'\\''");
+			else
+				strbuf_addc(t, *p);
+		strbuf_addc(t, '\'');
+	}
+}
+
+static void header(struct strbuf *sb, const struct run *run, const struct report_html_about *ab)
+{
+	struct strbuf t = { 0 };
+	time_t secs = (time_t)(run->epoch_ms / 1000);
+	struct tm tm;
+	char date[64] = "?";
+
+	if (gmtime_r(&secs, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	strbuf_adds(sb, "<header id=\"top\"><h1>iogauge report");
+	if (run->nr) {
+		strbuf_adds(sb, ": ");
+		html_text(sb, run->results[0].job->name);
+		if (run->nr > 1)
+			strbuf_addf(sb, " and %u more", run->nr - 1);
+	}
+	strbuf_adds(sb, "</h1>\n<p class=\"sub\">");
+	html_textf(sb, "%s, for %.3f s; iogauge %s", date, (double)run->duration / 1e9,
+		   IOGAUGE_VERSION);
+	strbuf_adds(sb, "</p>\n");
+	if (run->interrupted)
+		strbuf_adds(sb, "<p class=\"warn\" id=\"interrupted\">The run was interrupted: "
+				"partial results.</p>\n");
+	strbuf_adds(sb, "<div class=\"scroll\"><table class=\"kv\" id=\"run-table\">\n");
+	html_kv(sb, "iogauge", IOGAUGE_VERSION);
+	html_kv(sb, "date", date);
+	if (ab && ab->argc > 0) {
+		command_line(&t, ab->argc, ab->argv);
+		strbuf_adds(sb, "<tr data-key=\"command line\"><th>command line</th><td><code "
+				"id=\"cmdline\">");
+		html_text(sb, t.buf);
+		strbuf_adds(sb, "</code></td></tr>\n");
+	}
+	strbuf_free(&t);
+	t = (struct strbuf){ 0 };
+	strbuf_addf(&t, "%u job clone%s", run->nr, run->nr == 1 ? "" : "s");
+	html_kv(sb, "jobs", t.buf);
+	strbuf_free(&t);
+	strbuf_adds(sb, "</table></div></header>\n");
+}
+
+/* Section @id headed @title. */
+static void section(struct strbuf *sb, const char *id, const char *title)
+{
+	strbuf_addf(sb, "<section id=\"%s\"><h2>%s</h2>\n", id, title);
+}
+
+static void entry(struct strbuf *sb, const struct report_entry *e, unsigned idx)
+{
+	const struct job *job = e->r->job;
+
+	strbuf_addf(sb, "<section class=\"entry\" id=\"entry-%u\" data-job=\"", idx);
+	html_text(sb, job->name);
+	strbuf_addf(sb, "\" data-group=\"%u\"><h2>", e->r->group);
+	html_text(sb, job->name);
+	if (job->group_reporting)
+		strbuf_addf(sb, " <small>(group %u, %u clone%s)</small>", e->r->group, e->threads,
+			    e->threads == 1 ? "" : "s");
+	else if (job->numjobs > 1)
+		strbuf_addf(sb, " <small>(clone %u, group %u)</small>", e->r->clone, e->r->group);
+	else
+		strbuf_addf(sb, " <small>(group %u)</small>", e->r->group);
+	strbuf_adds(sb, "</h2>\n");
+	if (job->description) {
+		strbuf_adds(sb, "<p class=\"desc\">");
+		html_text(sb, job->description);
+		strbuf_adds(sb, "</p>\n");
+	}
+	if (e->err) {
+		strbuf_adds(sb, "<p class=\"warn\">");
+		html_text(sb, e->err->error);
+		strbuf_adds(sb, "</p>\n");
+	}
+	html_entry_table(sb, e);
+	html_entry_cpu(sb, e);
+	html_entry_plots(sb, e);
+	strbuf_adds(sb, "</section>\n");
+}
+
+void report_html(const struct run *run, const struct report_html_about *about, struct strbuf *sb)
+{
+	struct report_entries es;
+	unsigned i;
+
+	strbuf_adds(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+			"<meta name=\"generator\" content=\"iogauge " IOGAUGE_VERSION "\">\n"
+			"<title>iogauge report");
+	if (run->nr) {
+		strbuf_adds(sb, ": ");
+		html_text(sb, run->results[0].job->name);
+	}
+	strbuf_addf(sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", html_style);
+	header(sb, run, about);
+	section(sb, "host", "Machine");
+	html_host(sb);
+	strbuf_adds(sb, "</section>\n");
+	section(sb, "storage", "Storage under the files");
+	html_storage(sb, run);
+	strbuf_adds(sb, "</section>\n");
+	report_entries(run, &es);
+	for (i = 0; i < es.n; i++)
+		entry(sb, &es.v[i], i + 1);
+	section(sb, "groups", "Run status groups");
+	html_groups(sb, run, &es);
+	strbuf_adds(sb, "</section>\n");
+	report_entries_free(&es);
+	section(sb, "disks", "Disk utilisation");
+	html_disks(sb, run);
+	strbuf_adds(sb, "</section>\n");
+	section(sb, "jobfile", "Jobs as written");
+	if (about && about->js)
+		html_jobs_as_written(sb, about->js);
+	strbuf_adds(sb, "</section>\n");
+	section(sb, "options", "Jobs as resolved");
+	html_jobs_resolved(sb, run);
+	strbuf_adds(sb, "</section>\n</body>\n</html>\n");
+}
