@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+# --output-format=html, read by a real browser: Debian's chromium, headless,
+# driven over the DevTools protocol (chromium.py).  One run of two jobs (a
+# random read/write mix, and a reader whose name is markup) writes its json+
+# to standard output and its page to --html=FILE; the page must load with
+# nothing in the console, hold every section and plot, fetch nothing, run
+# no script, show the markup name as text, give the mix read, write and
+# total rows whose figures are the JSON's, fit a phone's width, print, and
+# no two text boxes of a plot may overlap.  Then the page alone on
+# --output, and the bad combinations (exit 2, nothing run or written).
+#
+# Environment (set by CTest): IOGAUGE_BIN.  Skips (77) only without chromium.
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from clitest import capture, check, finish
+import chromium
+
+BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
+BROWSER = chromium.find()
+if not BROWSER:
+    print("html_report: chromium is not installed (.ci/setup installs it); skipped")
+    sys.exit(77)
+
+ODD = '<script>alert("x")</script> & \'q\''
+PCTS = {"p50": "50.000000", "p90": "90.000000", "p99": "99.000000", "p99.9": "99.900000",
+        "p99.99": "99.990000"}
+
+
+def job_file(tmp):
+    return """[global]
+directory=%s
+size=1m
+bs=4k
+ioengine=psync
+runtime=1
+time_based
+lat_percentiles=1
+percentile_list=50:90:99:99.9:99.99
+
+[mix]
+filename=mix.dat
+rw=randrw
+rwmixread=60
+
+[%s]
+filename=odd.dat
+rw=randread
+""" % (tmp, ODD)
+
+
+# Everything the test reads off the page, in one evaluation.
+PAGE_FACTS = r"""(() => {
+  const q = s => document.querySelector(s), qa = s => [...document.querySelectorAll(s)];
+  const text = e => e ? e.textContent.trim() : null;
+  const kv = (table, key) => text(q(table + ' tr[data-key="' + key + '"] td'));
+  const overlaps = [];
+  qa('.plot').forEach(div => {
+    const boxes = [...div.querySelectorAll('svg text')].filter(t => t.textContent.trim())
+      .map(t => { const r = t.getBoundingClientRect();
+                  return {l: r.left, t: r.top, r: r.right, b: r.bottom, s: t.textContent}; });
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], b = boxes[j];
+        const w = Math.min(a.r, b.r) - Math.max(a.l, b.l);
+        const h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
+        if (w > 0.5 && h > 0.5)
+          overlaps.push(div.closest('section').id + ' ' + div.dataset.plot + ': "' + a.s + '" and "' + b.s + '"');
+      }
+  });
+  return {
+    title: document.title,
+    viewport: q('meta[name=viewport]') ? q('meta[name=viewport]').content : null,
+    scripts: qa('script').length,
+    fetched: performance.getEntriesByType('resource').map(r => r.name),
+    external: qa('[src],link,iframe,object,embed,img,image,use').length,
+    sections: qa('header[id],section[id]').map(s => s.id),
+    entries: qa('section.entry').map(s => ({
+      job: s.dataset.job, heading: text(s.querySelector('h2')),
+      plots: [...s.querySelectorAll('.plot')].map(p => {
+        const svg = p.querySelector('svg'), r = svg ? svg.getBoundingClientRect() : null;
+        return {kind: p.dataset.plot, w: r ? r.width : 0, h: r ? r.height : 0,
+                series: p.querySelectorAll('polyline.series').length,
+                bars: p.querySelectorAll('rect.bar').length};
+      }),
+      rows: [...s.querySelectorAll('table.perf tr[data-dir]')].map(tr => {
+        const row = {dir: tr.dataset.dir, shown: {}, v: {}};
+        tr.querySelectorAll('td[data-k]').forEach(td => {
+          row.shown[td.dataset.k] = td.textContent; row.v[td.dataset.k] = td.dataset.v; });
+        return row;
+      }),
+      cpu: text(s.querySelector('p.cpu')),
+    })),
+    host: {host: kv('#host-table', 'host'), cpus: kv('#host-table', 'CPUs'),
+           kernel: kv('#host-table', 'kernel'), memory: kv('#host-table', 'memory'),
+           cpu: kv('#host-table', 'CPU')},
+    places: qa('table.place').map(t => ({path: t.dataset.path,
+      fs: text(t.querySelector('tr[data-key="filesystem"] td')),
+      opts: text(t.querySelector('tr[data-key="mount options"] td')),
+      devices: [...(t.parentElement.nextElementSibling &&
+                    t.parentElement.nextElementSibling.querySelector('table.devices') ?
+                    t.parentElement.nextElementSibling.querySelectorAll('tr.device') : [])]
+                 .map(tr => [...tr.cells].map(c => c.textContent.trim()))})),
+    groups: qa('table.groups tr[data-dir]').map(tr => tr.dataset.dir),
+    cmdline: text(q('#cmdline')),
+    jobfile: text(q('#jobfile-text')),
+    resolved: qa('details.resolved').length,
+    overlaps: overlaps,
+    width: document.documentElement.scrollWidth,
+  };
+})()"""
+
+
+def findmnt(path, col):
+    p = subprocess.run(["findmnt", "-n", "-o", col, "-T", path], capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else None
+
+
+def sysfs_disk(path):
+    """The sysfs folder of the whole disk under @path, or None (tmpfs)."""
+    dev = os.stat(path).st_dev
+    d = "/sys/dev/block/%d:%d" % (os.major(dev), os.minor(dev))
+    if not os.path.exists(d):
+        return None
+    d = os.path.realpath(d)
+    return os.path.dirname(d) if os.path.exists(d + "/partition") else d
+
+
+def check_rows(entry, j):
+    rows = {r["dir"]: r for r in entry["rows"]}
+    check(sorted(rows) == ["read", "total", "write"], "mix: rows read, write, total: %s" % sorted(rows))
+    if sorted(rows) != ["read", "total", "write"]:
+        return
+    for d in ("read", "write"):
+        js, v, shown = j[d], rows[d]["v"], rows[d]["shown"]
+        lat = js["lat_ns"]
+        check(int(v["ios"]) == js["total_ios"], "%s I/Os %s, JSON %s" % (d, v["ios"], js["total_ios"]))
+        check(int(v["bytes"]) == js["io_bytes"], "%s bytes %s, JSON %s" % (d, v["bytes"], js["io_bytes"]))
+        check(int(v["bw_bytes"]) == js["bw_bytes"],
+              "%s bw_bytes %s, JSON %s" % (d, v["bw_bytes"], js["bw_bytes"]))
+        check(abs(float(v["iops"]) - js["iops"]) <= 1e-6 * max(1, js["iops"]),
+              "%s IOPS %s, JSON %s" % (d, v["iops"], js["iops"]))
+        check(shown["iops"] == "%.1f" % js["iops"], "%s IOPS shown %s" % (d, shown["iops"]))
+        check(shown["bw_bytes"] == "%.2f" % (js["bw_bytes"] / 1048576),
+              "%s MiB/s shown %s, JSON %s B/s" % (d, shown["bw_bytes"], js["bw_bytes"]))
+        check(abs(float(v["mean"]) - lat["mean"]) < 0.002,
+              "%s lat mean %s, JSON %s" % (d, v["mean"], lat["mean"]))
+        check(shown["mean"] == "%.1f" % (float(v["mean"]) / 1000), "%s lat avg shown" % d)
+        for k, p in PCTS.items():
+            check(float(v[k]) == lat["percentile"][p],
+                  "%s %s %s, JSON %s" % (d, k, v[k], lat["percentile"][p]))
+        check(float(v["max"]) == lat["max"], "%s max %s, JSON %s" % (d, v["max"], lat["max"]))
+    r, w, t = j["read"], j["write"], rows["total"]["v"]
+    n = r["total_ios"] + w["total_ios"]
+    check(int(t["ios"]) == n, "total I/Os %s, JSON %d" % (t["ios"], n))
+    check(int(t["bytes"]) == r["io_bytes"] + w["io_bytes"], "total bytes %s" % t["bytes"])
+    check(abs(int(t["bw_bytes"]) - r["bw_bytes"] - w["bw_bytes"]) <= 1, "total bw_bytes %s" % t["bw_bytes"])
+    check(abs(float(t["iops"]) - r["iops"] - w["iops"]) < 1e-3, "total IOPS %s" % t["iops"])
+    mean = (r["lat_ns"]["mean"] * r["total_ios"] + w["lat_ns"]["mean"] * w["total_ios"]) / n
+    check(abs(float(t["mean"]) - mean) < 0.01 * mean, "total lat mean %s, JSON's %.3f" % (t["mean"], mean))
+    check(float(t["max"]) == max(r["lat_ns"]["max"], w["lat_ns"]["max"]), "total max %s" % t["max"])
+    for k, p in PCTS.items():
+        lo = min(r["lat_ns"]["percentile"][p], w["lat_ns"]["percentile"][p])
+        hi = max(r["lat_ns"]["percentile"][p], w["lat_ns"]["percentile"][p])
+        check(lo <= float(t[k]) <= hi, "total %s %s outside read's and write's [%d, %d]" % (k, t[k], lo, hi))
+
+
+def check_page(f, j, tmp, page, shots):
+    check(not f["scripts"], "the page has %d <script> elements" % f["scripts"])
+    check(not f["fetched"] and not f["external"],
+          "the page fetches %s (%d elements with a source)" % (f["fetched"], f["external"]))
+    check(f["viewport"] and "width=device-width" in f["viewport"], "viewport meta: %s" % f["viewport"])
+    for s in ("top", "host", "storage", "entry-1", "entry-2", "groups", "disks", "jobfile", "options"):
+        check(s in f["sections"], "section %s in %s" % (s, f["sections"]))
+    check(len(f["entries"]) == 2, "2 entries: %d" % len(f["entries"]))
+    if len(f["entries"]) != 2:
+        return
+    mix, odd = f["entries"]
+    check(mix["job"] == "mix", "entry 1 is mix: %s" % mix["job"])
+    check(odd["job"] == ODD and odd["heading"].startswith(ODD),
+          "the markup name comes out as text: %r, %r" % (odd["job"], odd["heading"]))
+    check(ODD in f["title"] or f["title"] == "iogauge report: mix", "title %r" % f["title"])
+    with open(page) as fh:
+        raw = fh.read()
+    check("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;" in raw,
+          "the markup name is escaped in the file")
+    kinds = {p["kind"]: p for p in mix["plots"]}
+    for k in ("iops", "bw", "lat-read", "lat-write"):
+        p = kinds.get(k)
+        check(p and p["w"] > 100 and p["h"] > 100, "mix: plot %s drawn: %s" % (k, p))
+    check(kinds.get("iops", {}).get("series") == 2, "mix: IOPS plot has read and write lines")
+    check(kinds.get("lat-read", {}).get("bars", 0) > 0, "mix: read latency bars")
+    check([p["kind"] for p in odd["plots"]] == ["iops", "bw", "lat-read"],
+          "reader's plots: %s" % [p["kind"] for p in odd["plots"]])
+    check_rows(mix, j["jobs"][0])
+    check(mix["cpu"] and mix["cpu"].startswith("CPU: usr "), "mix: CPU line %r" % mix["cpu"])
+    check(not f["overlaps"], "text boxes overlap: %s" % f["overlaps"][:6])
+    # The header: the machine as Python sees it.
+    u = os.uname()
+    check(f["host"]["host"] == u.nodename, "host %s" % f["host"]["host"])
+    check(u.release in (f["host"]["kernel"] or ""), "kernel %s" % f["host"]["kernel"])
+    check((f["host"]["cpus"] or "").split(" ")[0] == str(len(os.sched_getaffinity(0)))
+          or f["host"]["cpus"] == str(os.cpu_count()), "CPUs %s" % f["host"]["cpus"])
+    check("KiB" in (f["host"]["memory"] or ""), "memory %s" % f["host"]["memory"])
+    places = {p["path"]: p for p in f["places"]}
+    for name in ("mix.dat", "odd.dat"):
+        path = os.path.join(tmp, name)
+        p = places.get(path)
+        check(p is not None, "storage: %s in %s" % (path, list(places)))
+        if not p:
+            continue
+        check(p["fs"] == findmnt(path, "FSTYPE"), "%s: filesystem %s, findmnt %s" % (name, p["fs"], findmnt(path, "FSTYPE")))
+        check(p["opts"] and p["opts"].startswith(findmnt(path, "VFS-OPTIONS") or "?"),
+              "%s: mount options %s, findmnt %s" % (name, p["opts"], findmnt(path, "VFS-OPTIONS")))
+        disk = sysfs_disk(path)
+        if disk:
+            with open(disk + "/queue/logical_block_size") as fh:
+                lbs = fh.read().strip()
+            row = p["devices"][0] if p["devices"] else []
+            check(row[:1] == ["/dev/" + os.path.basename(disk)] and row[7:8] == [lbs],
+                  "%s: device row %s, sysfs %s logical block %s" % (name, row, disk, lbs))
+        else:
+            check(not p["devices"], "%s: no block device, none listed" % name)
+    check(f["groups"][:3] == ["read", "write", "total"], "group rows %s" % f["groups"])
+    check("--html=" + page in (f["cmdline"] or ""), "command line %r" % f["cmdline"])
+    check("rw=randrw" in (f["jobfile"] or "") and "[mix]" in f["jobfile"], "jobs as written")
+    check(f["resolved"] == 2, "jobs as resolved: %d" % f["resolved"])
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iogauge-html-")
+    try:
+        jf = os.path.join(tmp, "jobs.fio")
+        with open(jf, "w") as fh:
+            fh.write(job_file(tmp))
+        page = os.path.join(tmp, "page.html")
+        rc, out, err = capture([BIN, "--output-format=json+", "--html=" + page, jf])
+        check(rc == 0, "run: exit %d: %s" % (rc, err))
+        j = json.loads(out)
+        b = chromium.Browser(BROWSER)
+        try:
+            b.load("file://" + page)
+            f = b.evaluate(PAGE_FACTS)
+            check(not b.errors(), "console: %s" % b.errors())
+            check_page(f, j, tmp, page, tmp)
+            png = b.screenshot(os.path.join(tmp, "page.png"))
+            check(png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20000, "screenshot: %d bytes" % len(png))
+            check(b.pdf()[:5] == b"%PDF-", "printed to PDF")
+            # A phone: the page scrolls down only; tables scroll inside their boxes.
+            b.viewport(390, 800, mobile=True)
+            b.load("file://" + page)
+            w = b.evaluate("document.documentElement.scrollWidth")
+            check(w <= 390, "on a 390 px phone the page is %d px wide" % w)
+            check(not b.errors(), "console on a phone: %s" % b.errors())
+        finally:
+            b.close()
+        # The page alone goes to --output, whole.
+        alone = os.path.join(tmp, "alone.html")
+        rc, out, err = capture([BIN, "--name=a", "--filename=" + os.path.join(tmp, "a.dat"),
+                                "--size=64k", "--rw=read", "--output-format=html", "--output=" + alone])
+        with open(alone) as fh:
+            text = fh.read()
+        check(rc == 0 and out == "" and text.startswith("<!DOCTYPE html>") and text.endswith("</html>\n"),
+              "--output-format=html --output: exit %d, %d bytes" % (rc, len(text)))
+        # Bad input: exit 2, nothing run, nothing written.
+        data = os.path.join(tmp, "never.dat")
+        for extra, what in ((["--output-format=normal,html"], "other formats"),
+                            (["--output-format=html", "--status-interval=1"], "status-interval"),
+                            (["--html=" + os.path.join(tmp, "no", "p.html")], "folder")):
+            rc, out, err = capture([BIN, "--name=a", "--filename=" + data, "--size=64k", "--rw=write"] + extra)
+            check(rc == 2 and out == "" and not os.path.exists(data) and "html" in err,
+                  "%s: exit %d, %r" % (what, rc, err))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    finish("html_report")
+
+
+main()
