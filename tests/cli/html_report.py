@@ -94,6 +94,7 @@ PAGE_FACTS = r"""(() => {
         return row;
       }),
       cpu: text(s.querySelector('p.cpu')),
+      usr: Number(s.querySelector('p.cpu').dataset.usr), sys: Number(s.querySelector('p.cpu').dataset.sys),
     })),
     host: {host: kv('#host-table', 'host'), cpus: kv('#host-table', 'CPUs'),
            kernel: kv('#host-table', 'kernel'), memory: kv('#host-table', 'memory'),
@@ -189,15 +190,19 @@ def check_page(f, j, tmp, page, shots):
     check("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;" in raw,
           "the markup name is escaped in the file")
     kinds = {p["kind"]: p for p in mix["plots"]}
-    for k in ("iops", "bw", "lat-read", "lat-write"):
+    for k in ("cdf", "iops", "bw", "lat-read", "lat-write"):
         p = kinds.get(k)
         check(p and p["w"] > 100 and p["h"] > 100, "mix: plot %s drawn: %s" % (k, p))
     check(kinds.get("iops", {}).get("series") == 2, "mix: IOPS plot has read and write lines")
     check(kinds.get("lat-read", {}).get("bars", 0) > 0, "mix: read latency bars")
-    check([p["kind"] for p in odd["plots"]] == ["iops", "bw", "lat-read"],
+    check(kinds.get("cdf", {}).get("series") == 2, "mix: the CDF has read and write")
+    check([p["kind"] for p in odd["plots"]] == ["cdf", "iops", "bw", "lat-read"],
           "reader's plots: %s" % [p["kind"] for p in odd["plots"]])
     check_rows(mix, j["jobs"][0])
     check(mix["cpu"] and mix["cpu"].startswith("CPU: usr "), "mix: CPU line %r" % mix["cpu"])
+    cpu = j["jobs"][0]
+    check(abs(mix["usr"] - cpu["usr_cpu"]) < 1e-5 and abs(mix["sys"] - cpu["sys_cpu"]) < 1e-5,
+          "mix: CPU usr %s sys %s, JSON %s %s" % (mix["usr"], mix["sys"], cpu["usr_cpu"], cpu["sys_cpu"]))
     check(not f["overlaps"], "text boxes overlap: %s" % f["overlaps"][:6])
     # The header: the machine as Python sees it.
     u = os.uname()
@@ -214,7 +219,7 @@ def check_page(f, j, tmp, page, shots):
         if not p:
             continue
         check(p["fs"] == findmnt(path, "FSTYPE"), "%s: filesystem %s, findmnt %s" % (name, p["fs"], findmnt(path, "FSTYPE")))
-        check(p["opts"] and p["opts"].startswith(findmnt(path, "VFS-OPTIONS") or "?"),
+        check(p["opts"] == findmnt(path, "VFS-OPTIONS"),
               "%s: mount options %s, findmnt %s" % (name, p["opts"], findmnt(path, "VFS-OPTIONS")))
         disk = sysfs_disk(path)
         if disk:

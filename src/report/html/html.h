@@ -49,7 +49,8 @@ void html_groups(struct strbuf *sb, const struct run *run, const struct report_e
 /* The disks under the files: /proc/diskstats over the run and utilisation. */
 void html_disks(struct strbuf *sb, const struct run *run);
 
-/* An entry's plots: IOPS and bandwidth over time, latency histograms. */
+/* An entry's plots: latency by percentile (every direction and sync), IOPS
+ * and bandwidth over time, latency histograms. */
 void html_entry_plots(struct strbuf *sb, const struct report_entry *e);
 
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The HTML report's plots, drawn by plot.h's SVG functions and put inline:
- * each in a <div class="plot" data-plot="KIND">, without the SVG file's
- * XML declaration (HTML has none).
+ * The HTML report's plots (latency by percentile, IOPS and bandwidth over
+ * time, a latency histogram per direction), drawn by plot.h's SVG
+ * functions and put inline: each in a <div class="plot" data-plot="KIND">,
+ * without the SVG file's XML declaration (HTML has none).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,22 @@ static void inline_svg(struct strbuf *sb, const char *kind, const struct strbuf 
 	strbuf_adds(sb, "</div>\n");
 }
 
+/* Every direction's latency (and sync's) on one exceedance plot. */
+static void latency_cdf(struct strbuf *sb, const struct report_entry *e)
+{
+	static const char *const dnames[STAT_NR] = { "read", "write", "trim", "sync" };
+	struct plot_dist ds[STAT_NR];
+	struct strbuf svg = { 0 };
+	unsigned d, n = 0;
+
+	for (d = 0; d < STAT_NR; d++)
+		if (e->st->dir[d].ios)
+			ds[n++] = (struct plot_dist){ dnames[d], &e->st->dir[d].lat };
+	plot_cdf_svg(&svg, "latency by percentile", ds, n);
+	inline_svg(sb, "cdf", &svg);
+	strbuf_free(&svg);
+}
+
 void html_entry_plots(struct strbuf *sb, const struct report_entry *e)
 {
 	static const char *const dnames[STAT_NR] = { "read", "write", "trim", "sync" };
@@ -37,6 +54,7 @@ void html_entry_plots(struct strbuf *sb, const struct report_entry *e)
 	size_t n;
 
 	strbuf_adds(sb, "<div class=\"plots\">\n");
+	latency_cdf(sb, e);
 	report_entry_series(e, pts, &n);
 	for (k = 0; k < 2; k++) {
 		ns = 0;

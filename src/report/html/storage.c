@@ -145,7 +145,7 @@ static char *disk_dir(dev_t dev)
 }
 
 struct mount {
-	char *point, *fstype, *source, *opts;
+	char *point, *fstype, *source, *opts, *super_opts;
 };
 
 /* The mount of the filesystem with device @dev whose mount point is the
@@ -174,11 +174,12 @@ static bool mount_of(dev_t dev, const char *path, struct mount *m)
 			continue;
 		best = len;
 		free(m->point), free(m->fstype), free(m->source), free(m->opts);
+		free(m->super_opts);
 		m->point = xstrdup(point);
 		m->fstype = xstrdup(fstype);
 		m->source = xstrdup(source);
-		/* The mount's options, then the filesystem's own. */
-		m->opts = xasprintf("%s; %s", mopts, sopts);
+		m->opts = xstrdup(mopts);
+		m->super_opts = xstrdup(sopts);
 		found = true;
 	}
 	if (f)
@@ -250,6 +251,7 @@ static void place(struct strbuf *sb, const char *path)
 		html_kv(sb, "filesystem", m.fstype);
 		html_kv(sb, "mounted", s);
 		html_kv(sb, "mount options", m.opts);
+		html_kv(sb, "filesystem options", m.super_opts);
 		free(s);
 	}
 	strbuf_adds(sb, "</table></div>\n");
@@ -269,7 +271,7 @@ static void place(struct strbuf *sb, const char *path)
 	free(dir);
 	free(abs);
 	free(at);
-	free(m.point), free(m.fstype), free(m.source), free(m.opts);
+	free(m.point), free(m.fstype), free(m.source), free(m.opts), free(m.super_opts);
 }
 
 void html_storage(struct strbuf *sb, const struct run *run)
