@@ -152,3 +152,18 @@ class Browser:
         os.close(self.cmd_w)
         os.close(self.ev_r)
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    # python3 chromium.py PAGE.html OUT.png [WIDTH]: a whole-page screenshot.
+    import sys
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: chromium.py PAGE.html OUT.png [WIDTH]")
+    width = int(sys.argv[3]) if len(sys.argv) == 4 else 1000
+    b = Browser(find() or sys.exit("chromium is not installed"), width=width)
+    try:
+        b.viewport(width, 800)
+        b.load("file://" + os.path.abspath(sys.argv[1]))
+        b.screenshot(sys.argv[2])
+    finally:
+        b.close()

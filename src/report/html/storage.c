@@ -243,7 +243,7 @@ static void place(struct strbuf *sb, const char *path)
 	html_text(sb, path);
 	strbuf_adds(sb, "\">\n");
 	if (strcmp(at, path))
-		html_kv(sb, "looked up at", at); /* the file is not there (any more) */
+		html_kv(sb, "looked up at", abs ? abs : at); /* the file is not there (any more) */
 	html_kv(sb, "kind", blk ? "block device" : S_ISDIR(st.st_mode) ? "folder" : "file");
 	if (mounted) {
 		char *s = xasprintf("%s on %s", m.source, m.point);

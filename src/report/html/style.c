@@ -28,7 +28,7 @@ const char html_style[] =
 	"white-space:pre}\n"
 	"code,pre{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace}\n"
 	".plots{display:flex;flex-wrap:wrap;gap:8px}\n"
-	".plot{flex:0 1 536px;max-width:100%}\n"
+	".plot{flex:0 1 480px;max-width:100%}\n"
 	".plot svg{max-width:100%;height:auto;display:block}\n"
 	".warn{color:#9a3b00;font-weight:600}\n"
 	"details summary{cursor:pointer;color:#2a6099}\n"
