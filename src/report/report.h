@@ -141,6 +141,10 @@ struct plot_point;
  * their MiB/s, each array of *@n (free them): a group's summed window by
  * window. */
 void report_entry_series(const struct report_entry *e, struct plot_point *pts[4], size_t *n);
+/* Appends @e's SQLIO millisecond histogram (reads and writes, in percent)
+ * as a bar chart titled @title to @sb: the --plot file's and the HTML
+ * page's. */
+void report_ms_svg(const struct report_entry *e, const char *title, struct strbuf *sb);
 /* What the HTML page tells beside the run: the settings as written and
  * the command line. */
 struct report_html_about {

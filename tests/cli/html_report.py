@@ -46,11 +46,13 @@ percentile_list=50:90:99:99.9:99.99
 filename=mix.dat
 rw=randrw
 rwmixread=60
+write_hist_log=%s/mix
+log_hist_msec=250
 
 [%s]
 filename=odd.dat
 rw=randread
-""" % (tmp, ODD)
+""" % (tmp, tmp, ODD)
 
 
 # Everything the test reads off the page, in one evaluation.
@@ -85,7 +87,9 @@ PAGE_FACTS = r"""(() => {
         const svg = p.querySelector('svg'), r = svg ? svg.getBoundingClientRect() : null;
         return {kind: p.dataset.plot, w: r ? r.width : 0, h: r ? r.height : 0,
                 series: p.querySelectorAll('polyline.series').length,
-                bars: p.querySelectorAll('rect.bar').length};
+                bars: p.querySelectorAll('rect.bar').length,
+                bar_v: [...p.querySelectorAll('rect.bar')].map(b => Number(b.dataset.v)),
+                cells: [...p.querySelectorAll('rect.cell')].reduce((n, c) => n + Number(c.dataset.n), 0)};
       }),
       rows: [...s.querySelectorAll('table.perf tr[data-dir]')].map(tr => {
         const row = {dir: tr.dataset.dir, shown: {}, v: {}};
@@ -190,15 +194,26 @@ def check_page(f, j, tmp, page, shots):
     check("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;" in raw,
           "the markup name is escaped in the file")
     kinds = {p["kind"]: p for p in mix["plots"]}
-    for k in ("cdf", "iops", "bw", "lat-read", "lat-write"):
+    for k in ("cdf", "iops", "bw", "lat-read", "lat-write", "heat-read", "heat-write", "ms"):
         p = kinds.get(k)
         check(p and p["w"] > 100 and p["h"] > 100, "mix: plot %s drawn: %s" % (k, p))
     check(kinds.get("iops", {}).get("series") == 2, "mix: IOPS plot has read and write lines")
     check(kinds.get("lat-read", {}).get("bars", 0) > 0, "mix: read latency bars")
     check(kinds.get("cdf", {}).get("series") == 2, "mix: the CDF has read and write")
-    check([p["kind"] for p in odd["plots"]] == ["cdf", "iops", "bw", "lat-read"],
+    check([p["kind"] for p in odd["plots"]] == ["cdf", "iops", "bw", "lat-read", "ms"],
           "reader's plots: %s" % [p["kind"] for p in odd["plots"]])
     check_rows(mix, j["jobs"][0])
+    # The heat maps hold every I/O of their direction; the bars are SQLIO's histogram.
+    jm = j["jobs"][0]
+    for d in ("read", "write"):
+        got = kinds.get("heat-" + d, {}).get("cells")
+        check(got == jm[d]["total_ios"], "mix: %s heat map holds %s I/Os, JSON %d" % (d, got, jm[d]["total_ios"]))
+    ms = [a + b for a, b in zip(jm["iogauge"]["histogram_ms"]["read"], jm["iogauge"]["histogram_ms"]["write"])]
+    n = jm["read"]["total_ios"] + jm["write"]["total_ios"]
+    want = [round(100.0 * c / n, 1) for c in ms]
+    got = [round(v, 1) for v in kinds.get("ms", {}).get("bar_v", [])]
+    check(got == want, "mix: ms bars %s, JSON's histogram_ms %s" % (got, want))
+    check("heat-read" not in [p["kind"] for p in odd["plots"]], "no heat map without write_hist_log")
     check(mix["cpu"] and mix["cpu"].startswith("CPU: usr "), "mix: CPU line %r" % mix["cpu"])
     cpu = j["jobs"][0]
     check(abs(mix["usr"] - cpu["usr_cpu"]) < 1e-5 and abs(mix["sys"] - cpu["sys_cpu"]) < 1e-5,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The HTML report's plots (latency by percentile, IOPS and bandwidth over
- * time, a latency histogram per direction), drawn by plot.h's SVG
+ * time, a latency histogram per direction, latency over time as a heat
+ * map where write_hist_log kept the histogram log, SQLIO's millisecond
+ * histogram as bars), drawn by plot.h's SVG
  * functions and put inline: each in a <div class="plot" data-plot="KIND">,
  * without the SVG file's XML declaration (HTML has none).
  */
@@ -38,6 +40,35 @@ static void latency_cdf(struct strbuf *sb, const struct report_entry *e)
 	plot_cdf_svg(&svg, "latency by percentile", ds, n);
 	inline_svg(sb, "cdf", &svg);
 	strbuf_free(&svg);
+}
+
+/* Latency over time per direction, where write_hist_log kept the
+ * histogram log: the clones of a group summed window by window. */
+static void latency_heat(struct strbuf *sb, const struct report_entry *e)
+{
+	static const char *const dnames[2] = { "read", "write" };
+	const struct iolog_hist **heads = xcalloc(e->threads, sizeof(*heads));
+	struct strbuf svg = { 0 };
+	unsigned i, d, any = 0;
+	char *title, *kind;
+
+	for (i = 0; i < e->threads; i++)
+		if (e->r[i].logs && (heads[i] = e->r[i].logs->hist_head))
+			any++;
+	for (d = 0; d < 2 && any; d++) {
+		if (!e->st->dir[d].ios)
+			continue;
+		title = xasprintf("%s latency over time (%u ms windows)", dnames[d],
+				  e->r->job->log_hist_msec);
+		kind = xasprintf("heat-%s", dnames[d]);
+		svg.len = 0;
+		plot_heat_svg(&svg, title, heads, e->threads, (int)d);
+		inline_svg(sb, kind, &svg);
+		free(title);
+		free(kind);
+	}
+	strbuf_free(&svg);
+	free(heads);
 }
 
 void html_entry_plots(struct strbuf *sb, const struct report_entry *e)
@@ -82,6 +113,11 @@ void html_entry_plots(struct strbuf *sb, const struct report_entry *e)
 		free(kind);
 		free(title);
 	}
+	latency_heat(sb, e);
+	/* SQLIO's histogram: what a SQLIO user looks for first. */
+	svg.len = 0;
+	report_ms_svg(e, "latency in whole milliseconds, reads and writes", &svg);
+	inline_svg(sb, "ms", &svg);
 	strbuf_adds(sb, "</div>\n");
 	strbuf_free(&svg);
 }
