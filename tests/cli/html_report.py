@@ -13,11 +13,13 @@
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
-from clitest import capture, check, finish
+from clitest import capture, check, finish, start_running
 import chromium
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
@@ -251,6 +253,71 @@ def check_page(f, j, tmp, page, shots):
     check(f["resolved"] == 2, "jobs as resolved: %d" % f["resolved"])
 
 
+def read_page(page):
+    b = chromium.Browser(BROWSER)
+    try:
+        b.load("file://" + page)
+        return b.evaluate(PAGE_FACTS)
+    finally:
+        b.close()
+
+
+def device_rows(tmp, dev, tag):
+    """The storage section's device rows of a run reading block device @dev."""
+    page = os.path.join(tmp, tag + ".html")
+    rc, out, err = capture([BIN, "--name=" + tag, "--filename=" + dev, "--rw=read", "--size=256k",
+                            "--direct=1", "--output-format=html", "--output=" + page])
+    check(rc == 0, "%s: exit %d: %s" % (tag, rc, err))
+    if rc:
+        return []
+    f = read_page(page)
+    return f["places"][0]["devices"] if f["places"] else []
+
+
+def stacked(tmp):
+    """As root: a loop device of 4 KiB sectors, and a device-mapper device
+    on it where the kernel has device-mapper, each read through; the page's
+    device rows must be sysfs's (size, block sizes), dm's first with the
+    loop device below it.  Skipped otherwise, with a line saying so."""
+    if os.geteuid() != 0 or not shutil.which("losetup"):
+        print("html_report: not root or no losetup: block devices are not checked")
+        return
+    backing = os.path.join(tmp, "backing.img")
+    with open(backing, "wb") as fh:
+        fh.truncate(8 << 20)
+    p = subprocess.run(["losetup", "--find", "--show", "--sector-size", "4096", backing],
+                       capture_output=True, text=True)
+    if p.returncode:
+        print("html_report: no loop device (%s): block devices are not checked" % p.stderr.strip())
+        return
+    loop = p.stdout.strip()
+    name = "iogauge-html-%d" % os.getpid()
+    try:
+        rows = device_rows(tmp, loop, "loop")
+        check([r[:2] + r[7:9] for r in rows] == [[loop, "0.01 GiB", "4096", "4096"]],
+              "loop: its row, 8 MiB, 4 KiB blocks: %s" % rows)
+        if not shutil.which("dmsetup") or not os.path.exists("/dev/mapper/control"):
+            print("html_report: no device-mapper here: the stacked device is not checked")
+            return
+        p = subprocess.run(["dmsetup", "create", name, "--table", "0 16384 linear %s 0" % loop],
+                           capture_output=True, text=True)
+        if p.returncode:
+            print("html_report: dmsetup create failed (%s): not checked" % p.stderr.strip())
+            return
+        try:
+            subprocess.run(["udevadm", "settle"], capture_output=True)
+            dev = "/dev/mapper/" + name
+            dm = os.path.basename(os.path.realpath(dev))
+            rows = device_rows(tmp, dev, "dm")
+            check(len(rows) == 2 and rows[0][0] == "/dev/%s (%s)" % (dm, name)
+                  and rows[1][0].endswith(loop), "dm: %s on %s: %s" % (dm, loop, rows))
+            check(all(r[7:9] == ["4096", "4096"] for r in rows), "dm: 4 KiB blocks: %s" % rows)
+        finally:
+            subprocess.run(["dmsetup", "remove", name], capture_output=True)
+    finally:
+        subprocess.run(["losetup", "-d", loop], capture_output=True)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-html-")
     try:
@@ -286,6 +353,23 @@ def main():
             text = fh.read()
         check(rc == 0 and out == "" and text.startswith("<!DOCTYPE html>") and text.endswith("</html>\n"),
               "--output-format=html --output: exit %d, %d bytes" % (rc, len(text)))
+        stacked(tmp)
+        # Ctrl-C: the run stops within half a second and the page still comes,
+        # saying so; no temporary is left beside it.
+        stopped = os.path.join(tmp, "stopped.html")
+        p = start_running([BIN, "--eta=always", "--eta-interval=250ms", "--name=long",
+                           "--filename=" + os.path.join(tmp, "long.dat"), "--size=1m", "--rw=randread",
+                           "--time_based", "--runtime=60", "--html=" + stopped],
+                          os.path.join(tmp, "long.err"))
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        p.communicate(timeout=30)
+        took = time.monotonic() - t0
+        check(p.returncode == 130 and took < 0.5, "Ctrl-C: exit %d after %.2f s" % (p.returncode, took))
+        with open(stopped) as fh:
+            text = fh.read()
+        check('id="interrupted"' in text and text.endswith("</html>\n"), "Ctrl-C: the page says interrupted")
+        check(not [n for n in os.listdir(tmp) if "iogauge-" in n], "Ctrl-C: a temporary left: %s" % os.listdir(tmp))
         # Bad input: exit 2, nothing run, nothing written.
         data = os.path.join(tmp, "never.dat")
         for extra, what in ((["--output-format=normal,html"], "other formats"),
