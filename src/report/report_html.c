@@ -84,6 +84,28 @@ static void section(struct strbuf *sb, const char *id, const char *title)
 	strbuf_addf(sb, "<section id=\"%s\"><h2>%s</h2>\n", id, title);
 }
 
+/* What the text report says beside the figures: the verify pass, errors
+ * passed over (continue_on_error). */
+static void notes(struct strbuf *sb, const struct report_entry *e)
+{
+	struct strbuf t = { 0 };
+
+	if (e->r->job->verify != VERIFY_NONE) {
+		report_verify(e->r->job, e->st, &t);
+		strbuf_adds(sb, "<p class=\"verify\">");
+		html_text(sb, t.buf);
+		strbuf_adds(sb, "</p>\n");
+		t.len = 0;
+	}
+	if (e->st->errors) {
+		report_passed_over(e->st, e->r->first_error, &t);
+		strbuf_adds(sb, "<p class=\"warn errors\">");
+		html_text(sb, t.buf);
+		strbuf_adds(sb, "</p>\n");
+	}
+	strbuf_free(&t);
+}
+
 static void entry(struct strbuf *sb, const struct report_entry *e, unsigned idx)
 {
 	const struct job *job = e->r->job;
@@ -112,6 +134,7 @@ static void entry(struct strbuf *sb, const struct report_entry *e, unsigned idx)
 	}
 	html_entry_table(sb, e);
 	html_entry_cpu(sb, e);
+	notes(sb, e);
 	html_entry_plots(sb, e);
 	strbuf_adds(sb, "</section>\n");
 }

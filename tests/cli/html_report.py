@@ -348,11 +348,14 @@ def main():
         # The page alone goes to --output, whole.
         alone = os.path.join(tmp, "alone.html")
         rc, out, err = capture([BIN, "--name=a", "--filename=" + os.path.join(tmp, "a.dat"),
-                                "--size=64k", "--rw=read", "--output-format=html", "--output=" + alone])
+                                "--size=64k", "--rw=write", "--verify=crc32c", "--output-format=html",
+                                "--output=" + alone])
         with open(alone) as fh:
             text = fh.read()
         check(rc == 0 and out == "" and text.startswith("<!DOCTYPE html>") and text.endswith("</html>\n"),
               "--output-format=html --output: exit %d, %d bytes" % (rc, len(text)))
+        check('<p class="verify">verify=crc32c: 16 blocks (0.06 MiB) read back and checked, 0 mismatched</p>'
+              in text, "the verify pass is told")
         stacked(tmp)
         # Ctrl-C: the run stops within half a second and the page still comes,
         # saying so; no temporary is left beside it.
