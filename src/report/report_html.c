@@ -14,6 +14,10 @@
 
 #include "report/html/html.h"
 
+/* Entries past this many get their table and no plots: a run of 1000
+ * clones without group_reporting would make a page of 100 MB. */
+#define HTML_PLOTTED_ENTRIES 32
+
 /* The command line as one shell line: words with spaces or quotes quoted. */
 static void command_line(struct strbuf *t, int argc, char *const *argv)
 {
@@ -106,7 +110,7 @@ static void notes(struct strbuf *sb, const struct report_entry *e)
 	strbuf_free(&t);
 }
 
-static void entry(struct strbuf *sb, const struct report_entry *e, unsigned idx)
+static void entry(struct strbuf *sb, const struct report_entry *e, unsigned idx, bool plots)
 {
 	const struct job *job = e->r->job;
 
@@ -135,7 +139,8 @@ static void entry(struct strbuf *sb, const struct report_entry *e, unsigned idx)
 	html_entry_table(sb, e);
 	html_entry_cpu(sb, e);
 	notes(sb, e);
-	html_entry_plots(sb, e);
+	if (plots)
+		html_entry_plots(sb, e);
 	strbuf_adds(sb, "</section>\n");
 }
 
@@ -162,7 +167,12 @@ void report_html(const struct run *run, const struct report_html_about *about, s
 	strbuf_adds(sb, "</section>\n");
 	report_entries(run, &es);
 	for (i = 0; i < es.n; i++)
-		entry(sb, &es.v[i], i + 1);
+		entry(sb, &es.v[i], i + 1, i < HTML_PLOTTED_ENTRIES);
+	if (es.n > HTML_PLOTTED_ENTRIES)
+		strbuf_addf(sb,
+			    "<p class=\"warn\" id=\"plots-cut\">The plots of the first %u entries "
+			    "only, of %u: group_reporting makes one entry of a group.</p>\n",
+			    HTML_PLOTTED_ENTRIES, es.n);
 	section(sb, "groups", "Run status groups");
 	html_groups(sb, run, &es);
 	strbuf_adds(sb, "</section>\n");

@@ -357,6 +357,12 @@ def main():
         check('<p class="verify">verify=crc32c: 16 blocks (0.06 MiB) read back and checked, 0 mismatched</p>'
               in text, "the verify pass is told")
         stacked(tmp)
+        # Many entries: every table, the plots of the first 32 only.
+        rc, out, err = capture([BIN, "--name=many", "--ioengine=null", "--size=16k", "--numjobs=33",
+                                "--thread", "--output-format=html"])
+        check(rc == 0 and out.count('<section class="entry"') == 33 and out.count('data-plot="iops"') == 32
+              and 'id="plots-cut"' in out, "33 entries: exit %d, %d sections, %d with plots" %
+              (rc, out.count('<section class="entry"'), out.count('data-plot="iops"')))
         # Ctrl-C: the run stops within half a second and the page still comes,
         # saying so; no temporary is left beside it.
         stopped = os.path.join(tmp, "stopped.html")
