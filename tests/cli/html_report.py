@@ -337,6 +337,13 @@ def main():
             png = b.screenshot(os.path.join(tmp, "page.png"))
             check(png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20000, "screenshot: %d bytes" % len(png))
             check(b.pdf()[:5] == b"%PDF-", "printed to PDF")
+            # On paper: nothing hidden in a scroll box, the folded options shown.
+            b.call("Emulation.setEmulatedMedia", {"media": "print"})
+            pr = b.evaluate("""(() => ({
+              overflow: getComputedStyle(document.querySelector('.scroll')).overflowX,
+              folded: document.querySelector('details.resolved pre').getBoundingClientRect().height}))()""")
+            check(pr["overflow"] == "visible" and pr["folded"] > 100, "print: %s" % pr)
+            b.call("Emulation.setEmulatedMedia", {"media": ""})
             # A phone: the page scrolls down only; tables scroll inside their boxes.
             b.viewport(390, 800, mobile=True)
             b.load("file://" + page)
@@ -357,6 +364,18 @@ def main():
         check('<p class="verify">verify=crc32c: 16 blocks (0.06 MiB) read back and checked, 0 mismatched</p>'
               in text, "the verify pass is told")
         stacked(tmp)
+        # iogauge sqlio: SQLIO's report on standard output, the page beside it.
+        sq = os.path.join(tmp, "sqlio.dat")
+        with open(sq, "wb") as fh:
+            fh.write(os.urandom(1 << 20))
+        spage = os.path.join(tmp, "sqlio.html")
+        rc, out, err = capture([BIN, "sqlio", "-kR", "-s1", "-b4", "-BY", "--html=" + spage, sq])
+        with open(spage) if os.path.exists(spage) else open(os.devnull) as fh:
+            text = fh.read()
+        check(rc == 0 and out.startswith("sqlio v1.5.SG") and 'data-plot="ms"' in text
+              and " sqlio -kR -s1 -b4 -BY --html=" in text, "iogauge sqlio --html: exit %d: %s" % (rc, err))
+        rc, out, err = capture([BIN, "sqlio", "-kR", "-s1", "--output-format=sqlio,html", sq])
+        check(rc == 2 and out == "" and "--html=FILE" in err, "iogauge sqlio sqlio,html: exit %d, %r" % (rc, err))
         # Many entries: every table, the plots of the first 32 only.
         rc, out, err = capture([BIN, "--name=many", "--ioengine=null", "--size=16k", "--numjobs=33",
                                 "--thread", "--output-format=html"])
