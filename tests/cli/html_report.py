@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from clitest import capture, check, finish, start_running
+from clitest import capture, check, finish, start_running, tmpfs
 import chromium
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
@@ -108,6 +108,7 @@ PAGE_FACTS = r"""(() => {
     places: qa('table.place').map(t => ({path: t.dataset.path,
       fs: text(t.querySelector('tr[data-key="filesystem"] td')),
       opts: text(t.querySelector('tr[data-key="mount options"] td')),
+      mounted: text(t.querySelector('tr[data-key="mounted"] td')),
       devices: [...(t.parentElement.nextElementSibling &&
                     t.parentElement.nextElementSibling.querySelector('table.devices') ?
                     t.parentElement.nextElementSibling.querySelectorAll('tr.device') : [])]
@@ -274,6 +275,27 @@ def device_rows(tmp, dev, tag):
     return f["places"][0]["devices"] if f["places"] else []
 
 
+def spaced_mount(tmp):
+    """As root: a tmpfs mounted on a folder whose name has a space (mountinfo
+    writes it \\040): the page names the mount whole, and no block device."""
+    if os.geteuid() != 0:
+        return
+    mnt = os.path.join(tmp, "mount point")
+    os.mkdir(mnt)
+    with tmpfs(mnt, "1m", "iogauge html") as ok:
+        if not check(ok, "tmpfs mount on %r" % mnt):
+            return
+        page = os.path.join(tmp, "spaced.html")
+        path = os.path.join(mnt, "f")
+        rc, out, err = capture([BIN, "--name=sp", "--filename=" + path, "--size=64k", "--rw=write",
+                                "--output-format=html", "--output=" + page])
+        check(rc == 0, "spaced: exit %d: %s" % (rc, err))
+        f = read_page(page)
+        p = f["places"][0] if f["places"] else {}
+        check(p.get("fs") == "tmpfs" and p.get("mounted") == "iogauge html on " + mnt and not p.get("devices"),
+              "spaced: %s" % p)
+
+
 def stacked(tmp):
     """As root: a loop device of 4 KiB sectors, and a device-mapper device
     on it where the kernel has device-mapper, each read through; the page's
@@ -364,6 +386,7 @@ def main():
         check('<p class="verify">verify=crc32c: 16 blocks (0.06 MiB) read back and checked, 0 mismatched</p>'
               in text, "the verify pass is told")
         stacked(tmp)
+        spaced_mount(tmp)
         # iogauge sqlio: SQLIO's report on standard output, the page beside it.
         sq = os.path.join(tmp, "sqlio.dat")
         with open(sq, "wb") as fh:

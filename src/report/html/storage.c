@@ -128,20 +128,41 @@ static void device_rows(struct strbuf *sb, const char *dir, unsigned depth)
 }
 
 /* The sysfs folder of the whole device that holds block device @dev (a
- * partition's parent), or NULL when sysfs has none (tmpfs, overlay). */
-static char *disk_dir(dev_t dev)
+ * partition's parent, its name then in *@part, or NULL), or NULL when
+ * sysfs has none (tmpfs, overlay, btrfs's anonymous device numbers). */
+static char *disk_dir(dev_t dev, char **part)
 {
 	char *link = xasprintf("/sys/dev/block/%u:%u", major(dev), minor(dev));
-	char *real = realpath(link, NULL), *part, *slash;
+	char *real = realpath(link, NULL), *file, *slash;
 
+	*part = NULL;
 	free(link);
 	if (!real)
 		return NULL;
-	part = xasprintf("%s/partition", real);
-	if (!access(part, F_OK) && (slash = strrchr(real, '/')))
+	file = xasprintf("%s/partition", real);
+	if (!access(file, F_OK) && (slash = strrchr(real, '/'))) {
+		*part = xstrdup(slash + 1);
 		*slash = '\0';
-	free(part);
+	}
+	free(file);
 	return real;
+}
+
+/* mountinfo's octal escapes (\040 for a space) decoded in place. */
+static void unescape(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
 }
 
 struct mount {
@@ -168,6 +189,8 @@ static bool mount_of(dev_t dev, const char *path, struct mount *m)
 			continue;
 		if (sscanf(dash + 3, "%127s %4095s %2047s", fstype, source, sopts) != 3)
 			continue;
+		unescape(point);
+		unescape(source);
 		len = strlen(point);
 		if (makedev(maj, min) != dev || strncmp(path, point, len) ||
 		    (len > 1 && path[len] && path[len] != '/') || len < best)
@@ -232,7 +255,8 @@ static void place(struct strbuf *sb, const char *path)
 {
 	struct mount m = { 0 };
 	struct stat st;
-	char *at = existing(path, &st), *abs = realpath(at, NULL), *dir;
+	char *at = existing(path, &st), *abs = realpath(at, NULL), *dir, *part;
+	struct stat src;
 	bool blk = S_ISBLK(st.st_mode), mounted;
 	dev_t dev = blk ? st.st_rdev : st.st_dev;
 
@@ -254,8 +278,21 @@ static void place(struct strbuf *sb, const char *path)
 		html_kv(sb, "filesystem options", m.super_opts);
 		free(s);
 	}
+	/* btrfs and others number their filesystems apart from the device:
+	 * the device is the mount's source. */
+	dir = disk_dir(dev, &part);
+	if (!dir && mounted && !strncmp(m.source, "/dev/", 5) && !stat(m.source, &src) &&
+	    S_ISBLK(src.st_mode)) {
+		dev = src.st_rdev;
+		dir = disk_dir(dev, &part);
+	}
+	if (part) {
+		char *s = xasprintf("/dev/%s", part);
+
+		html_kv(sb, "partition", s);
+		free(s);
+	}
 	strbuf_adds(sb, "</table></div>\n");
-	dir = disk_dir(dev);
 	if (dir) {
 		strbuf_adds(sb,
 			    "<div class=\"scroll\"><table class=\"num devices\"><tr><th>device"
@@ -269,6 +306,7 @@ static void place(struct strbuf *sb, const char *path)
 			    minor(dev));
 	}
 	free(dir);
+	free(part);
 	free(abs);
 	free(at);
 	free(m.point), free(m.fstype), free(m.source), free(m.opts), free(m.super_opts);
