@@ -82,6 +82,32 @@ static void header(struct strbuf *sb, const struct run *run, const struct report
 	strbuf_adds(sb, "</table></div></header>\n");
 }
 
+/* Links to the sections, on one line: the page is long. */
+static void contents(struct strbuf *sb, const struct report_entries *es)
+{
+	static const char *const parts[][2] = { { "host", "machine" }, { "storage", "storage" } };
+	static const char *const tail[][2] = { { "groups", "groups" },
+					       { "disks", "disks" },
+					       { "jobfile", "jobs as written" },
+					       { "options", "as resolved" } };
+	unsigned i;
+
+	strbuf_adds(sb, "<nav id=\"contents\">");
+	for (i = 0; i < ARRAY_SIZE(parts); i++)
+		strbuf_addf(sb, "<a href=\"#%s\">%s</a> \u00b7 ", parts[i][0], parts[i][1]);
+	for (i = 0; i < es->n && i < HTML_PLOTTED_ENTRIES; i++) {
+		strbuf_addf(sb, "<a href=\"#entry-%u\">", i + 1);
+		html_text(sb, es->v[i].r->job->name);
+		strbuf_adds(sb, "</a> \u00b7 ");
+	}
+	if (es->n > HTML_PLOTTED_ENTRIES)
+		strbuf_addf(sb, "(%u entries in all) \u00b7 ", es->n);
+	for (i = 0; i < ARRAY_SIZE(tail); i++)
+		strbuf_addf(sb, "<a href=\"#%s\">%s</a>%s", tail[i][0], tail[i][1],
+			    i + 1 < ARRAY_SIZE(tail) ? " \u00b7 " : "");
+	strbuf_adds(sb, "</nav>\n");
+}
+
 /* Section @id headed @title. */
 static void section(struct strbuf *sb, const char *id, const char *title)
 {
@@ -159,13 +185,14 @@ void report_html(const struct run *run, const struct report_html_about *about, s
 	}
 	strbuf_addf(sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", html_style);
 	header(sb, run, about);
+	report_entries(run, &es);
+	contents(sb, &es);
 	section(sb, "host", "Machine");
 	html_host(sb);
 	strbuf_adds(sb, "</section>\n");
 	section(sb, "storage", "Storage under the files");
 	html_storage(sb, run);
 	strbuf_adds(sb, "</section>\n");
-	report_entries(run, &es);
 	for (i = 0; i < es.n; i++)
 		entry(sb, &es.v[i], i + 1, i < HTML_PLOTTED_ENTRIES);
 	if (es.n > HTML_PLOTTED_ENTRIES)

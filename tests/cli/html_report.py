@@ -119,6 +119,8 @@ PAGE_FACTS = r"""(() => {
     resolved: qa('details.resolved').length,
     overlaps: overlaps,
     width: document.documentElement.scrollWidth,
+    links: qa('nav a').map(a => a.getAttribute('href')),
+    dangling: qa('nav a').filter(a => !document.getElementById(a.getAttribute('href').slice(1))).length,
   };
 })()"""
 
@@ -252,6 +254,8 @@ def check_page(f, j, tmp, page, shots):
     check("--html=" + page in (f["cmdline"] or ""), "command line %r" % f["cmdline"])
     check("rw=randrw" in (f["jobfile"] or "") and "[mix]" in f["jobfile"], "jobs as written")
     check(f["resolved"] == 2, "jobs as resolved: %d" % f["resolved"])
+    check(len(f["links"]) == 8 and not f["dangling"] and all(h.startswith("#") for h in f["links"]),
+          "contents: %s, %d dangling" % (f["links"], f["dangling"]))
 
 
 def read_page(page):

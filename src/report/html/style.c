@@ -16,6 +16,8 @@ const char html_style[] =
 	"h2{font-size:1.2em;border-bottom:2px solid #2a6099;padding-bottom:2px;margin-top:28px}\n"
 	"h3{font-size:1.05em;margin:18px 0 6px}\n"
 	".sub{color:#555;margin:0 0 12px}\n"
+	"nav{margin:10px 0;font-size:.9em;line-height:1.8}\n"
+	"nav a,details summary{color:#2a6099}\n"
 	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}\n"
 	"table{border-collapse:collapse;font-size:.9em;margin:4px 0 10px}\n"
 	"th,td{border:1px solid #c8c8c8;padding:3px 7px;vertical-align:top}\n"
@@ -31,10 +33,10 @@ const char html_style[] =
 	".plot{flex:0 1 480px;max-width:100%}\n"
 	".plot svg{max-width:100%;height:auto;display:block}\n"
 	".warn{color:#9a3b00;font-weight:600}\n"
-	"details summary{cursor:pointer;color:#2a6099}\n"
+	"details summary{cursor:pointer}\n"
 	"@media (max-width:600px){body{padding:0 6px 16px}table{font-size:.8em}}\n"
 	"@media print{body{max-width:none;padding:0}.scroll{overflow:visible}"
 	"pre{white-space:pre-wrap;overflow:visible}h2{break-after:avoid}"
 	"table,.plot,svg{break-inside:avoid}"
 	"details::details-content{content-visibility:visible;display:block}"
-	"details summary{color:#000}a{color:#000;text-decoration:none}}\n";
+	"details summary{color:#000}nav{display:none}a{color:#000;text-decoration:none}}\n";
