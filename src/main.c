@@ -183,8 +183,8 @@ static const char sqlio_usage[] =
 	"        --job                   print the equivalent job file and stop\n"
 	"        --ioengine=NAME         io_uring (the default), libaio, psync, ...\n"
 	"        --output-format=LIST    sqlio (the default), normal, json, json+, terse,\n"
-	"                                spreadsheet, openmetrics\n"
-	"        --output=FILE, --eta=WHEN, --plot=DIR, --readonly   as for iogauge\n"
+	"                                spreadsheet, openmetrics, html\n"
+	"        --output=FILE, --html=FILE, --eta=WHEN, --plot=DIR, --readonly   as for iogauge\n"
 	"See iogauge-sqlio(1).\n";
 
 /* fio's checksums that iogauge does not have, for a clearer refusal. */
