@@ -47,15 +47,18 @@ static void header(struct strbuf *sb, const struct run *run, const struct report
 	time_t secs = (time_t)(run->epoch_ms / 1000);
 	struct tm tm;
 	char date[64] = "?";
+	unsigned i, jobs = run->nr ? 1 : 0;
 
 	if (gmtime_r(&secs, &tm))
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	strbuf_adds(sb, "<header id=\"top\"><h1>iogauge report");
+	for (i = 1; i < run->nr; i++)
+		jobs += run->results[i].job != run->results[i - 1].job;
 	if (run->nr) {
 		strbuf_adds(sb, ": ");
 		html_text(sb, run->results[0].job->name);
-		if (run->nr > 1)
-			strbuf_addf(sb, " and %u more", run->nr - 1);
+		if (jobs > 1)
+			strbuf_addf(sb, " and %u more job%s", jobs - 1, jobs > 2 ? "s" : "");
 	}
 	strbuf_adds(sb, "</h1>\n<p class=\"sub\">");
 	html_textf(sb, "%s, for %.3f s; iogauge %s", date, (double)run->duration / 1e9,
@@ -76,7 +79,8 @@ static void header(struct strbuf *sb, const struct run *run, const struct report
 	}
 	strbuf_free(&t);
 	t = (struct strbuf){ 0 };
-	strbuf_addf(&t, "%u job clone%s", run->nr, run->nr == 1 ? "" : "s");
+	strbuf_addf(&t, "%u job%s, %u clone%s", jobs, jobs == 1 ? "" : "s", run->nr,
+		    run->nr == 1 ? "" : "s");
 	html_kv(sb, "jobs", t.buf);
 	strbuf_free(&t);
 	strbuf_adds(sb, "</table></div></header>\n");
