@@ -211,6 +211,17 @@ void report_html(const struct run *run, const struct report_html_about *about, s
 	section(sb, "disks", "Disk utilisation");
 	html_disks(sb, run);
 	strbuf_adds(sb, "</section>\n");
+	/* --idle-prof: in the text report's words. */
+	if (run->idle) {
+		struct strbuf t = { 0 };
+
+		report_idle(run->idle, &t);
+		section(sb, "idle", "CPU idleness (--idle-prof)");
+		strbuf_adds(sb, "<pre>");
+		html_text(sb, t.buf[0] == '\n' ? t.buf + 1 : t.buf);
+		strbuf_adds(sb, "</pre>\n</section>\n");
+		strbuf_free(&t);
+	}
 	section(sb, "jobfile", "Jobs as written");
 	if (about && about->js)
 		html_jobs_as_written(sb, about->js);

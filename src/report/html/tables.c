@@ -15,7 +15,7 @@
 static const double table_pcts[] = { 50, 90, 99, 99.9, 99.99 };
 static const char *const table_pct_names[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
 
-/* A latency cell: µs with 1 decimal; @ns in data-ns. */
+/* A latency cell: µs with 1 decimal; @ns in data-v. */
 static void lat_cell(struct strbuf *sb, const char *key, double ns, bool any)
 {
 	if (!any) {
