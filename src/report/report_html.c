@@ -118,11 +118,14 @@ static void section(struct strbuf *sb, const char *id, const char *title)
 	strbuf_addf(sb, "<section id=\"%s\"><h2>%s</h2>\n", id, title);
 }
 
-/* What the text report says beside the figures: the verify pass, errors
- * passed over (continue_on_error). */
+/* What the text report says beside the figures: the verify pass, a rate
+ * cap kept or not, errors passed over (continue_on_error). */
 static void notes(struct strbuf *sb, const struct report_entry *e)
 {
+	static const char *const dirs[] = { "read", "write", "trim" };
 	struct strbuf t = { 0 };
+	struct report_rate rr;
+	unsigned d;
 
 	if (e->r->job->verify != VERIFY_NONE) {
 		report_verify(e->r->job, e->st, &t);
@@ -130,6 +133,21 @@ static void notes(struct strbuf *sb, const struct report_entry *e)
 		html_text(sb, t.buf);
 		strbuf_adds(sb, "</p>\n");
 		t.len = 0;
+	}
+	for (d = STAT_READ; d <= STAT_TRIM; d++) {
+		/* As the text report: a direction the job did not do has no line. */
+		if (!report_rate(e->r->job, d, e->threads, &e->st->dir[d], e->st->elapsed, &rr) ||
+		    !e->st->dir[d].resp.count)
+			continue;
+		strbuf_addf(sb, "<p class=\"rate%s\" data-dir=\"%s\">%s rate: target ",
+			    rr.kept ? "" : " warn", dirs[d], dirs[d]);
+		if (rr.iops)
+			strbuf_addf(sb, "%.0f IOPS, achieved %.2f", rr.target, rr.achieved);
+		else
+			strbuf_addf(sb, "%.2f MiB/s, achieved %.2f", rr.target / 1048576.0,
+				    rr.achieved / 1048576.0);
+		strbuf_addf(sb, ": %s</p>\n",
+			    rr.kept ? "kept" : "not kept (the job fell behind its schedule)");
 	}
 	if (e->st->errors) {
 		report_passed_over(e->st, e->r->first_error, &t);

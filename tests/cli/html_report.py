@@ -54,6 +54,7 @@ log_hist_msec=250
 [%s]
 filename=odd.dat
 rw=randread
+rate_iops=500
 """ % (tmp, tmp, ODD)
 
 
@@ -100,6 +101,7 @@ PAGE_FACTS = r"""(() => {
         return row;
       }),
       cpu: text(s.querySelector('p.cpu')),
+      rate: qa('#' + s.id + ' p.rate').map(p => p.dataset.dir + ': ' + p.textContent),
       usr: Number(s.querySelector('p.cpu').dataset.usr), sys: Number(s.querySelector('p.cpu').dataset.sys),
     })),
     host: {host: kv('#host-table', 'host'), cpus: kv('#host-table', 'CPUs'),
@@ -208,6 +210,8 @@ def check_page(f, j, tmp, page, shots):
     check([p["kind"] for p in odd["plots"]] == ["cdf", "iops", "bw", "lat-read", "ms"],
           "reader's plots: %s" % [p["kind"] for p in odd["plots"]])
     check_rows(mix, j["jobs"][0])
+    check(not mix["rate"] and len(odd["rate"]) == 1 and odd["rate"][0].startswith("read: read rate: target 500 IOPS, achieved "),
+          "the rate cap's line: %s, %s" % (mix["rate"], odd["rate"]))
     # The heat maps hold every I/O of their direction; the bars are SQLIO's histogram.
     jm = j["jobs"][0]
     for d in ("read", "write"):
