@@ -284,8 +284,10 @@ def device_rows(tmp, dev, tag):
 
 
 def spaced_mount(tmp):
-    """As root: a tmpfs mounted on a folder whose name has a space (mountinfo
-    writes it \\040): the page names the mount whole, and no block device."""
+    """As root: a tmpfs of 1 MiB mounted on a folder whose name has a space
+    (mountinfo writes it \\040): the page names the mount whole, and no block
+    device.  The job writes 2 MiB there: its ENOSPC, with file and offset, is
+    on the page too, and the run exits 1."""
     if os.geteuid() != 0:
         return
     mnt = os.path.join(tmp, "mount point")
@@ -295,9 +297,14 @@ def spaced_mount(tmp):
             return
         page = os.path.join(tmp, "spaced.html")
         path = os.path.join(mnt, "f")
-        rc, out, err = capture([BIN, "--name=sp", "--filename=" + path, "--size=64k", "--rw=write",
-                                "--output-format=html", "--output=" + page])
-        check(rc == 0, "spaced: exit %d: %s" % (rc, err))
+        rc, out, err = capture([BIN, "--name=sp", "--filename=" + path, "--size=2m", "--rw=write",
+                                "--fallocate=none", "--output-format=html", "--output=" + page])
+        check(rc == 1 and "No space left on device" in err, "spaced: exit %d: %s" % (rc, err))
+        with open(page) as fh:
+            text = fh.read()
+        check(any("No space left on device" in line and path in line and "offset" in line
+                  and '<p class="warn">' in line for line in text.splitlines()),
+              "spaced: the ENOSPC is on the page")
         f = read_page(page)
         p = f["places"][0] if f["places"] else {}
         check(p.get("fs") == "tmpfs" and p.get("mounted") == "iogauge html on " + mnt and not p.get("devices"),
@@ -332,7 +339,7 @@ def stacked(tmp):
         p = subprocess.run(["dmsetup", "create", name, "--table", "0 16384 linear %s 0" % loop],
                            capture_output=True, text=True)
         if p.returncode:
-            print("html_report: dmsetup create failed (%s): not checked" % p.stderr.strip())
+            print("html_report: dmsetup create failed (%s): not checked" % p.stderr.strip().splitlines()[0])
             return
         try:
             subprocess.run(["udevadm", "settle"], capture_output=True)
