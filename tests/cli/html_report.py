@@ -262,13 +262,14 @@ def check_page(f, j, tmp, page, shots):
           "contents: %s, %d dangling" % (f["links"], f["dangling"]))
 
 
+# The one browser of the test: launched while the first run runs.
+TAB = None
+
+
 def read_page(page):
-    b = chromium.Browser(BROWSER)
-    try:
-        b.load("file://" + page)
-        return b.evaluate(PAGE_FACTS)
-    finally:
-        b.close()
+    TAB.viewport(1100, 800)
+    TAB.load("file://" + page)
+    return TAB.evaluate(PAGE_FACTS)
 
 
 def device_rows(tmp, dev, tag):
@@ -355,17 +356,44 @@ def stacked(tmp):
         subprocess.run(["losetup", "-d", loop], capture_output=True)
 
 
+def sqlio_start(tmp):
+    """iogauge sqlio --html, a 1 s run started in the background."""
+    sq = os.path.join(tmp, "sqlio.dat")
+    with open(sq, "wb") as fh:
+        fh.write(os.urandom(1 << 20))
+    spage = os.path.join(tmp, "sqlio.html")
+    p = subprocess.Popen([BIN, "sqlio", "-kR", "-s1", "-b4", "-BY", "--html=" + spage, sq],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return p, sq, spage
+
+
+def sqlio_check(p, sq, spage):
+    """SQLIO's report on standard output, the page with its millisecond bars
+    beside it; sqlio,html without --html is refused."""
+    out, err = p.communicate(timeout=60)
+    with open(spage) if os.path.exists(spage) else open(os.devnull) as fh:
+        text = fh.read()
+    check(p.returncode == 0 and out.startswith("sqlio v1.5.SG") and 'data-plot="ms"' in text
+          and " sqlio -kR -s1 -b4 -BY --html=" in text, "iogauge sqlio --html: exit %d: %s" % (p.returncode, err))
+    rc, out, err = capture([BIN, "sqlio", "-kR", "-s1", "--output-format=sqlio,html", sq])
+    check(rc == 2 and out == "" and "--html=FILE" in err, "iogauge sqlio sqlio,html: exit %d, %r" % (rc, err))
+
+
 def main():
+    global TAB
     tmp = tempfile.mkdtemp(prefix="iogauge-html-")
     try:
         jf = os.path.join(tmp, "jobs.fio")
         with open(jf, "w") as fh:
             fh.write(job_file(tmp))
         page = os.path.join(tmp, "page.html")
-        rc, out, err = capture([BIN, "--output-format=json+", "--html=" + page, jf])
-        check(rc == 0, "run: exit %d: %s" % (rc, err))
+        run = subprocess.Popen([BIN, "--output-format=json+", "--html=" + page, jf],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        TAB = b = chromium.Browser(BROWSER)
+        out, err = run.communicate(timeout=60)
+        check(run.returncode == 0, "run: exit %d: %s" % (run.returncode, err))
         j = json.loads(out)
-        b = chromium.Browser(BROWSER)
+        sq = sqlio_start(tmp)
         try:
             b.load("file://" + page)
             f = b.evaluate(PAGE_FACTS)
@@ -388,7 +416,7 @@ def main():
             check(w <= 390, "on a 390 px phone the page is %d px wide" % w)
             check(not b.errors(), "console on a phone: %s" % b.errors())
         finally:
-            b.close()
+            sqlio_check(*sq)
         # The page alone goes to --output, whole.
         alone = os.path.join(tmp, "alone.html")
         rc, out, err = capture([BIN, "--name=a", "--filename=" + os.path.join(tmp, "a.dat"),
@@ -402,18 +430,6 @@ def main():
               in text, "the verify pass is told")
         stacked(tmp)
         spaced_mount(tmp)
-        # iogauge sqlio: SQLIO's report on standard output, the page beside it.
-        sq = os.path.join(tmp, "sqlio.dat")
-        with open(sq, "wb") as fh:
-            fh.write(os.urandom(1 << 20))
-        spage = os.path.join(tmp, "sqlio.html")
-        rc, out, err = capture([BIN, "sqlio", "-kR", "-s1", "-b4", "-BY", "--html=" + spage, sq])
-        with open(spage) if os.path.exists(spage) else open(os.devnull) as fh:
-            text = fh.read()
-        check(rc == 0 and out.startswith("sqlio v1.5.SG") and 'data-plot="ms"' in text
-              and " sqlio -kR -s1 -b4 -BY --html=" in text, "iogauge sqlio --html: exit %d: %s" % (rc, err))
-        rc, out, err = capture([BIN, "sqlio", "-kR", "-s1", "--output-format=sqlio,html", sq])
-        check(rc == 2 and out == "" and "--html=FILE" in err, "iogauge sqlio sqlio,html: exit %d, %r" % (rc, err))
         # Many entries: every table, the plots of the first 32 only.
         rc, out, err = capture([BIN, "--name=many", "--ioengine=null", "--size=16k", "--numjobs=33",
                                 "--thread", "--output-format=html"])
@@ -445,6 +461,8 @@ def main():
             check(rc == 2 and out == "" and not os.path.exists(data) and "html" in err,
                   "%s: exit %d, %r" % (what, rc, err))
     finally:
+        if TAB:
+            TAB.close()
         shutil.rmtree(tmp, ignore_errors=True)
     finish("html_report")
 
