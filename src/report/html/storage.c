@@ -174,11 +174,13 @@ struct mount {
 static bool mount_of(dev_t dev, const char *path, struct mount *m)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "r");
-	char line[4096];
-	size_t best = 0;
+	char *line = NULL;
+	size_t best = 0, cap = 0;
 	bool found = false;
 
-	while (f && fgets(line, sizeof(line), f)) {
+	/* Whole lines (an overlay's can pass 4 KiB); options past the
+	 * buffers below are cut, not misread. */
+	while (f && getline(&line, &cap, f) > 0) {
 		char point[PATH_MAX], mopts[1024], fstype[128], source[PATH_MAX], sopts[2048];
 		unsigned maj, min;
 		char *dash = strstr(line, " - ");
@@ -207,6 +209,7 @@ static bool mount_of(dev_t dev, const char *path, struct mount *m)
 	}
 	if (f)
 		fclose(f);
+	free(line);
 	return found;
 }
 
