@@ -274,6 +274,11 @@ int cli_html_check(const struct cli *cli, char **cause)
 {
 	unsigned f = cli->formats;
 
+	if (cli->html && cli->output && !strcmp(cli->html, cli->output))
+		return set_cause(cause,
+				 "--html=%s: the same file as --output: the page would "
+				 "replace the report",
+				 cli->html);
 	if (cli->html || !(f & CLI_FMT_HTML))
 		return 0;
 	/* A page with other text before or after it is no HTML document. */

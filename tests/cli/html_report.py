@@ -456,7 +456,9 @@ def main():
         data = os.path.join(tmp, "never.dat")
         for extra, what in ((["--output-format=normal,html"], "other formats"),
                             (["--output-format=html", "--status-interval=1"], "status-interval"),
-                            (["--html=" + os.path.join(tmp, "no", "p.html")], "folder")):
+                            (["--html=" + os.path.join(tmp, "no", "p.html")], "folder"),
+                            (["--html=" + os.path.join(tmp, "r"), "--output=" + os.path.join(tmp, "r")],
+                             "same file")):
             rc, out, err = capture([BIN, "--name=a", "--filename=" + data, "--size=64k", "--rw=write"] + extra)
             check(rc == 2 and out == "" and not os.path.exists(data) and "html" in err,
                   "%s: exit %d, %r" % (what, rc, err))
