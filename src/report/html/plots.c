@@ -106,7 +106,7 @@ void html_entry_plots(struct strbuf *sb, const struct report_entry *e)
 		title = xasprintf("%s latency (%llu I/Os)", dnames[d],
 				  (unsigned long long)st->dir[d].ios);
 		svg.len = 0;
-		/* The table's percentiles: the default list's 17 markers crowd. */
+		/* The table's percentiles (not percentile_list's 17): the markers match it. */
 		plot_hist_svg(&svg, title, &st->dir[d].lat, pcts, ARRAY_SIZE(pcts));
 		kind = xasprintf("lat-%s", dnames[d]);
 		inline_svg(sb, kind, &svg);
