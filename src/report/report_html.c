@@ -89,7 +89,9 @@ static void header(struct strbuf *sb, const struct run *run, const struct report
 /* Links to the sections, on one line: the page is long. */
 static void contents(struct strbuf *sb, const struct report_entries *es)
 {
-	static const char *const parts[][2] = { { "host", "machine" }, { "storage", "storage" } };
+	static const char *const parts[][2] = { { "summary", "summary" },
+						{ "host", "machine" },
+						{ "storage", "storage" } };
 	static const char *const tail[][2] = { { "groups", "groups" },
 					       { "disks", "disks" },
 					       { "jobfile", "jobs as written" },
@@ -209,6 +211,9 @@ void report_html(const struct run *run, const struct report_html_about *about, s
 	header(sb, run, about);
 	report_entries(run, &es);
 	contents(sb, &es);
+	section(sb, "summary", "Summary");
+	html_summary(sb, &es);
+	strbuf_adds(sb, "</section>\n");
 	section(sb, "host", "Machine");
 	html_host(sb);
 	strbuf_adds(sb, "</section>\n");

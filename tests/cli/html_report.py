@@ -122,6 +122,12 @@ PAGE_FACTS = r"""(() => {
     overlaps: overlaps,
     width: document.documentElement.scrollWidth,
     links: qa('nav a').map(a => a.getAttribute('href')),
+    summary: qa('table.summary tr[data-entry]').map(tr => {
+      const v = {}; tr.querySelectorAll('td[data-k]').forEach(td => v[td.dataset.k] = td.dataset.v);
+      return {link: tr.querySelector('a').getAttribute('href'), name: text(tr.querySelector('a')), v: v}; }),
+    totals: qa('section.entry').map(s => {
+      const v = {}; s.querySelectorAll('table.perf tr[data-dir="total"] td[data-k]').forEach(td => v[td.dataset.k] = td.dataset.v);
+      return v; }),
     dangling: qa('nav a').filter(a => !document.getElementById(a.getAttribute('href').slice(1))).length,
   };
 })()"""
@@ -186,7 +192,7 @@ def check_page(f, j, tmp, page, shots):
     check(not f["fetched"] and not f["external"],
           "the page fetches %s (%d elements with a source)" % (f["fetched"], f["external"]))
     check(f["viewport"] and "width=device-width" in f["viewport"], "viewport meta: %s" % f["viewport"])
-    for s in ("top", "host", "storage", "entry-1", "entry-2", "groups", "disks", "jobfile", "options"):
+    for s in ("top", "summary", "host", "storage", "entry-1", "entry-2", "groups", "disks", "jobfile", "options"):
         check(s in f["sections"], "section %s in %s" % (s, f["sections"]))
     check(len(f["entries"]) == 2, "2 entries: %d" % len(f["entries"]))
     if len(f["entries"]) != 2:
@@ -258,7 +264,10 @@ def check_page(f, j, tmp, page, shots):
     check("--html=" + page in (f["cmdline"] or ""), "command line %r" % f["cmdline"])
     check("rw=randrw" in (f["jobfile"] or "") and "[mix]" in f["jobfile"], "jobs as written")
     check(f["resolved"] == 2, "jobs as resolved: %d" % f["resolved"])
-    check(len(f["links"]) == 8 and not f["dangling"] and all(h.startswith("#") for h in f["links"]),
+    check([(r["link"], r["name"]) for r in f["summary"]] == [("#entry-1", "mix"), ("#entry-2", ODD)]
+          and [r["v"] for r in f["summary"]] == f["totals"],
+          "summary rows are the entries' total rows: %s" % f["summary"])
+    check(len(f["links"]) == 9 and not f["dangling"] and all(h.startswith("#") for h in f["links"]),
           "contents: %s, %d dangling" % (f["links"], f["dangling"]))
 
 

@@ -42,6 +42,9 @@ void html_jobs_resolved(struct strbuf *sb, const struct run *run);
  * total rows of I/Os, MiB/s, IOPS and total latency (avg, p50 to p99.99,
  * max), each figure also in a data- attribute exactly as the JSON has it. */
 void html_entry_table(struct strbuf *sb, const struct report_entry *e);
+/* Every entry's total row (reads, writes and trims together), one a line,
+ * each linked to its section. */
+void html_summary(struct strbuf *sb, const struct report_entries *es);
 /* An entry's CPU line: usr, sys, context switches, page faults. */
 void html_entry_cpu(struct strbuf *sb, const struct report_entry *e);
 /* fio's "Run status group" figures of every group, as a table. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The HTML report's tables: an entry's DiskSpd-style table (a row per
- * direction and a total), its CPU line, fio's group totals and the disks'
- * counters.  The figures are the JSON report's (bytes over the entry's
+ * direction and a total), the summary of every entry's total row, an
+ * entry's CPU line, fio's group totals and the disks' counters.  The figures are the JSON report's (bytes over the entry's
  * measured time, total latency): each cell also carries its exact value
  * in a data- attribute, so that a test or a script reads them unrounded.
  */
@@ -25,17 +25,16 @@ static void lat_cell(struct strbuf *sb, const char *key, double ns, bool any)
 	strbuf_addf(sb, "<td data-k=\"%s\" data-v=\"%.3f\">%.1f</td>", key, ns, ns / 1e3);
 }
 
-/* One row, named @name, of the I/Os and latencies in @ds over @secs. */
-static void dir_row(struct strbuf *sb, const char *name, const struct dir_stats *ds,
-		    const struct hist *lat, double secs)
+/* The figures of one row, after its first cell: the I/Os and latencies
+ * in @ds over @secs. */
+static void figures(struct strbuf *sb, const struct dir_stats *ds, const struct hist *lat,
+		    double secs)
 {
 	double bw = secs > 0 ? (double)ds->bytes / secs : 0;
 	double iops = secs > 0 ? (double)ds->ios / secs : 0;
 	bool any = lat->count > 0;
 	unsigned i;
 
-	strbuf_addf(sb, "<tr class=\"%s\" data-dir=\"%s\"><td class=\"name\">%s</td>", name, name,
-		    name);
 	strbuf_addf(sb, "<td data-k=\"ios\" data-v=\"%llu\">%llu</td>", (unsigned long long)ds->ios,
 		    (unsigned long long)ds->ios);
 	strbuf_addf(sb, "<td data-k=\"bytes\" data-v=\"%llu\">%.2f</td>",
@@ -51,32 +50,83 @@ static void dir_row(struct strbuf *sb, const char *name, const struct dir_stats 
 	strbuf_adds(sb, "</tr>\n");
 }
 
+/* One row, named @name, of the I/Os and latencies in @ds over @secs. */
+static void dir_row(struct strbuf *sb, const char *name, const struct dir_stats *ds,
+		    const struct hist *lat, double secs)
+{
+	strbuf_addf(sb, "<tr class=\"%s\" data-dir=\"%s\"><td class=\"name\">%s</td>", name, name,
+		    name);
+	figures(sb, ds, lat, secs);
+}
+
+/* The table's header row, its first column titled @first. */
+static void head(struct strbuf *sb, const char *cls, const char *first)
+{
+	unsigned i;
+
+	strbuf_addf(sb,
+		    "<div class=\"scroll\"><table class=\"num %s\"><tr><th>%s</th>"
+		    "<th>I/Os</th><th>MiB</th><th>MiB/s</th><th>IOPS</th>"
+		    "<th>lat avg (\u00b5s)</th>",
+		    cls, first);
+	for (i = 0; i < ARRAY_SIZE(table_pcts); i++)
+		strbuf_addf(sb, "<th>%s (\u00b5s)</th>", table_pct_names[i]);
+	strbuf_adds(sb, "<th>max (\u00b5s)</th></tr>\n");
+}
+
+/* Reads, writes and trims of @st as one direction, into @total (free its
+ * lat after). */
+static void sum_dirs(const struct run_stats *st, struct dir_stats *total)
+{
+	unsigned d;
+
+	memset(total, 0, sizeof(*total));
+	hist_init(&total->lat);
+	for (d = STAT_READ; d <= STAT_TRIM; d++) {
+		total->ios += st->dir[d].ios;
+		total->bytes += st->dir[d].bytes;
+		hist_merge(&total->lat, &st->dir[d].lat);
+	}
+}
+
 void html_entry_table(struct strbuf *sb, const struct report_entry *e)
 {
 	static const char *const names[] = { "read", "write", "trim" };
 	const struct run_stats *st = e->st;
 	double secs = (double)st->elapsed / 1e9;
 	struct dir_stats total;
-	unsigned d, i;
+	unsigned d;
 
-	strbuf_adds(sb, "<div class=\"scroll\"><table class=\"num perf\"><tr><th>direction</th>"
-			"<th>I/Os</th><th>MiB</th><th>MiB/s</th><th>IOPS</th>"
-			"<th>lat avg (\u00b5s)</th>");
-	for (i = 0; i < ARRAY_SIZE(table_pcts); i++)
-		strbuf_addf(sb, "<th>%s (\u00b5s)</th>", table_pct_names[i]);
-	strbuf_adds(sb, "<th>max (\u00b5s)</th></tr>\n");
+	head(sb, "perf", "direction");
 	/* Reads and writes always, as DiskSpd; trims when there were any. */
-	memset(&total, 0, sizeof(total));
-	hist_init(&total.lat);
-	for (d = STAT_READ; d <= STAT_TRIM; d++) {
+	for (d = STAT_READ; d <= STAT_TRIM; d++)
 		if (d < STAT_TRIM || st->dir[d].ios)
 			dir_row(sb, names[d], &st->dir[d], &st->dir[d].lat, secs);
-		total.ios += st->dir[d].ios;
-		total.bytes += st->dir[d].bytes;
-		hist_merge(&total.lat, &st->dir[d].lat);
-	}
+	sum_dirs(st, &total);
 	dir_row(sb, "total", &total, &total.lat, secs);
 	hist_free(&total.lat);
+	strbuf_adds(sb, "</table></div>\n");
+}
+
+void html_summary(struct strbuf *sb, const struct report_entries *es)
+{
+	struct dir_stats total;
+	unsigned i;
+
+	head(sb, "summary", "job (all directions)");
+	for (i = 0; i < es->n; i++) {
+		const struct report_entry *e = &es->v[i];
+
+		strbuf_addf(sb,
+			    "<tr data-entry=\"%u\" data-dir=\"total\"><td class=\"name\">"
+			    "<a href=\"#entry-%u\">",
+			    i + 1, i + 1);
+		html_text(sb, e->r->job->name);
+		strbuf_addf(sb, "</a> <small>(group %u)</small></td>", e->r->group);
+		sum_dirs(e->st, &total);
+		figures(sb, &total, &total.lat, (double)e->st->elapsed / 1e9);
+		hist_free(&total.lat);
+	}
 	strbuf_adds(sb, "</table></div>\n");
 }
 
