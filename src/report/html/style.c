@@ -17,7 +17,7 @@ const char html_style[] =
 	"h3{font-size:1.05em;margin:18px 0 6px}\n"
 	".sub{color:#555;margin:0 0 12px}\n"
 	"nav{margin:10px 0;font-size:.9em;line-height:1.8}\n"
-	"nav a,details summary{color:#2a6099}\n"
+	"a,details summary{color:#2a6099}\n"
 	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}\n"
 	"table{border-collapse:collapse;font-size:.9em;margin:4px 0 10px}\n"
 	"th,td{border:1px solid #c8c8c8;padding:3px 7px;vertical-align:top}\n"
