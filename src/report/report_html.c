@@ -229,6 +229,7 @@ void report_html(const struct run *run, const struct report_html_about *about, s
 			    HTML_PLOTTED_ENTRIES, es.n);
 	section(sb, "groups", "Run status groups");
 	html_groups(sb, run, &es);
+	html_group_tables(sb, &es);
 	strbuf_adds(sb, "</section>\n");
 	report_entries_free(&es);
 	section(sb, "disks", "Disk utilisation");

@@ -125,6 +125,8 @@ PAGE_FACTS = r"""(() => {
     summary: qa('table.summary tr[data-entry]').map(tr => {
       const v = {}; tr.querySelectorAll('td[data-k]').forEach(td => v[td.dataset.k] = td.dataset.v);
       return {link: tr.querySelector('a').getAttribute('href'), name: text(tr.querySelector('a')), v: v}; }),
+    group: Object.fromEntries(qa('div[data-group="0"] table.perf tr[data-dir]').map(tr =>
+      [tr.dataset.dir, Object.fromEntries([...tr.querySelectorAll('td[data-k]')].map(td => [td.dataset.k, td.dataset.v]))])),
     totals: qa('section.entry').map(s => {
       const v = {}; s.querySelectorAll('table.perf tr[data-dir="total"] td[data-k]').forEach(td => v[td.dataset.k] = td.dataset.v);
       return v; }),
@@ -267,6 +269,13 @@ def check_page(f, j, tmp, page, shots):
     check([(r["link"], r["name"]) for r in f["summary"]] == [("#entry-1", "mix"), ("#entry-2", ODD)]
           and [r["v"] for r in f["summary"]] == f["totals"],
           "summary rows are the entries' total rows: %s" % f["summary"])
+    # Group 0 holds both jobs: its table is theirs together.
+    g, jobs = f["group"], j["jobs"]
+    for d in ("read", "write"):
+        want = sum(x[d]["total_ios"] for x in jobs)
+        check(g.get(d) and int(g[d]["ios"]) == want, "group 0 %s I/Os %s, JSON %d" % (d, g.get(d), want))
+    want = max(x[d]["lat_ns"]["max"] for x in jobs for d in ("read", "write"))
+    check(g.get("total") and float(g["total"]["max"]) == want, "group 0 max %s, JSON %d" % (g.get("total"), want))
     check(len(f["links"]) == 9 and not f["dangling"] and all(h.startswith("#") for h in f["links"]),
           "contents: %s, %d dangling" % (f["links"], f["dangling"]))
 

@@ -42,6 +42,10 @@ void html_jobs_resolved(struct strbuf *sb, const struct run *run);
  * total rows of I/Os, MiB/s, IOPS and total latency (avg, p50 to p99.99,
  * max), each figure also in a data- attribute exactly as the JSON has it. */
 void html_entry_table(struct strbuf *sb, const struct report_entry *e);
+/* Per group of two entries or more (no group_reporting), its entries'
+ * statistics merged into one DiskSpd-style table: over the longest
+ * entry's time, as fio's group bandwidth. */
+void html_group_tables(struct strbuf *sb, const struct report_entries *es);
 /* Every entry's total row (reads, writes and trims together), one a line,
  * each linked to its section. */
 void html_summary(struct strbuf *sb, const struct report_entries *es);

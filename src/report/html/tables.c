@@ -89,10 +89,10 @@ static void sum_dirs(const struct run_stats *st, struct dir_stats *total)
 	}
 }
 
-void html_entry_table(struct strbuf *sb, const struct report_entry *e)
+/* The DiskSpd-style table of @st. */
+static void perf_table(struct strbuf *sb, const struct run_stats *st)
 {
 	static const char *const names[] = { "read", "write", "trim" };
-	const struct run_stats *st = e->st;
 	double secs = (double)st->elapsed / 1e9;
 	struct dir_stats total;
 	unsigned d;
@@ -106,6 +106,36 @@ void html_entry_table(struct strbuf *sb, const struct report_entry *e)
 	dir_row(sb, "total", &total, &total.lat, secs);
 	hist_free(&total.lat);
 	strbuf_adds(sb, "</table></div>\n");
+}
+
+void html_entry_table(struct strbuf *sb, const struct report_entry *e)
+{
+	perf_table(sb, e->st);
+}
+
+void html_group_tables(struct strbuf *sb, const struct report_entries *es)
+{
+	unsigned i, j, n;
+
+	for (i = 0; i < es->n; i = j) {
+		struct run_stats m;
+
+		/* A group's entries are one after another, as its clones. */
+		for (j = i, n = 0; j < es->n && es->v[j].r->group == es->v[i].r->group; j++)
+			n++;
+		if (n < 2)
+			continue;
+		stats_init(&m);
+		for (j = i; j < i + n; j++)
+			stats_merge(&m, es->v[j].st);
+		strbuf_addf(sb,
+			    "<h3 id=\"group-%u\">Group %u: its %u entries together</h3>\n"
+			    "<div data-group=\"%u\">\n",
+			    es->v[i].r->group, es->v[i].r->group, n, es->v[i].r->group);
+		perf_table(sb, &m);
+		strbuf_adds(sb, "</div>\n");
+		stats_free(&m);
+	}
 }
 
 void html_summary(struct strbuf *sb, const struct report_entries *es)
