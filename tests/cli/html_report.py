@@ -243,7 +243,12 @@ def check_page(f, j, tmp, page, shots):
     online, conf = os.sysconf("SC_NPROCESSORS_ONLN"), os.sysconf("SC_NPROCESSORS_CONF")
     want = str(online) if online == conf else "%d online of %d" % (online, conf)
     check(f["host"]["cpus"] == want, "CPUs %s, sysconf %s" % (f["host"]["cpus"], want))
-    check("KiB" in (f["host"]["memory"] or ""), "memory %s" % f["host"]["memory"])
+    with open("/proc/meminfo") as fh:
+        kib = next(l.split()[1] for l in fh if l.startswith("MemTotal:"))
+    check((f["host"]["memory"] or "").endswith("(%s KiB)" % kib), "memory %s, MemTotal %s kB" % (f["host"]["memory"], kib))
+    with open("/proc/cpuinfo") as fh:
+        model = next((l.split(":", 1)[1].strip() for l in fh if l.startswith("model name")), None)
+    check(model is None or f["host"]["cpu"] == model, "CPU %r, cpuinfo %r" % (f["host"]["cpu"], model))
     places = {p["path"]: p for p in f["places"]}
     for name in ("mix.dat", "odd.dat"):
         path = os.path.join(tmp, name)
