@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Remakes docs/html-default.png and docs/html-mixed.png: the HTML report
-# (--html) of the default job and of the OLTP read/write mix, each run for
+# (--html) of the default job and of the OLTP read/write mix (with its
+# histogram log, for the heat maps), each run for
 # a few seconds in a temporary folder on the filesystem of the current one,
 # shot whole by headless Chromium (tests/cli/chromium.py), then made smaller
 # with pngquant when it is installed (the README wants each under 200 KB).
@@ -15,7 +16,8 @@ cp "$src/jobs/default.ini" "$src/jobs/oltp-8k-mix.ini" "$work/jobs/"
 cd "$work"
 export PATH="$build:$PATH"
 iogauge --set runtime=3 --html=default.html jobs/default.ini >/dev/null
-iogauge --set runtime=3 --set size=256m --html=mixed.html jobs/oltp-8k-mix.ini >/dev/null
+iogauge --set runtime=3 --set size=256m --set write_hist_log=mixed --set log_hist_msec=250 \
+	--html=mixed.html jobs/oltp-8k-mix.ini >/dev/null
 rm -f iogauge.*.dat
 for n in default mixed; do
 	python3 "$src/tests/cli/chromium.py" "$n.html" "$src/docs/html-$n.png" 1000
