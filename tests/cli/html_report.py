@@ -312,7 +312,8 @@ def spaced_mount(tmp):
     """As root: a tmpfs of 1 MiB mounted on a folder whose name has a space
     (mountinfo writes it \\040): the page names the mount whole, and no block
     device.  The job writes 2 MiB there: its ENOSPC, with file and offset, is
-    on the page too, and the run exits 1."""
+    on the page too, and the run exits 1; then the full tmpfs cannot take a
+    page."""
     if os.geteuid() != 0:
         return
     mnt = os.path.join(tmp, "mount point")
@@ -334,6 +335,15 @@ def spaced_mount(tmp):
         p = f["places"][0] if f["places"] else {}
         check(p.get("fs") == "tmpfs" and p.get("mounted") == "iogauge html on " + mnt and not p.get("devices"),
               "spaced: %s" % p)
+        # The tmpfs is full now: a page that cannot be written is exit 1,
+        # naming --html's file and the errno, the text report still out, no
+        # temporary left.
+        full = os.path.join(mnt, "page.html")
+        rc, out, err = capture([BIN, "--name=fu", "--filename=" + os.path.join(tmp, "fu.dat"), "--size=64k",
+                                "--rw=read", "--html=" + full])
+        check(rc == 1 and "--html=%s: the report is not written: No space left on device" % full in err
+              and "[fu]" in out and not os.path.exists(full) and not [n for n in os.listdir(mnt) if "iogauge" in n],
+              "a full filesystem under --html: exit %d, %r, %s" % (rc, err, os.listdir(mnt)))
 
 
 def stacked(tmp):
