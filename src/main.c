@@ -118,11 +118,12 @@ static const char usage[] =
 	"  --set KEY=VALUE     override KEY in every job after the files are read (repeatable)\n"
 	"  --name=NAME         start a command-line job; job options follow as --OPTION=VALUE\n"
 	"  --OPTION=VALUE      a job option; before the first --name it is a default for all\n"
-	"  --output-format=F   normal, json, json+, terse (or csv), spreadsheet or openmetrics;\n"
-	"                      a comma list prints several\n"
+	"  --output-format=F   normal, json, json+, terse (or csv), spreadsheet, openmetrics\n"
+	"                      or html; a comma list prints several\n"
 	"  --minimal           the same as --output-format=terse\n"
 	"  --terse-version=N   fio's terse format version 2, 3 (the default), 4 or 5\n"
 	"  --output=FILE       write the report to FILE instead of standard output\n"
+	"  --html=FILE         write the HTML page to FILE, beside the other formats\n"
 	"  --eta=WHEN          live status on stderr: auto (a terminal only), always, never\n"
 	"  --eta-interval=T    a status line every T (default 1s, at least 250ms)\n"
 	"  --eta-newline=T     on a terminal, keep a status line every T instead of rewriting it\n"
@@ -189,8 +190,8 @@ static const char sqlio_usage[] =
 	"        --job                   print the equivalent job file and stop\n"
 	"        --ioengine=NAME         io_uring (the default), libaio, psync, ...\n"
 	"        --output-format=LIST    sqlio (the default), normal, json, json+, terse,\n"
-	"                                spreadsheet, openmetrics\n"
-	"        --output=FILE, --eta=WHEN, --plot=DIR, --readonly   as for iogauge\n"
+	"                                spreadsheet, openmetrics, html\n"
+	"        --output=FILE, --html=FILE, --eta=WHEN, --plot=DIR, --readonly   as for iogauge\n"
 	"See iogauge-sqlio(1).\n";
 
 /* fio's checksums that iogauge does not have, for a clearer refusal. */
@@ -251,6 +252,7 @@ static atomic_int stop;
  * last: a second signal removes it (after the rename, nothing is there).
  * Atomic: the signal may land in any thread. */
 static char *_Atomic output_tmp;
+static char *_Atomic html_tmp; /* the same for --html's file */
 
 /* A signal this soon after the first is the same event told twice:
  * timeout(1) sends its SIGTERM to the program and to its process group,
@@ -281,6 +283,9 @@ static void on_signal(int sig)
 
 		if (now - stop_ns < SIGNAL_REPEAT_NS)
 			return;
+		if (tmp)
+			unlink(tmp);
+		tmp = html_tmp;
 		if (tmp)
 			unlink(tmp);
 		signal(sig, SIG_DFL);
@@ -354,6 +359,9 @@ static void report(const struct cli *cli, const struct sqlio *sq, const struct r
 		report_csv(run, out);
 	if (f & CLI_FMT_OPENMETRICS)
 		report_openmetrics(run, out);
+	if ((f & CLI_FMT_HTML) && !cli->html)
+		report_html(run, &(struct report_html_about){ &cli->js, cli->argc, cli->argv },
+			    out);
 }
 
 /* SIGUSR1, as fio's: a full report of the run so far.  sem_post is
@@ -400,8 +408,17 @@ static void status_show(const struct run *snap, void *arg)
 	strbuf_free(&out);
 }
 
+/* An output.c message about --html's file: it names the file as --output's. */
+static void print_html_cause(char *cause)
+{
+	const char *rest = strncmp(cause, "--output=", 9) ? NULL : cause + 9;
+
+	fprintf(stderr, "iogauge: %s%s\n", rest ? "--html=" : "", rest ? rest : cause);
+	free(cause);
+}
+
 static int run_and_report(const struct cli *cli, const struct sqlio *sq,
-			  const struct run_plan *plan, struct output *dest)
+			  const struct run_plan *plan, struct output *dest, struct output *html)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct eta_state es = { .tty = isatty(STDERR_FILENO),
@@ -533,6 +550,15 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	strbuf_free(&summary);
 	if (ss.failed)
 		status = EXIT_FAILED;
+	if (cli->html) {
+		out.len = 0;
+		report_html(&run, &(struct report_html_about){ &cli->js, cli->argc, cli->argv },
+			    &out);
+		if (output_commit(html, out.buf, out.len, &cause)) {
+			print_html_cause(cause);
+			status = EXIT_FAILED;
+		}
+	}
 	strbuf_free(&out);
 	for (i = 0; i < run.nr; i++) {
 		/* Passed over, still failed: the report has them, the status too. */
@@ -577,7 +603,7 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 {
 	struct str_list warn = { 0 };
 	struct run_plan plan;
-	struct output dest;
+	struct output dest, html = { .fd = -1 };
 	char *cause = NULL, *tmp;
 	unsigned i;
 	int status;
@@ -624,12 +650,22 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 		plan_free(&plan);
 		return EXIT_BAD_INPUT;
 	}
+	if (cli->html && output_open(&html, cli->html, &cause)) {
+		print_html_cause(cause);
+		output_abandon(&dest);
+		plan_free(&plan);
+		return EXIT_BAD_INPUT;
+	}
 	output_tmp = dest.tmp ? xstrdup(dest.tmp) : NULL;
-	status = run_and_report(cli, sq, &plan, &dest);
+	html_tmp = html.tmp ? xstrdup(html.tmp) : NULL;
+	status = run_and_report(cli, sq, &plan, &dest, &html);
 	plan_free(&plan);
 	tmp = atomic_exchange(&output_tmp, NULL);
 	free(tmp);
+	tmp = atomic_exchange(&html_tmp, NULL);
+	free(tmp);
 	output_abandon(&dest);
+	output_abandon(&html);
 	return status;
 }
 
@@ -651,7 +687,11 @@ static int sqlio_main(int argc, char **argv)
 
 	memset(&cli, 0, sizeof(cli));
 	jobset_init(&cli.js);
+	cli.argc = argc + 1; /* "iogauge" too: main() passed argv + 1 */
+	cli.argv = argv - 1;
 	ret = sqlio_parse(&sq, argc, argv, take_report_flag, &cli, &cause);
+	if (!ret && cli_html_check(&cli, &cause))
+		ret = -EINVAL;
 	if (ret > 0) {
 		fputs(sqlio_usage, stdout);
 		goto out;

@@ -23,15 +23,15 @@ static const char *const cli_flags[] = {
 	"readonly",	 "eta-interval",   "eta-newline",   "showcmd",	    "cmdhelp",
 	"max-jobs",	 "warnings-fatal", "terse-version", "trigger-file", "trigger-timeout",
 	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",  "merge-blktrace-only",
-	"idle-prof",	 "aux-path",	   "profile",
+	"idle-prof",	 "aux-path",	   "profile",	    "html",
 	"status-interval", "summary",	   "bundle",
 };
 /* clang-format on */
 
 /* The bits of enum cli_format in order, then "csv": fio 3.33 takes it as
  * terse (init.c), though its HOWTO does not say so. */
-static const char *const format_names[] = { "normal", "json",	     "json+",	    "terse",
-					    "sqlio",  "spreadsheet", "openmetrics", "csv" };
+static const char *const format_names[] = { "normal",	   "json",	  "json+", "terse", "sqlio",
+					    "spreadsheet", "openmetrics", "html",  "csv" };
 static const char *const eta_names[] = { "auto", "always", "never" };
 /* In the order of enum idleprof_mode, from 1. */
 static const char *const idle_prof_names[] = { "calibrate", "system", "percpu" };
@@ -77,7 +77,7 @@ static int parse_formats(struct cli *cli, const char *val, char **cause)
 	if (!ret && !cli->formats) {
 		*cause = xasprintf(
 			"--output-format needs a value (normal, json, json+, terse, sqlio, "
-			"spreadsheet, openmetrics, csv)");
+			"spreadsheet, openmetrics, html, csv)");
 		ret = -EINVAL;
 	}
 	free(copy);
@@ -196,7 +196,7 @@ static int eta_time(struct cli *cli, const char *name, const char *val, char **c
 
 /*
  * The report flags, shared with iogauge sqlio: --output-format, --minimal,
- * --output, --plot and --eta (@name without the dashes, @eq at its "=" or
+ * --output, --html, --plot and --eta (@name without the dashes, @eq at its "=" or
  * NULL).  1 when taken, 0 when @name is none of them, -EINVAL with *cause.
  */
 static int report_flag(struct cli *cli, const char *name, const char *eq, int argc, char **argv,
@@ -225,6 +225,13 @@ static int report_flag(struct cli *cli, const char *name, const char *eq, int ar
 			cli->output = val;
 		else if (val)
 			cli->plot = val;
+		return val ? 1 : -EINVAL;
+	}
+	if (!strcmp(name, "html")) {
+		val = flag_value(argc, argv, i, eq, name, cause);
+		if (val && !*val)
+			*cause = xasprintf("--html needs a path"), val = NULL;
+		cli->html = val;
 		return val ? 1 : -EINVAL;
 	}
 	if (!strcmp(name, "eta-interval") || !strcmp(name, "eta-newline")) {
@@ -263,6 +270,28 @@ int cli_report_flag(struct cli *cli, int argc, char **argv, int *i, char **cause
 	return ret;
 }
 
+int cli_html_check(const struct cli *cli, char **cause)
+{
+	unsigned f = cli->formats;
+
+	if (cli->html && cli->output && !strcmp(cli->html, cli->output))
+		return set_cause(cause,
+				 "--html=%s: the same file as --output: the page would "
+				 "replace the report",
+				 cli->html);
+	if (cli->html || !(f & CLI_FMT_HTML))
+		return 0;
+	/* A page with other text before or after it is no HTML document. */
+	if (f != CLI_FMT_HTML)
+		return set_cause(cause, "--output-format=html with other formats: the page needs a "
+					"file of its own, --html=FILE");
+	if (cli->status_interval)
+		return set_cause(cause, "--output-format=html with --status-interval: every report "
+					"would be a page of its own in one file; write the page "
+					"with --html=FILE");
+	return 0;
+}
+
 int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 {
 	struct str_list sets = { 0 }, sections = { 0 }, prof_flags = { 0 };
@@ -273,6 +302,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 
 	memset(cli, 0, sizeof(*cli));
 	jobset_init(&cli->js);
+	cli->argc = argc;
+	cli->argv = argv;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		struct origin where = { .kind = ORIGIN_CMDLINE };
@@ -488,13 +519,17 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 		jobset_error(&cli->js,
 			     xstrdup("--output-format=sqlio is the report of 'iogauge sqlio' "
 				     "(SQLIO command lines); job files get normal, json, json+, "
-				     "terse, spreadsheet or openmetrics"));
+				     "terse, spreadsheet, openmetrics or html"));
 	/* Each status report would be an OpenMetrics document of its own. */
 	if ((cli->formats & CLI_FMT_OPENMETRICS) && cli->status_interval)
 		jobset_error(&cli->js,
 			     xstrdup("--output-format=openmetrics with --status-interval: every "
 				     "report would end in its own '# EOF', and a collector reads "
 				     "only one document"));
+	if (cli_html_check(cli, &inner)) {
+		jobset_error(&cli->js, inner);
+		inner = NULL;
+	}
 	/* As fio: --showcmd and --parse-only never load it; here only
 	 * --showcmd leaves it out, --parse-only checks its jobs too. */
 	if (cli->profile && !cli->showcmd) {

@@ -17,6 +17,7 @@ enum cli_format {
 	CLI_FMT_SQLIO = 16,	  /* iogauge sqlio only */
 	CLI_FMT_SPREADSHEET = 32, /* CSV with a header, not fio's "csv" (terse) */
 	CLI_FMT_OPENMETRICS = 64,
+	CLI_FMT_HTML = 128, /* the page: alone, or with --html=FILE beside the others */
 };
 
 enum cli_eta { CLI_ETA_AUTO, CLI_ETA_ALWAYS, CLI_ETA_NEVER };
@@ -33,6 +34,7 @@ struct cli {
 	unsigned formats;    /* enum cli_format bits; 0: normal */
 	const char *output;  /* --output=FILE, or NULL: standard output */
 	const char *plot;    /* --plot=DIR, or NULL */
+	const char *html;    /* --html=FILE: the HTML page's own file, or NULL */
 	enum cli_eta eta;
 	uint64_t eta_interval;	  /* ns between status lines (--eta-interval), default 1 s */
 	uint64_t eta_newline;	  /* --eta-newline: ns between kept lines on a terminal; 0: none */
@@ -56,6 +58,8 @@ struct cli {
 	bool act_prep;		  /* --profile=act --prep: its table counts no I/O, as fio's */
 	unsigned nr_inputs;	  /* job files and --name jobs */
 	struct jobset js;
+	int argc; /* the command line, for the HTML page */
+	char **argv;
 };
 
 /*
@@ -71,9 +75,13 @@ void cli_free(struct cli *cli);
  * for any other flag). */
 const char *const *cli_flag_names(unsigned *n);
 const char *const *cli_flag_values(const char *flag, unsigned *n);
+/* --output-format=html's place: 0, or -EINVAL with *cause when the page
+ * would share its file with other formats or with --status-interval's
+ * reports (then --html=FILE is needed). */
+int cli_html_check(const struct cli *cli, char **cause);
 
 /*
- * One report flag at argv[*i] (--output-format, --minimal, --output, --plot,
+ * One report flag at argv[*i] (--output-format, --minimal, --output, --html, --plot,
  * --eta), for iogauge sqlio's command line; a value given as the next word
  * advances *i.  1 when taken, 0 when argv[*i] is none of them, or -EINVAL
  * with *cause naming the flag.

@@ -142,5 +142,26 @@ char *report_log_path(const struct job *job, unsigned k, unsigned n);
 /* Writes SVG plots into @dir (created if missing): per entry the latency
  * histogram of each direction and IOPS and bandwidth over time. */
 int report_plots(const struct run *run, const char *dir, char **cause);
+struct plot_point;
+/* An entry's windows as points for a plot: reads' and writes' IOPS, then
+ * their MiB/s, each array of *@n (free them): a group's summed window by
+ * window. */
+void report_entry_series(const struct report_entry *e, struct plot_point *pts[4], size_t *n);
+/* Appends @e's SQLIO millisecond histogram (reads and writes, in percent)
+ * as a bar chart titled @title to @sb: the --plot file's and the HTML
+ * page's. */
+void report_ms_svg(const struct report_entry *e, const char *title, struct strbuf *sb);
+/* What the HTML page tells beside the run: the settings as written and
+ * the command line. */
+struct report_html_about {
+	const struct jobset *js;
+	int argc;
+	char *const *argv;
+};
+/* --output-format=html: one self-contained page (inline CSS and SVG, no
+ * script, nothing from the network) with the machine, the storage under
+ * the files, the jobs as written and resolved, and per entry its table,
+ * CPU and plots; every string from the user or the system escaped. */
+void report_html(const struct run *run, const struct report_html_about *about, struct strbuf *sb);
 
 #endif

@@ -256,7 +256,7 @@ static int save(const char *dir, const char *base, const char *kind, const struc
  * An entry's windows: a clone's own, or a group's summed window by window
  * (each clone's k-th window ends about k * 500 ms after it started).
  */
-static void entry_series(const struct report_entry *e, struct plot_point *pts[4], size_t *n)
+void report_entry_series(const struct report_entry *e, struct plot_point *pts[4], size_t *n)
 {
 	const struct run_result *first = e->r;
 	size_t k, i, most = 0;
@@ -338,32 +338,17 @@ static int plot_entry_heat(const struct report_entry *e, const char *base, const
 	return ret;
 }
 
-/* SQLIO's millisecond histogram of reads and writes (report_sqlio.c's
- * buckets: whole ms of total latency, 0 to 23, then 24+), in percent. */
+/* SQLIO's millisecond histogram of reads and writes, in percent. */
 static int plot_entry_ms(const struct report_entry *e, const char *base, const char *dir,
 			 char **cause)
 {
-	char names[STATS_MS_BUCKETS][8], *title;
-	const char *labels[STATS_MS_BUCKETS];
-	double pct[STATS_MS_BUCKETS];
-	uint64_t ios = 0, n;
+	uint64_t ios = e->st->dir[STAT_READ].ios + e->st->dir[STAT_WRITE].ios;
+	char *title = xasprintf("[%s] latency in whole milliseconds, reads and writes (%llu I/Os)",
+				e->r->job->name, (unsigned long long)ios);
 	struct strbuf sb = { 0 };
-	unsigned k, d;
 	int ret;
 
-	for (d = STAT_READ; d <= STAT_WRITE; d++)
-		ios += e->st->dir[d].ios;
-	for (k = 0; k < STATS_MS_BUCKETS; k++) {
-		for (n = 0, d = STAT_READ; d <= STAT_WRITE; d++)
-			n += e->st->dir[d].ms[k];
-		pct[k] = ios ? 100.0 * (double)n / (double)ios : 0;
-		snprintf(names[k], sizeof(names[k]), k + 1 < STATS_MS_BUCKETS ? "%u" : "%u+", k);
-		labels[k] = names[k];
-	}
-	title = xasprintf("[%s] latency in whole milliseconds, reads and writes (%llu I/Os)",
-			  e->r->job->name, (unsigned long long)ios);
-	plot_bars_svg(&sb, title, "latency (ms, as SQLIO's histogram)", "share of I/Os (%)", labels,
-		      pct, STATS_MS_BUCKETS, 1);
+	report_ms_svg(e, title, &sb);
 	ret = save(dir, base, "ms", &sb, cause);
 	free(title);
 	strbuf_free(&sb);
@@ -402,7 +387,7 @@ static int plot_entry(const struct report_entry *e, unsigned idx, const char *di
 		ret = plot_entry_heat(e, base, dir, cause);
 	if (!ret)
 		ret = plot_entry_ms(e, base, dir, cause);
-	entry_series(e, pts, &n);
+	report_entry_series(e, pts, &n);
 	for (k = 0; k < 2 && !ret; k++) {
 		ns = 0;
 		for (d = 0; d < 2; d++)
