@@ -508,8 +508,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		eta_agg_sample(&es, &fin, run_now());
 	}
 	/* fio prints act's table once, as its last job ends, before the report. */
-	if (cli->profile && !strcmp(cli->profile, "act"))
-		report_act(&run, !cli->act_prep, &out);
+	if (cli->act_rows)
+		report_act(&run, cli->act_rows, &out);
 	report(cli, sq, &run, util.buf, ss.shown > 0, &out);
 	strbuf_free(&util);
 	if (output_commit(dest, out.buf ? out.buf : "", out.len, &cause)) {
@@ -581,8 +581,12 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	}
 	if (status)
 		return status;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		jobs[i].aux_path = cli->aux_path;
+		/* --profile=act's slices, counted by every job as in fio. */
+		jobs[i].act_slices = cli->act_prep ? 0 : cli->act_rows;
+		jobs[i].act_slice_ns = cli->act_slice_ns;
+	}
 
 	job_warnings(jobs, nr, &warn);
 	for (i = 0; i < warn.n; i++)

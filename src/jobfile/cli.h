@@ -52,6 +52,8 @@ struct cli {
 	const char *profile;	  /* --profile=NAME: fio's built-in benchmark; into argv */
 	uint64_t status_interval; /* --status-interval: ns, whole ms; 0: none */
 	bool act_prep;		  /* --profile=act --prep: its table counts no I/O, as fio's */
+	uint32_t act_rows;	  /* --profile=act: its table's slices; 0: not act */
+	uint64_t act_slice_ns;	  /* --profile=act: a slice's length (--slice-duration) */
 	unsigned nr_inputs;	  /* job files and --name jobs */
 	struct jobset js;
 };

@@ -329,6 +329,10 @@ struct job {
 	/* --readonly (not a job option): files are neither created nor grown */ /* offload: read, warned about, run inline */
 	/* --aux-path (not a job option): verify state and dump files' folder, or NULL */
 	const char *aux_path;
+	/* --profile=act (not a job option): the slices each clone counts
+	 * (0: none) and their length in ns. */
+	uint32_t act_slices;
+	uint64_t act_slice_ns;
 
 	struct rand_dist random_distribution;
 	enum random_generator random_generator;

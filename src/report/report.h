@@ -97,9 +97,9 @@ uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BIN
 /* The native report, modelled on SQLIO's: per job clone, or per group with
  * group_reporting, and per direction. */
 void report_text(const struct run *run, struct strbuf *sb);
-/* --profile=act's slice table and verdict, from every job's latencies
- * (@count false: none, as fio's act --prep counts). */
-void report_act(const struct run *run, bool count, struct strbuf *sb);
+/* --profile=act's slice table (@rows slices) and verdict, from every
+ * clone's slices (none counted: rows of zeros, as fio's act --prep). */
+void report_act(const struct run *run, unsigned rows, struct strbuf *sb);
 /* --idle-prof's figures as fio prints them: "CPU idleness:", the system's
  * and each CPU's % idle as the mode asks, the unit of work's time. */
 void report_idle(const struct idleprof_figures *f, struct strbuf *sb);
