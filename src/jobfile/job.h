@@ -423,6 +423,8 @@ struct job {
 		unsigned v[JOB_MAX_MERGE];
 		unsigned nr;
 	} merge_blktrace_scalars, merge_blktrace_iters;
+	unsigned bwavgtime;	      /* ms: a bandwidth sample's window */
+	unsigned iopsavgtime;	      /* ms: an IOPS sample's window */
 	unsigned log_avg_msec;	      /* ms; 0: every I/O */
 	unsigned log_hist_msec;	      /* ms; 0: no histogram log lines */
 	unsigned log_hist_coarseness; /* histogram log bins merged 2^N at a time */
