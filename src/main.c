@@ -336,8 +336,14 @@ static void report(const struct cli *cli, const struct sqlio *sq, const struct r
 		report_sqlio(sq, run, util, out);
 	if (f & CLI_FMT_TERSE)
 		report_terse_version(run, cli->terse_version ? cli->terse_version : 3, out);
-	if (f & (CLI_FMT_JSON | CLI_FMT_JSONPLUS))
+	if (f & (CLI_FMT_JSON | CLI_FMT_JSONPLUS)) {
+		size_t at = out->len;
+
 		report_json(run, &cli->js, f & CLI_FMT_JSONPLUS, out);
+		/* --status-interval: JSON lines, a report a line, for a dashboard to tail. */
+		if (cli->status_interval)
+			report_json_line(out, at);
+	}
 	if (f & CLI_FMT_NORMAL) {
 		if (sep)
 			strbuf_addc(out, '\n');

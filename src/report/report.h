@@ -106,6 +106,10 @@ void report_idle(const struct idleprof_figures *f, struct strbuf *sb);
 /* fio's JSON (@plus: json+, with histogram bins); @js gives the option
  * strings as written. */
 void report_json(const struct run *run, const struct jobset *js, bool plus, struct strbuf *sb);
+/* The JSON document(s) in @sb from byte @from on made one line each (JSON
+ * lines): the layout's new lines and indents dropped, the last new line
+ * kept. */
+void report_json_line(struct strbuf *sb, size_t from);
 /* fio's terse format, version 3: one line per entry. */
 void report_terse(const struct run *run, struct strbuf *sb);
 /* The same in fio's terse version @ver, 2 to 5 (--terse-version). */
