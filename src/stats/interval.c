@@ -98,25 +98,27 @@ static void stats_window(struct interval *iv, struct run_stats *st, uint64_t now
 }
 
 /* A sample window closes (bwavgtime's @bw, else iopsavgtime's): one
- * sample per direction the job does, as fio.  Whole numbers, as fio's
- * samples (KiB/s and I/Os per s): the report's integer min and max then
- * bound the mean. */
+ * sample per direction the job does, as fio.  Whole numbers worked out
+ * as fio's (KiB/s and I/Os per s over the window's whole ms, rounded
+ * down): the report's integer min and max then bound the mean. */
 static void sample_window(struct interval *iv, struct run_stats *st, uint64_t now, bool bw)
 {
 	struct interval_window *win = bw ? &iv->bwin : &iv->iwin;
-	double secs = (double)(now - win->t) / 1e9;
+	uint64_t ms = (now - win->t) / 1000000;
 	unsigned d;
 
 	for (d = 0; d < DDIR_COUNT; d++) {
-		if (!job_does(iv->job, (enum ddir)d))
+		uint64_t n = bw ? st->dir[d].bytes - win->bytes[d] : st->dir[d].ios - win->ios[d];
+
+		/* As fio: a window in which the direction did nothing is no
+		 * sample ("no entries for interval"). */
+		if (!job_does(iv->job, (enum ddir)d) || !n)
 			continue;
+		/* n * 1000 fits: at most 2^54 bytes moved in one window. */
 		if (bw)
-			stats_sample(
-				&st->dir[d].bw,
-				floor((double)(st->dir[d].bytes - win->bytes[d]) / 1024 / secs));
+			stats_sample(&st->dir[d].bw, ms ? (double)(n * 1000 / ms / 1024) : 0);
 		else
-			stats_sample(&st->dir[d].iops,
-				     floor((double)(st->dir[d].ios - win->ios[d]) / secs));
+			stats_sample(&st->dir[d].iops, ms ? (double)(n * 1000 / ms) : 0);
 	}
 	window_open(st, win, now);
 	win->next = now + (uint64_t)(bw ? iv->job->bwavgtime : iv->job->iopsavgtime) * 1000000;
@@ -205,6 +207,16 @@ void interval_tick(struct interval *iv, struct run_stats *st, uint64_t now)
 		iv->hist_next = now + (uint64_t)job->log_hist_msec * 1000000;
 	}
 	set_tick_next(iv);
+}
+
+uint64_t interval_samples_tick(struct interval *iv, struct run_stats *st, uint64_t now)
+{
+	if (now >= iv->bwin.next)
+		sample_window(iv, st, now, true);
+	if (now >= iv->iwin.next)
+		sample_window(iv, st, now, false);
+	set_tick_next(iv);
+	return iv->bwin.next < iv->iwin.next ? iv->bwin.next : iv->iwin.next;
 }
 
 void interval_start(struct interval *iv, const struct run_stats *st, uint64_t now,

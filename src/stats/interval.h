@@ -59,6 +59,11 @@ void interval_log_io(struct interval *iv, unsigned d, uint64_t len, uint64_t off
 		     uint64_t t_issue, uint64_t now, uint64_t slat, uint16_t prio);
 /* Closes the windows due by @now (tick_next tells when one is). */
 void interval_tick(struct interval *iv, struct run_stats *st, uint64_t now);
+/* The sample windows (bwavgtime, iopsavgtime) due by @now closed, for a
+ * worker that waits (rate, thinktime) to close them on time, as fio's
+ * helper thread samples, not at its next completion; when the next one
+ * closes (ns). */
+uint64_t interval_samples_tick(struct interval *iv, struct run_stats *st, uint64_t now);
 /* The partial windows of the logs are written at the end, as fio's final
  * flush; the stats window is not a sample: fio 3.33's helper thread
  * samples only running jobs, and nothing samples at their end. */

@@ -4,7 +4,9 @@
 # rate-limited null job (100 I/Os of 4 KiB a second for about 3 s, so each
 # sample is known): windows of 250 and 750 ms, the default of 500, and
 # fio's rule that an averaged write_bw_log/write_iops_log without them
-# samples over log_avg_msec; bad values refused at file:line.  Every run
+# samples over log_avg_msec; a sparse job (thinktime) whose windows close
+# while it waits, those without I/O no sample; bad values refused at
+# file:line.  Every run
 # at once, each tool in a folder of its own.  One line per failure, then
 # "avgtime: N passed, M failed".
 #
@@ -31,6 +33,10 @@ CASES = [
     ("default", ["--runtime=2800ms"], 5, 5),
     ("logs", ["--runtime=3", "--write_bw_log=x", "--write_iops_log=x", "--log_avg_msec=700"],
      4, 4),
+    # An I/O every 1.2 s (thinktime): the windows close on time while the
+    # job waits, and a window without I/O is no sample, as fio's: three of
+    # 2 IOPS and 8 KiB/s (7 when a window ran a ms long).
+    ("sparse", ["--runtime=3", "--thinktime=1200ms"], 3, 3),
     # iops keeps 500.
     ("logs_set", ["--runtime=2900ms", "--write_bw_log=x", "--log_avg_msec=1000",
                   "--bwavgtime=250"], 11, 5),
@@ -70,10 +76,12 @@ def main():
             s = samples(out[("iogauge", what)])
             # 100 I/Os a second, 400 KiB/s: each sample within the rate's
             # jitter (whole numbers, rounded down), as many as windows.
+            iops, bw = (2, 8) if what == "sparse" else (100, 400)
             check(s["bw_samples"] == nbw and s["iops_samples"] == niops
-                  and abs(s["iops_mean"] - 100) <= 2 and abs(s["bw_mean"] - 400) <= 8
-                  and 95 <= s["iops_min"] <= s["iops_max"] <= 105
-                  and 380 <= s["bw_min"] <= s["bw_max"] <= 420,
+                  and abs(s["iops_mean"] - iops) <= iops / 50 + 1
+                  and abs(s["bw_mean"] - bw) <= bw / 50 + 1
+                  and 0.95 * iops - 1 <= s["iops_min"] <= s["iops_max"] <= 1.05 * iops
+                  and 0.95 * bw - 1 <= s["bw_min"] <= s["bw_max"] <= 1.05 * bw,
                   "%s: %r, expected %d bw and %d iops samples" % (what, s, nbw, niops))
             if not FIO:
                 continue
@@ -82,8 +90,8 @@ def main():
                 continue
             f = samples(out[("fio", what)])
             check(f["bw_samples"] == s["bw_samples"] and f["iops_samples"] == s["iops_samples"]
-                  and abs(f["iops_mean"] - s["iops_mean"]) <= 0.02 * f["iops_mean"]
-                  and abs(f["bw_mean"] - s["bw_mean"]) <= 0.02 * f["bw_mean"],
+                  and abs(f["iops_mean"] - s["iops_mean"]) <= 0.02 * f["iops_mean"] + 1
+                  and abs(f["bw_mean"] - s["bw_mean"]) <= 0.02 * f["bw_mean"] + 1,
                   "%s: iogauge %r, fio %r" % (what, s, f))
         d = os.path.join(tmp, "bad")
         os.mkdir(d)
