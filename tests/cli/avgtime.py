@@ -89,8 +89,10 @@ def main():
             if not check(frc == 0, "fio %s: exit %d %r" % (what, frc, ferr[-300:])):
                 continue
             f = samples(out[("fio", what)])
-            check(f["bw_samples"] == s["bw_samples"] and f["iops_samples"] == s["iops_samples"]
-                  and abs(f["iops_mean"] - s["iops_mean"]) <= 0.02 * f["iops_mean"] + 1
+            # fio's helper thread, late on a loaded machine, may merge two
+            # windows into one: a sample fewer (iogauge's count is exact).
+            check(0 <= s["bw_samples"] - f["bw_samples"] <= 1
+                  and 0 <= s["iops_samples"] - f["iops_samples"] <= 1 and abs(f["iops_mean"] - s["iops_mean"]) <= 0.02 * f["iops_mean"] + 1
                   and abs(f["bw_mean"] - s["bw_mean"]) <= 0.02 * f["bw_mean"] + 1,
                   "%s: iogauge %r, fio %r" % (what, s, f))
         d = os.path.join(tmp, "bad")
