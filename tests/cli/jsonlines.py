@@ -48,12 +48,12 @@ def lines_of(what, text, plus):
     check(all(x <= y for x, y in zip(rt, rt[1:])), "%s: runtimes %r" % (what, rt))
     # The last is the final report: the whole run, 300 I/Os in 3 s.
     last = rd[-1]
-    check(2950 <= rt[-1] <= 3100 and 290 <= last["total_ios"] <= 301
+    check(2950 <= rt[-1] <= 3100 and 270 <= last["total_ios"] <= 301
           and last["io_bytes"] == last["total_ios"] * 4096 and docs[-1]["jobs"][0]["error"] == 0,
           "%s: the last line is not the final report: %d ms, %d I/Os, %d bytes" %
           (what, rt[-1], last["total_ios"], last["io_bytes"]))
     # Each one the figures at its moment: about 100 I/Os a second of its runtime.
-    check(all(abs(r["total_ios"] - r["runtime"] / 10) <= 12 for r in rd),
+    check(all(abs(r["total_ios"] - r["runtime"] / 10) <= 25 for r in rd),
           "%s: I/Os against runtimes %r" % (what, [(r["total_ios"], r["runtime"]) for r in rd]))
     if plus:
         bins = [sum(r["clat_ns"].get("bins", {}).values()) for r in rd]
