@@ -18,7 +18,10 @@ import threading
 from clitest import check, finish
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
-JOB = ["--name=r", "--ioengine=null", "--size=1g", "--rw=read", "--bs=4k", "--rate_iops=100",
+# A name and a description with runs of spaces and a new line: the lines
+# keep every string as it was.
+NAME, DESC = "r  x", "two  spaces,\n  a new line"
+JOB = ["--name=" + NAME, "--description=" + DESC, "--ioengine=null", "--size=1g", "--rw=read", "--bs=4k", "--rate_iops=100",
        "--time_based", "--runtime=3", "--status-interval=1"]
 
 
@@ -41,6 +44,8 @@ def lines_of(what, text, plus):
     # Reports at 1 and 2 s (one due at 3 s may come as the run ends), then the final.
     if not check(len(docs) in (3, 4), "%s: %d lines" % (what, len(docs))):
         return
+    check(all(d["jobs"][0]["jobname"] == NAME and d["jobs"][0]["job options"]["description"]
+              == DESC for d in docs), "%s: the strings changed" % what)
     rd = [d["jobs"][0]["read"] for d in docs]
     b = [r["io_bytes"] for r in rd]
     rt = [r["runtime"] for r in rd]
