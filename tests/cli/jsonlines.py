@@ -57,8 +57,9 @@ def lines_of(what, text, plus):
           and last["io_bytes"] == last["total_ios"] * 4096 and docs[-1]["jobs"][0]["error"] == 0,
           "%s: the last line is not the final report: %d ms, %d I/Os, %d bytes" %
           (what, rt[-1], last["total_ios"], last["io_bytes"]))
-    # Each one the figures at its moment: about 100 I/Os a second of its runtime.
-    check(all(abs(r["total_ios"] - r["runtime"] / 10) <= 25 for r in rd),
+    # Each one the figures at its moment: no more I/Os than 100 a second of
+    # its runtime allow (fewer on a loaded machine, caught up by the end).
+    check(all(0 < r["total_ios"] <= r["runtime"] / 10 + 2 for r in rd),
           "%s: I/Os against runtimes %r" % (what, [(r["total_ios"], r["runtime"]) for r in rd]))
     if plus:
         bins = [sum(r["clat_ns"].get("bins", {}).values()) for r in rd]
