@@ -21,8 +21,8 @@ BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 # A name and a description with runs of spaces and a new line: the lines
 # keep every string as it was.
 NAME, DESC = "r  x", "two  spaces,\n  a new line"
-JOB = ["--name=" + NAME, "--description=" + DESC, "--ioengine=null", "--size=1g", "--rw=read", "--bs=4k", "--rate_iops=100",
-       "--time_based", "--runtime=3", "--status-interval=1"]
+JOB = ["--name=" + NAME, "--description=" + DESC, "--ioengine=null", "--size=1g", "--rw=read",
+       "--bs=4k", "--rate_iops=100", "--time_based", "--runtime=3", "--status-interval=1"]
 
 
 def run(d, args, out, key):
