@@ -348,8 +348,14 @@ static void report(const struct cli *cli, const struct sqlio *sq, const struct r
 		report_sqlio(sq, run, util, out);
 	if (f & CLI_FMT_TERSE)
 		report_terse_version(run, cli->terse_version ? cli->terse_version : 3, out);
-	if (f & (CLI_FMT_JSON | CLI_FMT_JSONPLUS))
+	if (f & (CLI_FMT_JSON | CLI_FMT_JSONPLUS)) {
+		size_t at = out->len;
+
 		report_json(run, &cli->js, f & CLI_FMT_JSONPLUS, out);
+		/* --status-interval: JSON lines, a report a line, for a dashboard to tail. */
+		if (cli->status_interval)
+			report_json_line(out, at);
+	}
 	if (f & CLI_FMT_NORMAL) {
 		if (sep)
 			strbuf_addc(out, '\n');
@@ -532,8 +538,8 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		eta_agg_sample(&es, &fin, run_now());
 	}
 	/* fio prints act's table once, as its last job ends, before the report. */
-	if (cli->profile && !strcmp(cli->profile, "act"))
-		report_act(&run, !cli->act_prep, &out);
+	if (cli->act_rows)
+		report_act(&run, cli->act_rows, &out);
 	report(cli, sq, &run, util.buf, ss.shown > 0, &out);
 	/* After the normal report; with only other formats, on stderr (JSON
 	 * stays JSON), past its blank line. */
@@ -622,8 +628,12 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	}
 	if (status)
 		return status;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		jobs[i].aux_path = cli->aux_path;
+		/* --profile=act's slices, counted by every job as in fio. */
+		jobs[i].act_slices = cli->act_prep ? 0 : cli->act_rows;
+		jobs[i].act_slice_ns = cli->act_slice_ns;
+	}
 
 	job_warnings(jobs, nr, &warn);
 	for (i = 0; i < warn.n; i++)

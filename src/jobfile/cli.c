@@ -486,6 +486,14 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 
 			if (!o)
 				st = fio_option_status(name, &why);
+			/* iogauge's own profile option (act's --slice-duration). */
+			if (!o && st == FIO_OPT_UNKNOWN && profile_opt_has_value(name)) {
+				val = flag_value(argc, argv, &i, eq, name, cause);
+				if (val)
+					str_list_push(&prof_flags, xasprintf("--%s=%s", name, val));
+				ret = val ? 0 : -EINVAL;
+				continue;
+			}
 			if (!o && st == FIO_OPT_UNKNOWN) {
 				ret = unknown_flag(arg, name, cause);
 				continue;
@@ -537,8 +545,12 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 
 		profile_add(&cli->js, cli->profile, &prof_flags, keep ? keep : &names);
 		cli->act_prep = profile_act_prep(cli->profile, &prof_flags);
+		if (!profile_act_slicing(cli->profile, &prof_flags, &cli->act_rows,
+					 &cli->act_slice_ns))
+			cli->act_rows = 0;
 		str_list_clear(&names);
 	}
+	profile_own_flags_check(&cli->js, cli->profile, &prof_flags);
 	cli->nr_inputs += !!cli->profile;
 	apply_sets(&cli->js, &sets);
 	if (sections.n && jobset_keep(&cli->js, &sections, cause)) {

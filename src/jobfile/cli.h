@@ -56,6 +56,8 @@ struct cli {
 	bool summary;		  /* --summary: the run in one line after the report */
 	const char *bundle;	  /* --bundle=PATH: the run's .tar.gz, or NULL; into argv */
 	bool act_prep;		  /* --profile=act --prep: its table counts no I/O, as fio's */
+	uint32_t act_rows;	  /* --profile=act: its table's slices; 0: not act */
+	uint64_t act_slice_ns;	  /* --profile=act: a slice's length (--slice-duration) */
 	unsigned nr_inputs;	  /* job files and --name jobs */
 	struct jobset js;
 	int argc; /* the command line, for the HTML page */

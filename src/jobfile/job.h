@@ -329,6 +329,10 @@ struct job {
 	/* --readonly (not a job option): files are neither created nor grown */ /* offload: read, warned about, run inline */
 	/* --aux-path (not a job option): verify state and dump files' folder, or NULL */
 	const char *aux_path;
+	/* --profile=act (not a job option): the slices each clone counts
+	 * (0: none) and their length in ns. */
+	uint32_t act_slices;
+	uint64_t act_slice_ns;
 
 	struct rand_dist random_distribution;
 	enum random_generator random_generator;
@@ -419,6 +423,8 @@ struct job {
 		unsigned v[JOB_MAX_MERGE];
 		unsigned nr;
 	} merge_blktrace_scalars, merge_blktrace_iters;
+	unsigned bwavgtime;	      /* ms: a bandwidth sample's window */
+	unsigned iopsavgtime;	      /* ms: an IOPS sample's window */
 	unsigned log_avg_msec;	      /* ms; 0: every I/O */
 	unsigned log_hist_msec;	      /* ms; 0: no histogram log lines */
 	unsigned log_hist_coarseness; /* histogram log bins merged 2^N at a time */

@@ -245,6 +245,12 @@ static int check_pacing(struct job *job, char **cause)
 	job->thinktime_iotime_only = job->thinktime_iotime && !job_is_set(job, "thinktime_blocks");
 	/* As fio: the clone's I/O priority is set only when one is given. */
 	job->ioprio_set = job_is_set(job, "prio") || job_is_set(job, "prioclass");
+	/* As fio's init.c: an averaged bw or iops log not given its sample
+	 * window takes log_avg_msec's. */
+	if (job->write_bw_log && job->log_avg_msec && !job_is_set(job, "bwavgtime"))
+		job->bwavgtime = job->log_avg_msec;
+	if (job->write_iops_log && job->log_avg_msec && !job_is_set(job, "iopsavgtime"))
+		job->iopsavgtime = job->log_avg_msec;
 	return 0;
 }
 

@@ -7,10 +7,12 @@
  * nothing else: the jobs it adds are read, checked and run as any other.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jobfile/profiles.h"
+#include "stats/act.h"
 
 struct profile {
 	const char *name;
@@ -65,7 +67,9 @@ static int tiobench_build(const struct str_list *flags, struct strbuf *sb, char 
  * (split at commas; a colon stays inside one filename, as in fio) a job of
  * threads-per-queue readers and one writer, rate-limited, for
  * --test-duration seconds; with --prep, a zeroing pass and a salting pass
- * instead.  Its slice table is report/report_act.c's.
+ * instead.  --slice-duration (iogauge's) sets the slice's length, fio's
+ * an hour.  Its slices are counted by stats/act.h, printed by
+ * report/report_act.c.
  */
 static const char *const act_opts[] = { "device-names",
 					"load",
@@ -74,13 +78,23 @@ static const char *const act_opts[] = { "device-names",
 					"read-req-num-512-blocks",
 					"large-block-op-kbytes",
 					"prep",
+					"slice-duration",
 					NULL };
 
 /* fio's ACT loads at 1x: reads and writes per second per device. */
 #define ACT_READ_LOAD  2000u
 #define ACT_WRITE_LOAD 1000u
-/* The longest --test-duration: one hour-long slice of fio's table. */
+/* fio's slice: an hour (iogauge's --slice-duration sets another). */
 #define ACT_SLICE_SECS 3600ull
+/* The longest --slice-duration: a year. */
+#define ACT_SLICE_SECS_MAX (365ull * 86400)
+
+/* act's flags as read; secs 0: no --test-duration. */
+struct act_args {
+	unsigned long long load, secs, threads, blocks, wsize, slice;
+	const char *devs;
+	bool prep;
+};
 
 /* @flag's value as a whole number in [@min, @max]: 0, or -EINVAL with *cause. */
 static int act_uint(const char *flag, const char *val, unsigned long long min,
@@ -97,14 +111,15 @@ static int act_uint(const char *flag, const char *val, unsigned long long min,
 	return 0;
 }
 
-static int act_build(const struct str_list *flags, struct strbuf *sb, char **cause)
+/* @flags read into @a: 0, or -EINVAL with *cause. */
+static int act_read(const struct str_list *flags, struct act_args *a, char **cause)
 {
-	unsigned long long load = 1, secs = 0, threads = 8, blocks = 3, wsize = 131072;
-	const char *devs = NULL, *dur_flag = NULL;
-	bool prep = false;
+	const char *dur_flag = NULL;
 	unsigned i;
-	char *list, *dev, *save = NULL;
 
+	*a = (struct act_args){
+		.load = 1, .threads = 8, .blocks = 3, .wsize = 131072, .slice = ACT_SLICE_SECS
+	};
 	for (i = 0; i < flags->n; i++) {
 		const char *f = flags->v[i], *eq = strchr(f, '=');
 		const char *v = eq ? eq + 1 : "";
@@ -113,28 +128,29 @@ static int act_build(const struct str_list *flags, struct strbuf *sb, char **cau
 
 #define ACT_KEY(k) (klen == strlen("--" k) && !strncmp(f, "--" k, klen))
 		if (ACT_KEY("device-names")) {
-			devs = v;
+			a->devs = v;
 		} else if (ACT_KEY("prep")) {
-			prep = true;
+			a->prep = true;
 		} else if (ACT_KEY("load")) {
-			ret = act_uint(f, v, 0, 1000000, &load, cause);
+			ret = act_uint(f, v, 0, 1000000, &a->load, cause);
 		} else if (ACT_KEY("threads-per-queue")) {
-			ret = act_uint(f, v, 1, 4096, &threads, cause);
+			ret = act_uint(f, v, 1, 4096, &a->threads, cause);
 		} else if (ACT_KEY("read-req-num-512-blocks")) {
-			ret = act_uint(f, v, 1, 1u << 21, &blocks, cause);
+			ret = act_uint(f, v, 1, 1u << 21, &a->blocks, cause);
 		} else if (ACT_KEY("large-block-op-kbytes")) {
-			ret = act_uint(f, v, 1, 1u << 30, &wsize, cause);
+			ret = act_uint(f, v, 1, 1u << 30, &a->wsize, cause);
+		} else if (ACT_KEY("slice-duration")) {
+			ret = act_uint(f, v, 1, ACT_SLICE_SECS_MAX, &a->slice, cause);
 		} else if (ACT_KEY("test-duration")) {
 			/* fio runs runtime=<value>s, but scales a unit to
 			 * microseconds first: "2s" would be 2000000 s. */
-			ret = act_uint(f, v, 1, ACT_SLICE_SECS, &secs, cause);
+			ret = act_uint(f, v, 1, ULLONG_MAX / 1000000000ull, &a->secs, cause);
 			if (ret) {
 				free(*cause);
-				*cause = xasprintf("%s: a whole number of seconds from 1 to "
-						   "%llu expected (fio 3.33 reads a unit as "
-						   "microseconds and runs that many seconds; "
-						   "more than one hour-long slice is not built)",
-						   f, ACT_SLICE_SECS);
+				*cause = xasprintf("%s: a whole number of seconds expected (fio "
+						   "3.33 reads a unit as microseconds and runs "
+						   "that many seconds)",
+						   f);
 			}
 			dur_flag = f;
 		}
@@ -142,6 +158,26 @@ static int act_build(const struct str_list *flags, struct strbuf *sb, char **cau
 		if (ret)
 			return ret;
 	}
+	if (a->secs && (a->secs + a->slice - 1) / a->slice > ACT_SLICES_MAX) {
+		*cause = xasprintf("%s: %llu slices of %llu s: at most %u are kept (see "
+				   "--slice-duration)",
+				   dur_flag, (a->secs + a->slice - 1) / a->slice, a->slice,
+				   ACT_SLICES_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int act_build(const struct str_list *flags, struct strbuf *sb, char **cause)
+{
+	struct act_args a;
+	char *list, *dev, *save = NULL;
+	const char *devs;
+	int ret = act_read(flags, &a, cause);
+
+	if (ret)
+		return ret;
+	devs = a.devs;
 	if (!devs || !*devs) {
 		*cause = xstrdup("you need to set IO target(s) with the device-names option.");
 		return -EINVAL;
@@ -152,24 +188,24 @@ static int act_build(const struct str_list *flags, struct strbuf *sb, char **cau
 		*cause = xasprintf("--device-names=%s: an empty device name", devs);
 		return -EINVAL;
 	}
-	if (!prep && !dur_flag) {
+	if (!a.prep && !a.secs) {
 		*cause = xstrdup("--test-duration=SECONDS is needed: fio 3.33's default (24h) is "
 				 "read as 86400000000 and run as that many seconds");
 		return -EINVAL;
 	}
-	if (wsize / (blocks * 512) < 1) {
+	if (a.wsize / (a.blocks * 512) < 1) {
 		*cause = xasprintf("--large-block-op-kbytes=%llu is less than one read "
 				   "(%llu bytes): fio 3.33 divides by zero",
-				   wsize, blocks * 512);
+				   a.wsize, a.blocks * 512);
 		return -EINVAL;
 	}
 	strbuf_adds(sb, "[global]\ndirect=1\nioengine=sync\nrandom_generator=lfsr\n"
 			"group_reporting=1\nthread\n");
 	list = xstrdup(devs);
 	for (dev = strtok_r(list, ",", &save); dev; dev = strtok_r(NULL, ",", &save)) {
-		unsigned long long rsize = wsize / (blocks * 512);
+		unsigned long long rsize = a.wsize / (a.blocks * 512);
 
-		if (prep) {
+		if (a.prep) {
 			strbuf_addf(sb,
 				    "[act-prep-zeroes-%s]\nfilename=%s\nbs=1048576\n"
 				    "zero_buffers\nrw=write\n",
@@ -182,15 +218,16 @@ static int act_build(const struct str_list *flags, struct strbuf *sb, char **cau
 		}
 		/* fio adds these before the device's read job's name: from the
 		 * second device on they land in the job before, the same. */
-		strbuf_addf(sb, "runtime=%llus\ntime_based=1\n", secs);
+		strbuf_addf(sb, "runtime=%llus\ntime_based=1\n", a.secs);
 		strbuf_addf(sb,
 			    "[act-read-%s]\nfilename=%s\nrw=randread\nnumjobs=%llu\n"
 			    "rate_iops=%llu\nbs=%llu\n",
-			    dev, dev, threads, load * ACT_READ_LOAD / threads, blocks * 512);
+			    dev, dev, a.threads, a.load * ACT_READ_LOAD / a.threads,
+			    a.blocks * 512);
 		strbuf_addf(sb,
 			    "[act-write-%s]\nfilename=%s\nrw=randwrite\nrate_iops=%llu\n"
 			    "bs=%llu\n",
-			    dev, dev, (load * ACT_WRITE_LOAD + rsize - 1) / rsize, wsize);
+			    dev, dev, (a.load * ACT_WRITE_LOAD + rsize - 1) / rsize, a.wsize);
 	}
 	free(list);
 	return 0;
@@ -353,6 +390,43 @@ bool profile_act_prep(const char *name, const struct str_list *flags)
 		if (!strcmp(flags->v[i], "--prep") || !strncmp(flags->v[i], "--prep=", 7))
 			return true;
 	return false;
+}
+
+unsigned profile_own_flags_check(struct jobset *js, const char *name, const struct str_list *flags)
+{
+	const struct profile *p = name ? profile_find(name) : NULL;
+	unsigned i, n = 0;
+	const char *why;
+
+	for (i = 0; i < flags->n; i++) {
+		char *key = flag_key(flags->v[i]);
+
+		if (fio_option_status(key, &why) == FIO_OPT_UNKNOWN && !opt_find(key) &&
+		    (!p || !profile_has_opt(p, key))) {
+			jobset_error(js, xasprintf("%s: iogauge's option of --profile=act, and the "
+						   "profile is %s",
+						   flags->v[i], name ? name : "not given"));
+			n++;
+		}
+		free(key);
+	}
+	return n;
+}
+
+bool profile_act_slicing(const char *name, const struct str_list *flags, uint32_t *rows,
+			 uint64_t *slice_ns)
+{
+	struct act_args a;
+	char *cause = NULL;
+
+	if (strcmp(name, "act") || act_read(flags, &a, &cause)) {
+		free(cause);
+		return false;
+	}
+	/* --prep without --test-duration: fio's row of zeros. */
+	*rows = a.secs ? (uint32_t)((a.secs + a.slice - 1) / a.slice) : 1;
+	*slice_ns = a.slice * 1000000000ull;
+	return true;
 }
 
 bool profile_opt_has_value(const char *key)

@@ -28,4 +28,15 @@ bool profile_opt_has_value(const char *key);
  * counts no I/O, as fio 3.33's. */
 bool profile_act_prep(const char *name, const struct str_list *flags);
 
+/* Each of @flags that is iogauge's own option of a profile other than
+ * @name (NULL: no --profile), such as --slice-duration without
+ * --profile=act, added to js->errors; returns how many. */
+unsigned profile_own_flags_check(struct jobset *js, const char *name, const struct str_list *flags);
+
+/* Whether @name is act (with @flags that profile_add took): then
+ * *@rows is its table's rows (--test-duration over --slice-duration,
+ * rounded up) and *@slice_ns a slice's length. */
+bool profile_act_slicing(const char *name, const struct str_list *flags, uint32_t *rows,
+			 uint64_t *slice_ns);
+
 #endif

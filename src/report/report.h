@@ -97,15 +97,19 @@ uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BIN
 /* The native report, modelled on SQLIO's: per job clone, or per group with
  * group_reporting, and per direction. */
 void report_text(const struct run *run, struct strbuf *sb);
-/* --profile=act's slice table and verdict, from every job's latencies
- * (@count false: none, as fio's act --prep counts). */
-void report_act(const struct run *run, bool count, struct strbuf *sb);
+/* --profile=act's slice table (@rows slices) and verdict, from every
+ * clone's slices (none counted: rows of zeros, as fio's act --prep). */
+void report_act(const struct run *run, unsigned rows, struct strbuf *sb);
 /* --idle-prof's figures as fio prints them: "CPU idleness:", the system's
  * and each CPU's % idle as the mode asks, the unit of work's time. */
 void report_idle(const struct idleprof_figures *f, struct strbuf *sb);
 /* fio's JSON (@plus: json+, with histogram bins); @js gives the option
  * strings as written. */
 void report_json(const struct run *run, const struct jobset *js, bool plus, struct strbuf *sb);
+/* The JSON document(s) in @sb from byte @from on made one line each (JSON
+ * lines): the layout's new lines and indents dropped, the last new line
+ * kept. */
+void report_json_line(struct strbuf *sb, size_t from);
 /* fio's terse format, version 3: one line per entry. */
 void report_terse(const struct run *run, struct strbuf *sb);
 /* The same in fio's terse version @ver, 2 to 5 (--terse-version). */

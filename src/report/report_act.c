@@ -1,73 +1,57 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --profile=act's slice table and verdict, as fio 3.33 prints them before
- * its report: per slice, the share of I/Os whose total latency (lat) is
- * over 1 ms but not 8, over 8 but not 64, and over 64 ms (fio counts each
- * I/O in the highest band only), printed twice (fio's "trans" and "device"
- * columns are the same figures), then PASSED or FAILED.  Every job of the
- * run counts, as in fio.  Read from the latency histograms after the run:
- * a bucket counts as over a bound when its middle is (so an I/O within
- * 1/128 of a bound may land in the band next to it).  Only one hour-long
- * slice is built (profiles.c refuses a longer --test-duration).
+ * its report: per slice (an hour of each clone's time, or
+ * --slice-duration), the share of its I/Os whose total latency (lat) is
+ * over 1 ms but not 8, over 8 but not 64, and over 64 ms (each I/O in the
+ * highest band only), printed twice (fio's "trans" and "device" columns
+ * are the same figures), then PASSED or FAILED.  Every clone's slices
+ * count, added slice by slice, as fio's threads' are.  The counts are the
+ * I/O loop's (stats/act.h), exact.
  */
+#include <stdlib.h>
+
 #include "report/report.h"
 #include "run/run.h"
-#include "stats/hist.h"
+#include "stats/act.h"
 
-#define ACT_BANDS 3
-
-/* fio's criteria: a band fails at this share of I/Os, in tenths of a %. */
-static const struct {
-	uint64_t over_ns;  /* lat above this many whole microseconds, in ns */
-	unsigned max_perm; /* per mille */
-} act_bands[ACT_BANDS] = {
-	{ 1001000, 50 },
-	{ 8001000, 10 },
-	{ 64001000, 1 },
-};
-
-/* Adds @h's counts by band to @band (the highest each is over) and its total. */
-static void act_count(const struct hist *h, uint64_t band[ACT_BANDS], uint64_t *total)
+/* One row: "   %2u" and the six figures; whether it fails the criteria. */
+static bool act_row(const struct act_slice *s, unsigned num, struct strbuf *sb)
 {
-	unsigned i, b;
+	double pct[ACT_BANDS];
+	unsigned b;
+	bool failed = false;
 
-	*total += h->count;
-	if (!h->bucket)
-		return;
-	for (i = 0; i < HIST_NR; i++) {
-		uint64_t mid = hist_bucket_mid(i);
-
-		if (!h->bucket[i])
-			continue;
-		for (b = ACT_BANDS; b-- > 0;)
-			if (mid >= act_bands[b].over_ns) {
-				band[b] += h->bucket[i];
-				break;
-			}
+	strbuf_addf(sb, "   %2u", num);
+	for (b = 0; b < ACT_BANDS; b++) {
+		pct[b] = s->ios ? 100.0 * (double)s->over[b] / (double)s->ios : 0.0;
+		if (pct[b] * 10.0 >= act_bands[b].max_perm)
+			failed = true;
+		strbuf_addf(sb, "\t%2.2f", pct[b]);
 	}
+	for (b = 0; b < ACT_BANDS; b++)
+		strbuf_addf(sb, "\t%2.2f", pct[b]);
+	strbuf_addc(sb, '\n');
+	return failed;
 }
 
-void report_act(const struct run *run, bool count, struct strbuf *sb)
+void report_act(const struct run *run, unsigned rows, struct strbuf *sb)
 {
-	uint64_t band[ACT_BANDS] = { 0 }, total = 0;
-	unsigned i, d, fails = 0;
-	double pct[ACT_BANDS];
+	struct act_slices *all = NULL;
+	static const struct act_slice none;
+	unsigned i, b, fails = 0;
 
-	for (i = 0; count && i < run->nr; i++)
-		for (d = STAT_READ; d <= STAT_TRIM; d++)
-			act_count(&run->results[i].stats.dir[d].lat, band, &total);
+	for (i = 0; i < run->nr; i++)
+		act_merge(&all, run->results[i].stats.act);
 	strbuf_adds(sb, "        trans                   device\n"
 			"        %>(ms)                  %>(ms)\n"
-			" slice\t  1\t  8\t 64\t  1\t  8\t 64\n"
-			" -----  -----   -----  ------   -----   -----  ------\n"
-			"    1");
-	for (i = 0; i < ACT_BANDS; i++) {
-		pct[i] = total ? 100.0 * (double)band[i] / (double)total : 0.0;
-		if (pct[i] * 10.0 >= act_bands[i].max_perm)
-			fails++;
-		strbuf_addf(sb, "\t%2.2f", pct[i]);
-	}
-	for (i = 0; i < ACT_BANDS; i++)
-		strbuf_addf(sb, "\t%2.2f", pct[i]);
-	strbuf_addf(sb, "\n\nact: test complete, device(s): %s\n", fails ? "FAILED" : "PASSED");
+			" slice");
+	for (i = 0; i < 2; i++)
+		for (b = 0; b < ACT_BANDS; b++)
+			strbuf_addf(sb, "\t %2u", (unsigned)(act_bands[b].over_us / 1000));
+	strbuf_adds(sb, "\n -----  -----   -----  ------   -----   -----  ------\n");
+	for (i = 0; i < rows; i++)
+		fails += act_row(all && i < all->nr ? &all->v[i] : &none, i + 1, sb);
+	strbuf_addf(sb, "\nact: test complete, device(s): %s\n", fails ? "FAILED" : "PASSED");
+	act_free(all);
 }

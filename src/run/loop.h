@@ -107,5 +107,11 @@ void loop_lat_exceeded(struct worker *w, const struct io_req *req, uint64_t lat,
 void loop_lat_target_done(struct worker *w, struct loop *lp, const struct io_req *req,
 			  uint64_t now);
 void loop_lat_target_step(struct worker *w, struct loop *lp);
+/* worker_act.c.  --profile=act: @req closed a slice that failed ACT's
+ * criteria; and the last slice judged as the clone ends, @at ns into its
+ * measured time, if it was whole.  The job fails (w->error), as fio's
+ * thread does. */
+void loop_act_failed(struct worker *w, const struct io_req *req);
+void loop_act_end(struct worker *w, uint64_t at);
 
 #endif

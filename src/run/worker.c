@@ -252,6 +252,10 @@ static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint
 			hist_record(&w->stats.dir[sd].resp, now - req->t_intended);
 			hist_record(&w->stats.dir[sd].lag, req->t_start - req->t_intended);
 		}
+		/* --profile=act: fio counts the total latency, when measured. */
+		if (w->stats.act && rw && lp->want_lat &&
+		    act_record(w->stats.act, now - lp->t_measure, now - req->t_start))
+			loop_act_failed(w, req);
 		/* op_dir again rather than sd: sd kept live across
 		 * stats_record costs the hot path registers. */
 		if (w->iv.log_each && rw)
@@ -801,6 +805,8 @@ void worker_run(struct worker *w)
 			loop_lat_target_step(w, &lp);
 	}
 	loop_quiesce(w, &lp); /* after Ctrl-C and errors too */
+	if (w->stats.act && !worker_stopped(w) && (now = run_now()) > lp.t_measure)
+		loop_act_end(w, now - lp.t_measure);
 	free(lp.busy);
 	lp.busy = NULL;
 	if (lp.lt_on)

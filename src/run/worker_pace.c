@@ -86,13 +86,18 @@ void loop_wait_until(struct worker *w, struct loop *lp, uint64_t until)
 	if (until > lp->deadline)
 		until = lp->deadline;
 	while (now < until && !worker_stopped(w) && !w->error) {
+		uint64_t wake = until - 50000, sample;
+
 		if (lp->inflight)
 			loop_reap(w, lp, 0);
+		/* The bw and iops samples' windows close on time meanwhile. */
+		sample = interval_samples_tick(&w->iv, &w->stats, now);
+		if (sample < wake)
+			wake = sample;
 		/* Asleep for at most 20 us with I/Os in flight: their
 		 * completions wait that long at most to be stamped. */
 		if (until - now > 60000)
-			now = run_sleep_until(lp->inflight ? now + 20000 : until - 50000, w->stop,
-					      w->halt);
+			now = run_sleep_until(lp->inflight ? now + 20000 : wake, w->stop, w->halt);
 		else
 			now = run_now();
 	}

@@ -217,6 +217,7 @@ void worker_hists_prepare(struct worker *w)
 				touch(h[k]->bucket, HIST_NR * sizeof(uint64_t));
 	}
 	worker_prio_stats(w, which);
+	w->stats.act = act_new(job->act_slices, job->act_slice_ns);
 }
 
 void worker_prefault(struct worker *w)

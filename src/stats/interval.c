@@ -79,8 +79,7 @@ static void window_open(const struct run_stats *st, struct interval_window *win,
 	}
 }
 
-/* The stats window closes: one bandwidth and one IOPS sample per
- * direction the job does, as fio. */
+/* The 500 ms window closes: --plot's point of IOPS and bandwidth. */
 static void stats_window(struct interval *iv, struct run_stats *st, uint64_t now)
 {
 	struct iolog_window iw = { (double)(now - iv->t0) / 1e9, { 0, 0 }, { 0, 0 } };
@@ -92,14 +91,37 @@ static void stats_window(struct interval *iv, struct run_stats *st, uint64_t now
 			continue;
 		iw.bw[d] = (double)(st->dir[d].bytes - iv->win.bytes[d]) / 1024 / secs;
 		iw.iops[d] = (double)(st->dir[d].ios - iv->win.ios[d]) / secs;
-		/* Whole numbers, as fio's samples (KiB/s and I/Os per s): the
-		 * report's integer min and max then bound the mean. */
-		stats_sample(&st->dir[d].bw, floor(iw.bw[d]));
-		stats_sample(&st->dir[d].iops, floor(iw.iops[d]));
 	}
 	iolog_add_window(iv->logs, &iw);
 	window_open(st, &iv->win, now);
 	iv->win.next = now + STATS_WINDOW;
+}
+
+/* A sample window closes (bwavgtime's @bw, else iopsavgtime's): one
+ * sample per direction the job does, as fio.  Whole numbers worked out
+ * as fio's (KiB/s and I/Os per s over the window's whole ms, rounded
+ * down): the report's integer min and max then bound the mean. */
+static void sample_window(struct interval *iv, struct run_stats *st, uint64_t now, bool bw)
+{
+	struct interval_window *win = bw ? &iv->bwin : &iv->iwin;
+	uint64_t ms = (now - win->t) / 1000000;
+	unsigned d;
+
+	for (d = 0; d < DDIR_COUNT; d++) {
+		uint64_t n = bw ? st->dir[d].bytes - win->bytes[d] : st->dir[d].ios - win->ios[d];
+
+		/* As fio: a window in which the direction did nothing is no
+		 * sample ("no entries for interval"). */
+		if (!job_does(iv->job, (enum ddir)d) || !n)
+			continue;
+		/* n * 1000 fits: at most 2^54 bytes moved in one window. */
+		if (bw)
+			stats_sample(&st->dir[d].bw, ms ? (double)(n * 1000 / ms / 1024) : 0);
+		else
+			stats_sample(&st->dir[d].iops, ms ? (double)(n * 1000 / ms) : 0);
+	}
+	window_open(st, win, now);
+	win->next = now + (uint64_t)(bw ? iv->job->bwavgtime : iv->job->iopsavgtime) * 1000000;
 }
 
 /* The log_avg_msec window closes (or the run ends): one averaged entry
@@ -159,6 +181,10 @@ static void set_tick_next(struct interval *iv)
 	iv->tick_next = iv->win.next < iv->lwin.next ? iv->win.next : iv->lwin.next;
 	if (iv->hist_next < iv->tick_next)
 		iv->tick_next = iv->hist_next;
+	if (iv->bwin.next < iv->tick_next)
+		iv->tick_next = iv->bwin.next;
+	if (iv->iwin.next < iv->tick_next)
+		iv->tick_next = iv->iwin.next;
 }
 
 void interval_tick(struct interval *iv, struct run_stats *st, uint64_t now)
@@ -168,6 +194,10 @@ void interval_tick(struct interval *iv, struct run_stats *st, uint64_t now)
 
 	if (now >= iv->win.next)
 		stats_window(iv, st, now);
+	if (now >= iv->bwin.next)
+		sample_window(iv, st, now, true);
+	if (now >= iv->iwin.next)
+		sample_window(iv, st, now, false);
 	if (now >= iv->lwin.next) {
 		log_window(iv, st, now, (now - iv->t0) / avg * job->log_avg_msec);
 		iv->lwin.next = iv->t0 + ((now - iv->t0) / avg + 1) * avg;
@@ -179,6 +209,16 @@ void interval_tick(struct interval *iv, struct run_stats *st, uint64_t now)
 	set_tick_next(iv);
 }
 
+uint64_t interval_samples_tick(struct interval *iv, struct run_stats *st, uint64_t now)
+{
+	if (now >= iv->bwin.next)
+		sample_window(iv, st, now, true);
+	if (now >= iv->iwin.next)
+		sample_window(iv, st, now, false);
+	set_tick_next(iv);
+	return iv->bwin.next < iv->iwin.next ? iv->bwin.next : iv->iwin.next;
+}
+
 void interval_start(struct interval *iv, const struct run_stats *st, uint64_t now,
 		    uint64_t ramp_end)
 {
@@ -188,6 +228,10 @@ void interval_start(struct interval *iv, const struct run_stats *st, uint64_t no
 	iv->t0 = now;
 	window_open(st, &iv->win, ramp_end);
 	iv->win.next = ramp_end + STATS_WINDOW;
+	window_open(st, &iv->bwin, ramp_end);
+	iv->bwin.next = ramp_end + (uint64_t)job->bwavgtime * 1000000;
+	window_open(st, &iv->iwin, ramp_end);
+	iv->iwin.next = ramp_end + (uint64_t)job->iopsavgtime * 1000000;
 	iv->lwin.next = UINT64_MAX;
 	iv->hist_next = UINT64_MAX;
 	if (avg) {

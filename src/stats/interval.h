@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a clone remembers over time, besides its totals: the 500 ms stats
- * windows (bandwidth and IOPS samples), the log_avg_msec windows and the
+ * What a clone remembers over time, besides its totals: the bandwidth and
+ * IOPS samples' windows (bwavgtime, iopsavgtime), the 500 ms windows of
+ * --plot's series, the log_avg_msec windows and the
  * histogram lines of the write_*_log files, and the per-I/O entries when
  * they are logged each.  Fed by the I/O loop with its clock and stats;
  * knows nothing of engines or of the run.
@@ -16,7 +17,7 @@
 #include "stats/iolog.h"
 #include "stats/stats.h"
 
-#define STATS_WINDOW 500000000ull /* ns: fio's bwavgtime and iopsavgtime */
+#define STATS_WINDOW 500000000ull /* ns: the status line's and --plot's window */
 
 /* Window bookkeeping for the stats samples and the averaged logs. */
 struct interval_window {
@@ -32,7 +33,9 @@ struct interval {
 	bool log_each;		     /* a write_*_log without log_avg_msec: an entry per I/O */
 	uint64_t t0;		     /* ns: the I/O loop's start; log times count from it */
 	uint64_t tick_next;	     /* ns: the earliest window that closes */
-	struct interval_window win;  /* stats samples, 500 ms */
+	struct interval_window win;  /* --plot's series and the status line, 500 ms */
+	struct interval_window bwin; /* bandwidth samples, bwavgtime */
+	struct interval_window iwin; /* IOPS samples, iopsavgtime */
 	struct interval_window lwin; /* averaged logs, log_avg_msec */
 	uint64_t hist_next;	     /* ns: next histogram-log line; UINT64_MAX: none */
 	uint64_t *hist_before[3];    /* clat buckets at the last histogram-log line */
@@ -56,6 +59,11 @@ void interval_log_io(struct interval *iv, unsigned d, uint64_t len, uint64_t off
 		     uint64_t t_issue, uint64_t now, uint64_t slat, uint16_t prio);
 /* Closes the windows due by @now (tick_next tells when one is). */
 void interval_tick(struct interval *iv, struct run_stats *st, uint64_t now);
+/* The sample windows (bwavgtime, iopsavgtime) due by @now closed, for a
+ * worker that waits (rate, thinktime) to close them on time, as fio's
+ * helper thread samples, not at its next completion; when the next one
+ * closes (ns). */
+uint64_t interval_samples_tick(struct interval *iv, struct run_stats *st, uint64_t now);
 /* The partial windows of the logs are written at the end, as fio's final
  * flush; the stats window is not a sample: fio 3.33's helper thread
  * samples only running jobs, and nothing samples at their end. */

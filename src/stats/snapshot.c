@@ -9,7 +9,7 @@
 /* A field added to run_stats is copied as it is: a pointer would reach
  * the reader as the worker's (another process's) address.  Look at
  * stats_snap_put and stats_snap_get, then set the new size here. */
-_Static_assert(sizeof(struct run_stats) == 3888, "run_stats changed: see snapshot.c");
+_Static_assert(sizeof(struct run_stats) == 3904, "run_stats changed: see snapshot.c");
 #endif
 
 /* The histograms of @s in a fixed order. */
@@ -88,6 +88,7 @@ void stats_snap_get(struct run_stats *dst, const struct stats_snap *src)
 		keep[k] = snap_hist(dst, k)->bucket;
 	for (d = 0; d < STAT_NR; d++)
 		prio_stats_free(dst->dir[d].prio);
+	act_free(dst->act);
 	*dst = src->st;
 	for (k = 0; k < SNAP_HISTS; k++) {
 		struct hist *h = snap_hist(dst, k);
@@ -112,4 +113,6 @@ void stats_snap_get(struct run_stats *dst, const struct stats_snap *src)
 		}
 		dst->dir[d].prio = p;
 	}
+	/* --profile=act's slices are the run's end's, not a status report's. */
+	dst->act = NULL;
 }

@@ -83,6 +83,7 @@ void stats_free(struct run_stats *s)
 		free(hist_at(s, k)->bucket);
 	for (k = 0; k < STAT_NR; k++)
 		prio_stats_free(s->dir[k].prio);
+	act_free(s->act);
 	stats_init(s);
 }
 
@@ -147,6 +148,8 @@ int stats_save(const struct run_stats *s, int fd)
 		ret = stats_hist_save(hist_at((struct run_stats *)s, k), fd);
 	for (k = 0; k < STAT_NR && !ret; k++)
 		ret = prio_stats_save(s->dir[k].prio, fd);
+	if (!ret)
+		ret = act_save(s->act, fd);
 	return ret;
 }
 
@@ -159,10 +162,13 @@ int stats_load(struct run_stats *s, int fd)
 		hist_at(s, k)->bucket = NULL;
 	for (k = 0; k < STAT_NR; k++)
 		s->dir[k].prio = NULL;
+	s->act = NULL;
 	for (k = 0; k < STATS_HISTS && !ret; k++)
 		ret = stats_hist_load(hist_at(s, k), fd);
 	for (k = 0; k < STAT_NR && !ret; k++)
 		ret = prio_stats_load(&s->dir[k].prio, fd);
+	if (!ret)
+		ret = act_load(&s->act, fd);
 	if (ret)
 		stats_free(s);
 	return ret;
@@ -262,4 +268,5 @@ void stats_merge(struct run_stats *dst, const struct run_stats *src)
 	dst->ru.ctx += src->ru.ctx;
 	dst->ru.majf += src->ru.majf;
 	dst->ru.minf += src->ru.minf;
+	act_merge(&dst->act, src->act);
 }

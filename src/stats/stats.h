@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "stats/act.h"
 #include "stats/hist.h"
 #include "stats/prio.h"
 
@@ -77,6 +78,7 @@ struct run_stats {
 	uint64_t latency_depth; /* latency_target: the depth the search ended at; 0: none */
 	uint16_t ioprio;	/* the job's I/O priority (prio, prioclass); 0: none */
 	struct run_rusage ru;
+	struct act_slices *act; /* --profile=act's slices (act.h); NULL: none */
 };
 
 /* fio's latency buckets: labels are upper bounds ("below X"), the last

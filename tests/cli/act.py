@@ -3,9 +3,11 @@
 # folder of its own with two 1 MiB files as its devices: the jobs it adds
 # (names, groups, directions, block sizes, clones, rates), the I/O counts
 # within the rates' tolerance, the slice table and verdict before the JSON
-# (and the table's figures against iogauge's own json+ lat bins); --prep's
-# two passes; a colon inside one device name; bad input (exit 2, nothing
-# written).  One line per failure, then "act: N passed, M failed".
+# (and the table's figures against the run's per-I/O lat logs); three 1 s
+# slices (--slice-duration) against the lat logs split at their bounds, and
+# a slice that fails stopping its job with fio's message; --prep's two
+# passes and rows; a colon inside one device name; bad input (exit 2,
+# nothing written).  One line per failure, then "act: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import json
@@ -25,7 +27,7 @@ HEAD = ["        trans                   device",
         "        %>(ms)                  %>(ms)",
         " slice\t  1\t  8\t 64\t  1\t  8\t 64",
         " -----  -----   -----  ------   -----   -----  ------"]
-ROW = re.compile(r"^    1((?:\t\d+\.\d\d){6})$")
+ROW = re.compile(r"^   ([ \d]\d)((?:\t\d+\.\d\d){6})$")
 VERDICT = re.compile(r"^act: test complete, device\(s\): (PASSED|FAILED)$")
 # fio's pass criteria: a band fails at this % of I/Os.
 LIMITS = [5.0, 1.0, 0.1]
@@ -62,24 +64,32 @@ def both(tmp, what, args, devs=("da", "db"), fio_args=(), ig_args=()):
 
 
 def table(tool, out):
-    """(the six figures, the verdict) of the act table at the start of
-    @out, or None; checks the header lines and the verdict's rule."""
+    """([the six figures of each row], the verdict) of the act table at the
+    start of @out, or None; checks the header lines, the rows' numbers and
+    the verdict's rule."""
     lines = out.split("\n")
     # fio's normal output puts its job lines first.
     while lines and lines[0] != HEAD[0] and not lines[0].startswith("{"):
         lines.pop(0)
     if not check(lines[:4] == HEAD, "%s: table header %r" % (tool, lines[:5])):
         return None
-    m = ROW.match(lines[4])
-    v = VERDICT.match(lines[6]) if len(lines) > 6 else None
-    if not check(m and lines[5] == "" and v, "%s: table rows %r" % (tool, lines[4:7])):
+    rows, failed = [], False
+    for line in lines[4:]:
+        m = ROW.match(line)
+        if not m:
+            break
+        check(int(m.group(1)) == len(rows) + 1, "%s: row %r after %d" % (tool, line, len(rows)))
+        figs = [float(x) for x in m.group(2).split("\t")[1:]]
+        check(figs[:3] == figs[3:], "%s: trans and device columns differ: %r" % (tool, figs))
+        failed = failed or any(f >= lim for f, lim in zip(figs, LIMITS))
+        rows.append(figs[:3])
+    n = 4 + len(rows)
+    v = VERDICT.match(lines[n + 1]) if len(lines) > n + 1 else None
+    if not check(rows and lines[n] == "" and v, "%s: table rows %r" % (tool, lines[4:n + 2])):
         return None
-    figs = [float(x) for x in m.group(1).split("\t")[1:]]
-    check(figs[:3] == figs[3:], "%s: trans and device columns differ: %r" % (tool, figs))
-    failed = any(f >= lim for f, lim in zip(figs, LIMITS))
     check(v.group(1) == ("FAILED" if failed else "PASSED"),
-          "%s: %r with figures %r" % (tool, v.group(1), figs))
-    return figs, v.group(1)
+          "%s: %r with rows %r" % (tool, v.group(1), rows))
+    return rows, v.group(1)
 
 
 def report(out):
@@ -88,48 +98,43 @@ def report(out):
     return json.JSONDecoder().raw_decode(out[i:])[0]
 
 
-def from_bins(rep):
-    """The table's three figures from json+ lat_ns bins, by the same rule
-    (a bin over 1, 8 or 64 ms by its middle, in the highest band only)."""
-    bands, total = [0, 0, 0], 0
-    for j in rep["jobs"]:
-        for d in ("read", "write", "trim"):
-            for k, n in j[d]["lat_ns"].get("bins", {}).items():
-                total += n
-                for b, lim in reversed(list(enumerate((1001000, 8001000, 64001000)))):
-                    if int(k) >= lim:
-                        bands[b] += n
-                        break
-    return [round(100.0 * b / total, 2) if total else 0.0 for b in bands]
-
-
-def bucket(ns):
-    """[lo, hi) of the histogram bucket (fio's, 64 per power of two) of @ns."""
-    bits = max(ns.bit_length() - 1 - 6, 0)
-    lo = ns >> bits << bits
-    return lo, lo + (1 << bits)
-
-
-def exact(d):
-    """(exact shares per band by fio's rule (whole us over 1000, 8000,
-    64000), the share the histogram may place in the band next door) from
-    the per-I/O lat logs in @d."""
-    lats = []
-    for n in os.listdir(d):
+def lat_logs(d):
+    """{log file: [(ms, lat ns, bytes)]} of the per-I/O lat logs in @d."""
+    logs = {}
+    for n in sorted(os.listdir(d)):
         if n.startswith("al_lat."):
             with open(os.path.join(d, n)) as f:
-                lats += [int(line.split(",")[1]) for line in f if line.strip()]
-    bands, near = [0, 0, 0], [0, 0, 0]
-    for v in lats:
-        for b, lim in reversed(list(enumerate((1000, 8000, 64000)))):
-            if v // 1000 > lim:
-                bands[b] += 1
-                break
-        for b, lim in enumerate((1001000, 8001000, 64001000)):
-            lo, hi = bucket(lim)
-            near[b] += lo <= v < hi
-    n = len(lats) or 1
-    return [100.0 * x / n for x in bands], [100.0 * x / n for x in near], len(lats)
+                fields = [line.split(",") for line in f if line.strip()]
+                logs[n] = [(int(x[0]), int(x[1]), int(x[3])) for x in fields]
+    return logs
+
+
+def band(lat_ns):
+    """fio's act band of a latency: the highest bound (whole us over 1000,
+    8000, 64000) it is over, or None."""
+    for b, lim in reversed(list(enumerate((1000, 8000, 64000)))):
+        if lat_ns // 1000 > lim:
+            return b
+    return None
+
+
+def rows_of(logs, slice_ms, nr):
+    """Per slice [I/Os, over 1, over 8, over 64] from @logs, each entry in
+    the slice of its time (the last one keeps the end's stragglers)."""
+    rows = [[0, 0, 0, 0] for _ in range(nr)]
+    for entries in logs.values():
+        for ms, lat, _ in entries:
+            r = rows[min(ms // slice_ms, nr - 1)]
+            r[0] += 1
+            b = band(lat)
+            if b is not None:
+                r[1 + b] += 1
+    return rows
+
+
+def shares(row):
+    """The table's three figures of a row of counts, as printed."""
+    return [float("%.2f" % (100.0 * x / row[0] if row[0] else 0.0)) for x in row[1:]]
 
 
 def fio_jobs(out):
@@ -166,20 +171,15 @@ def timed(tmp):
     check("warning" not in err, "iogauge act: warnings %r" % err)
     t = table("iogauge", out)
     rep = report(out)
-    if t:
-        check(t[0][:3] == from_bins(rep), "iogauge table %r, from its lat bins %r" %
-              (t[0][:3], from_bins(rep)))
     j = rep["jobs"]
-    # How exact the histogram is: each share within the I/Os of the one
-    # bucket a bound falls in (and rounding) of fio's exact count.
-    ex, near, n = exact(d)
-    check(n == sum(x["read"]["total_ios"] + x["write"]["total_ios"] for x in j),
-          "lat log entries %d" % n)
-    if t:
-        for b in range(3):
-            slack = near[b] + (near[b + 1] if b < 2 else 0) + 0.006
-            check(abs(t[0][b] - ex[b]) <= slack, "band %d: table %.2f, exact %.4f, near %.4f" %
-                  (b, t[0][b], ex[b], near[b]))
+    # Counted per I/O as fio's: the one row is the per-I/O log's exact
+    # shares (by fio's rule, whole us over 1000, 8000, 64000).
+    logs = lat_logs(d)
+    rows = rows_of(logs, 3600000, 1)
+    check(rows[0][0] == sum(x["read"]["total_ios"] + x["write"]["total_ios"] for x in j),
+          "lat log entries %d" % rows[0][0])
+    check(t and t[0] == [shares(rows[0])], "iogauge table %r, from its lat logs %r" %
+          (t and t[0], shares(rows[0])))
     reads = sum(x["read"]["total_ios"] for x in j)
     writes = sum(x["write"]["total_ios"] for x in j)
     rbytes = sum(x["read"]["io_bytes"] for x in j)
@@ -230,7 +230,8 @@ def timed(tmp):
     check(sorted(jobs) == sorted(x[0] for x in fjobs), "jobs: iogauge %r, fio %r" %
           (sorted(jobs), fjobs))
     ft = table("fio", fout)
-    check(bool(t) == bool(ft), "tables: iogauge %r, fio %r" % (t, ft))
+    # One slice each: fio's is an hour.
+    check(t and ft and len(t[0]) == len(ft[0]) == 1, "tables: iogauge %r, fio %r" % (t, ft))
     frep = report(fout)
     fj = frep["jobs"]
     freads = sum(x["read"]["total_ios"] for x in fj)
@@ -248,11 +249,62 @@ def timed(tmp):
     check(glob == fglob, "global options: iogauge %r, fio %r" % (glob, fglob))
 
 
+FAIL = re.compile(r"^iogauge: \[burn\] burn\.0\.0: read at offset 0, size 0 completed after the "
+                  r"slice: act: (\d+\.\d{6})% exceeds pass criteria of (5|1|0\.1)\.?0*% "
+                  r"\(slice 1: (\d+) of its (\d+) I/Os over (1|8|64) ms\): "
+                  r"Operation not permitted$", re.M)
+
+
+def slices(tmp):
+    """--slice-duration=1 (iogauge's) over 3 s: three rows, each the exact
+    shares of the lat log entries of its second (every clone's log split
+    at its own 1 s boundaries), adding up to the run's I/Os; a cpuio job
+    whose every I/O takes 2 ms (in a process of its own: its slices come
+    back through the clone's hand-off) fails its first slice when its
+    first I/O after it completes, with fio's message, and stops there; a
+    null job of 1 us I/Os fails none."""
+    d = fresh(tmp, "slices", ("da",))
+    with open(os.path.join(d, "burn.fio"), "w") as f:
+        f.write("[burn]\nioengine=cpuio\ncpuload=50\ncpuchunks=2000\nruntime=3\ntime_based\n"
+                # Latencies of a microsecond: it passes every slice, so each
+                # has I/Os whichever of act's clones a busy machine fails.
+                "[steady]\nioengine=null\nsize=1m\nrate_iops=100\nruntime=3\ntime_based\n")
+    p = subprocess.run([BIN, "--write_lat_log=al", "--log_avg_msec=0", "burn.fio",
+                        "--profile=act", "--device-names=da", "--test-duration=3",
+                        "--slice-duration=1", "--threads-per-queue=1", "--output-format=json"],
+                       cwd=d, capture_output=True, text=True, timeout=60)
+    m = FAIL.search(p.stderr)
+    if not check(p.returncode == 1 and m, "slices: exit %d %r" % (p.returncode, p.stderr)):
+        return
+    t = table("iogauge", p.stdout)
+    j = report(p.stdout)["jobs"]
+    logs = lat_logs(d)
+    rows = rows_of(logs, 1000, 3)
+    total = sum(x["read"]["total_ios"] + x["write"]["total_ios"] for x in j)
+    check(sum(r[0] for r in rows) == total and all(r[0] for r in rows),
+          "slices: I/Os per second %r, the run's %d" % ([r[0] for r in rows], total))
+    check(t and t[0] == [shares(r) for r in rows] and t[1] == "FAILED",
+          "slices: table %r, from the lat logs %r" % (t, [shares(r) for r in rows]))
+    check(not re.search(r"\[steady\]", p.stderr), "slices: the null job failed: %r" % p.stderr)
+    # The cpuio job's log: its I/Os of 0 bytes.
+    burn = [e for entries in logs.values() for e in entries if e[2] == 0]
+    first = [e for e in burn if e[0] < 1000]
+    late = [e for e in burn if e[0] >= 1000]
+    b = {"5": 0, "1": 1, "0.1": 2}[m.group(2)]
+    over = sum(1 for e in first if band(e[1]) == b)
+    check(int(m.group(4)) == len(first) > 10 and int(m.group(3)) == over and len(late) == 1
+          and m.group(1) == "%f" % (100.0 * over / len(first)),
+          "slices: %r; the burn job's log: %d I/Os in its first second, %d over, %d after" %
+          (m.group(0), len(first), over, len(late)))
+
+
 def prep(tmp):
     """--prep: a zeroing pass then a salting one per device; nothing counted."""
     # (fio without --test-duration prints 24000000 rows: its 24h default in us.)
     # The table goes into --output's file too, as fio's.
-    args = ["--profile=act", "--device-names=da", "--prep", "--test-duration=1",
+    # Two hours and a second: three rows (fio's table has a row per slice
+    # of the duration, rounded up).
+    args = ["--profile=act", "--device-names=da", "--prep", "--test-duration=7201",
             "--output-format=json", "--output=rep.txt"]
     res = both(tmp, "prep", args, ("da",))
     for tool, (rc, out, err, d) in sorted(res.items()):
@@ -262,7 +314,7 @@ def prep(tmp):
         with open(os.path.join(d, "rep.txt")) as f:
             out = f.read()
         t = table(tool, out)
-        check(t == ([0.0] * 6, "PASSED"), "%s prep table %r" % (tool, t))
+        check(t == ([[0.0] * 3] * 3, "PASSED"), "%s prep table %r" % (tool, t))
         j = report(out)["jobs"]
         got = [(x["jobname"], x["groupid"], x["write"]["io_bytes"], x["read"]["io_bytes"])
                for x in j]
@@ -318,7 +370,15 @@ def bad(tmp):
         (["--profile=act", "--device-names=da,,db", "--test-duration=1"], "empty device name"),
         (base, "--test-duration=SECONDS is needed"),
         (base + ["--test-duration=2s"], "--test-duration=2s: a whole number of seconds"),
-        (base + ["--test-duration=3601"], "from 1 to 3600"),
+        (base + ["--test-duration=100001", "--slice-duration=1"],
+         "--test-duration=100001: 100001 slices of 1 s: at most 100000"),
+        (base + ["--test-duration=1", "--slice-duration=0"],
+         "--slice-duration=0: a whole number from 1 to 31536000"),
+        (base + ["--test-duration=1", "--slice-duration=1s"], "--slice-duration=1s"),
+        (["--slice-duration=1", "--name=j", "--filename=da", "--size=4k"],
+         "--slice-duration=1: iogauge's option of --profile=act, and the profile is not given"),
+        (["--profile=tiobench", "--slice-duration", "1"],
+         "--slice-duration=1: iogauge's option of --profile=act, and the profile is tiobench"),
         (base + ["--test-duration=1", "--threads-per-queue=0"], "--threads-per-queue=0"),
         (base + ["--test-duration=1", "--load=x"], "--load=x"),
         (base + ["--test-duration=1", "--read-req-num-512-blocks=0"],
@@ -345,6 +405,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-act-")
     try:
         timed(tmp)
+        slices(tmp)
         prep(tmp)
         colon(tmp)
         bad(tmp)

@@ -177,9 +177,9 @@ def test_shapes(tmp):
                 check(all(int(k) >= o["min"] // 2 and v > 0 for k, v in bins.items()),
                       "json+: %s.%s bins keys/values" % (d, lat))
     # A warning goes to stderr; stdout stays one document.
-    doc, err = json_run(["--output-format=json", job(tmp, "w.fio", g + "[a]\nrw=randread\nbwavgtime=100\n")],
+    doc, err = json_run(["--output-format=json", job(tmp, "w.fio", g + "[a]\nrw=randread\ngtod_cpu=1\n")],
                         "warning run")
-    check("warning" in err and "bwavgtime" in err, "warning run: the warning is on stderr: %r" % err)
+    check("warning" in err and "gtod_cpu" in err, "warning run: the warning is on stderr: %r" % err)
     doc, err = json_run(["--output-format=json", job(tmp, "w2.fio", "[a]\nioengine=psync\niodepth=8\nsize=1m\n"
                                                     "filename=%s/w2\nrw=read\n" % data)], "warning run 2")
     check("iodepth" in err, "warning run 2: the iodepth warning is on stderr: %r" % err)
