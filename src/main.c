@@ -586,7 +586,10 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		}
 	}
 	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause)) ||
-	    (cli->bundle && bundle_write(cli->bundle, &cli->js, &run, &cause)) ||
+	    (cli->bundle &&
+	     bundle_write(cli->bundle,
+			  &(struct report_html_about){ &cli->js, cli->argc, cli->argv }, &run,
+			  &cause)) ||
 	    (cli->bandwidth_log && eta_agg_write(&es, &cause))) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);

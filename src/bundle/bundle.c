@@ -6,6 +6,7 @@
  *   options.ini       every job with each option's final value and origin
  *   report.json       the json+ report (iogauge compare reads it)
  *   report.txt        the normal report
+ *   report.html       the HTML page (--output-format=html's)
  *   logs/NAME         the write_*_log files the run wrote (64 MiB at most)
  *   machine.txt       CPU, memory, kernel, the storage under the files
  *   version.txt       iogauge --version
@@ -112,8 +113,10 @@ static void bundle_logs(struct bundle_tar *t, const struct run *run, struct strb
 	strbuf_free(&text);
 }
 
-int bundle_write(const char *path, const struct jobset *js, const struct run *run, char **cause)
+int bundle_write(const char *path, const struct report_html_about *about, const struct run *run,
+		 char **cause)
 {
+	const struct jobset *js = about->js;
 	struct bundle_tar t = { .mtime = (unsigned long long)time(NULL) };
 	struct strbuf sb = { 0 }, manifest = { 0 };
 	const struct job **jobs = xcalloc(run->nr ? run->nr : 1, sizeof(*jobs));
@@ -153,6 +156,10 @@ int bundle_write(const char *path, const struct jobset *js, const struct run *ru
 	report_text(run, &sb);
 	bundle_tar_add(&t, "report.txt", sb.buf, sb.len);
 	strbuf_adds(&manifest, "report.txt                   the normal report\n");
+	sb.len = 0;
+	report_html(run, about, &sb);
+	bundle_tar_add(&t, "report.html", sb.buf, sb.len);
+	strbuf_adds(&manifest, "report.html                  the HTML page, self-contained\n");
 	bundle_logs(&t, run, &manifest);
 	sb.len = 0;
 	bundle_machine(jobs, nr, &sb);

@@ -15,6 +15,7 @@
 
 struct job;
 struct jobset;
+struct report_html_about;
 struct run;
 
 /* A tar archive being built in memory (ustar). */
@@ -43,9 +44,10 @@ void bundle_machine(const struct job *const *jobs, unsigned nr, struct strbuf *s
 int bundle_check(const char *path, char **cause);
 /*
  * Writes the bundle of @run at @path: the job files @js read, @run's jobs'
- * options, its json+ and text reports, the machine.  0, or -errno with
- * *cause.
+ * options, its json+, text and HTML reports (@about: the command line
+ * the page shows), the machine.  0, or -errno with *cause.
  */
-int bundle_write(const char *path, const struct jobset *js, const struct run *run, char **cause);
+int bundle_write(const char *path, const struct report_html_about *about, const struct run *run,
+		 char **cause);
 
 #endif

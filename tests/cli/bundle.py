@@ -6,6 +6,7 @@
 # file under test in it; iogauge compare reads a bundle (with itself: every
 # change +0.0%); bad paths exit 2 before anything runs.
 import gzip
+import html.parser
 import io
 import json
 import os
@@ -19,6 +20,25 @@ from clitest import capture, check, finish  # noqa: E402
 
 BIN = os.environ["IOGAUGE_BIN"]
 MARKER = b"iogauge-bundle-test-data-not-to-be-copied"
+
+
+def page_ok(text):
+    """The page parses (html.parser) with no script and balanced tables."""
+    class P(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tables = self.scripts = 0
+
+        def handle_starttag(self, tag, attrs):
+            self.tables += tag == "table"
+            self.scripts += tag == "script"
+
+        def handle_endtag(self, tag):
+            self.tables -= tag == "table"
+    p = P()
+    p.feed(text)
+    p.close()
+    return text.lower().startswith("<!doctype html>") and p.tables == 0 and p.scripts == 0
 
 
 def mount_of(path):
@@ -91,7 +111,7 @@ def main():
             members = {m.name: t.extractfile(m).read() for m in t.getmembers()}
         logs = sorted(f for f in os.listdir(d) if f.endswith(".log"))
         check(sorted(members) == sorted(["MANIFEST", "jobfiles/1-job.fio", "jobfiles/2-inc.fio",
-                                         "options.ini", "report.json", "report.txt",
+                                         "options.ini", "report.json", "report.txt", "report.html",
                                          "machine.txt", "version.txt"] +
                                         ["logs/" + f for f in logs]) and len(logs) == 4,
               "members: %s, logs written %s" % (sorted(members), logs))
@@ -111,6 +131,11 @@ def main():
         check(got.get("jobs") == want["jobs"] and len(want["jobs"]) == 2 and
               want["jobs"][0]["read"]["total_ios"] == 2048,
               "report.json's jobs differ from --output's json+")
+        page = members.get("report.html", b"").decode()
+        check(page_ok(page) and "<table" in page and
+              all(j["jobname"] in page for j in want["jobs"]) and
+              "%d" % want["jobs"][0]["read"]["total_ios"] in page.replace(",", ""),
+              "report.html: not an HTML page with both jobs' tables: %r" % page[:200])
         rc, version, _ = capture([BIN, "--version"])
         check(members.get("version.txt", b"").decode() == version, "version.txt")
         machine_checks(members.get("machine.txt", b"").decode(), d)
