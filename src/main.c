@@ -33,6 +33,7 @@
 #include "run/status.h"
 #include "run/trigger.h"
 #include "sqlio/sqlio.h"
+#include "pts/pts.h"
 #include "sweep/sweep.h"
 #include "util/sysutil.h"
 #include "verify/crctest.h"
@@ -159,6 +160,7 @@ static const char usage[] =
 	"iogauge compare A B [C...] compares runs' JSON reports (iogauge compare --help).\n"
 	"iogauge sweep JOBFILE --OPTION=V1,V2,... runs the job over values (iogauge sweep --help).\n"
 	"iogauge slo JOBFILE --target='p99<=2ms' finds the highest rate meeting it (iogauge slo --help).\n"
+	"iogauge pts iops DEVICE --destroy-data runs SNIA PTS's IOPS test (iogauge pts --help).\n"
 	"iogauge crash JOBFILE kills a writer and checks its acknowledged writes (iogauge crash --help).\n"
 	"iogauge witness --listen=ADDR:PORT records a remote writer's acknowledgements (--help).\n"
 	"iogauge recipes lists the recipes; iogauge recipe NAME [--set KEY=VALUE...] runs one.\n";
@@ -771,6 +773,8 @@ int main(int argc, char **argv)
 		return flush_stdout(sweep_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "slo"))
 		return flush_stdout(slo_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "pts"))
+		return flush_stdout(pts_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "crash"))
 		return flush_stdout(crash_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "witness"))

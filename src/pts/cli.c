@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * iogauge pts's command line and its refusals: the test (iops), the
+ * device (a block device, nothing on it that devsafe.c finds: no mount,
+ * holder, filesystem, partition table or other signature) and
+ * --destroy-data, all checked before anything is written.  Returns the
+ * exit status for main.c: 0; 1 a run failed or the report could not be
+ * written; 2 bad input (nothing written); 128 + the signal that stopped
+ * it (what was measured is still reported).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "files/devsafe.h"
+#include "jobfile/units.h"
+#include "pts/pts.h"
+#include "report/output.h"
+#include "sweep/sweep.h"
+
+static const char usage[] =
+	"usage: iogauge pts iops DEVICE --destroy-data [--cell-time=T] [--max-rounds=N]\n"
+	"                   [--precondition-loops=N] [--mixes=R/W,...] [--bs=SIZE,...]\n"
+	"                   [--iodepth=N] [--ioengine=NAME] [--output-format=text|json]\n"
+	"                   [--output=FILE] [--plot=DIR]\n"
+	"\n"
+	"SNIA PTS's IOPS test: purges DEVICE (discard), preconditions it with 128k\n"
+	"sequential writes over twice its capacity, then runs rounds of 7 read/write\n"
+	"mixes x 8 block sizes of random I/O until 4k random writes are steady over\n"
+	"5 rounds (at most 25).  It DESTROYS every byte on DEVICE: it runs only on a\n"
+	"block device that carries no filesystem, partition table or other signature,\n"
+	"and only with --destroy-data.  See iogauge-pts(1).\n";
+
+static const unsigned default_mixes[] = { 100, 95, 65, 50, 35, 5, 0 };
+static const uint64_t default_bs[] = { 1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512 };
+
+enum fmt { FMT_TEXT, FMT_JSON };
+
+struct opts {
+	const char *test, *device, *output, *plot;
+	bool destroy, bs_given;
+	enum fmt fmt;
+};
+
+static const char *flag_value(const char *arg, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(arg, name, n) && arg[n] == '=' ? arg + n + 1 : NULL;
+}
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "iogauge pts: " and the message; -EINVAL. */
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "iogauge pts: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -EINVAL;
+}
+
+/* A whole number flag in [lo, hi]. */
+static int uint_flag(const char *flag, const char *v, unsigned lo, unsigned hi, unsigned *out)
+{
+	char *cause = NULL;
+	uint64_t n;
+
+	if (units_parse_uint(v, &n, &cause) || n < lo || n > hi) {
+		free(cause);
+		fprintf(stderr, "iogauge pts: %s=%s: a whole number from %u to %u\n", flag, v, lo,
+			hi);
+		return -EINVAL;
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
+/* --mixes=R/W,...: each R/W two whole percentages adding up to 100. */
+static int mixes_parse(const char *v, struct pts_plan *p)
+{
+	char *list = xstrdup(v), *save = NULL, *item;
+	int ret = 0;
+
+	p->nmixes = 0;
+	for (item = strtok_r(list, ",", &save); item && !ret; item = strtok_r(NULL, ",", &save)) {
+		unsigned r, w;
+		int end = 0;
+
+		if (sscanf(item, "%u/%u%n", &r, &w, &end) != 2 || item[end] || r + w != 100)
+			ret = bad("--mixes=%s: '%s' is not a read/write mix such as 65/35", v,
+				  item);
+		else if (p->nmixes == ARRAY_SIZE(p->mixes))
+			ret = bad("--mixes=%s: more than 16 mixes", v);
+		else
+			p->mixes[p->nmixes++] = r;
+	}
+	if (!ret && !p->nmixes)
+		ret = bad("--mixes=%s: no mix given", v);
+	free(list);
+	return ret;
+}
+
+/* --bs=SIZE,...: sizes with units, 0.5k included, multiples of 512. */
+static int bs_parse(const char *v, struct pts_plan *p)
+{
+	char *list = xstrdup(v), *save = NULL, *item;
+	int ret = 0;
+
+	p->nbs = 0;
+	for (item = strtok_r(list, ",", &save); item && !ret; item = strtok_r(NULL, ",", &save)) {
+		char *cause = NULL;
+		uint64_t bs = 0;
+		bool pct = false;
+
+		if (!strcmp(item, "0.5k") || !strcmp(item, "0.5K"))
+			bs = 512;
+		else if (units_parse_size(item, 1024, &bs, &pct, &cause) || pct)
+			bs = 0;
+		free(cause);
+		if (!bs || bs % 512 || bs > (64u << 20))
+			ret = bad("--bs=%s: '%s' is not a block size of 512 bytes to 64m in steps "
+				  "of 512",
+				  v, item);
+		else if (p->nbs == ARRAY_SIZE(p->bs))
+			ret = bad("--bs=%s: more than 16 sizes", v);
+		else
+			p->bs[p->nbs++] = bs;
+	}
+	if (!ret && !p->nbs)
+		ret = bad("--bs=%s: no size given", v);
+	free(list);
+	return ret;
+}
+
+/* Reads the command line; 1 for --help, 0, or -EINVAL (printed). */
+static int opts_parse(struct opts *o, struct pts_plan *p, int argc, char **argv)
+{
+	int i, ret = 0;
+
+	for (i = 1; i < argc && ret <= 0; i++) {
+		const char *a = argv[i], *v;
+		char *cause = NULL;
+		double d;
+		int r = 0;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return 1;
+		if (!strcmp(a, "--destroy-data")) {
+			o->destroy = true;
+		} else if ((v = flag_value(a, "--output-format"))) {
+			if (!strcmp(v, "text") || !strcmp(v, "normal"))
+				o->fmt = FMT_TEXT;
+			else if (!strcmp(v, "json"))
+				o->fmt = FMT_JSON;
+			else
+				r = bad("--output-format=%s: text or json", v);
+		} else if ((v = flag_value(a, "--output"))) {
+			o->output = v;
+		} else if ((v = flag_value(a, "--plot")) ||
+			   (!strcmp(a, "--plot") && i + 1 < argc)) {
+			o->plot = v ? v : argv[++i];
+		} else if ((v = flag_value(a, "--cell-time"))) {
+			uint64_t ns;
+
+			if (units_parse_time(v, 1000000000ull, &ns, &cause) || ns < 1000000 ||
+			    ns > 3600000000000ull)
+				r = bad("--cell-time=%s: a time from 1ms to 1h (seconds without a "
+					"unit)",
+					v);
+			else
+				p->cell_ns = ns;
+			free(cause);
+		} else if ((v = flag_value(a, "--max-rounds"))) {
+			r = uint_flag("--max-rounds", v, 1, 1000, &p->max_rounds);
+		} else if ((v = flag_value(a, "--precondition-loops"))) {
+			r = uint_flag("--precondition-loops", v, 0, 100, &p->precondition_loops);
+		} else if ((v = flag_value(a, "--iodepth"))) {
+			r = uint_flag("--iodepth", v, 1, 65536, &p->iodepth);
+		} else if ((v = flag_value(a, "--ioengine"))) {
+			p->ioengine = v;
+		} else if ((v = flag_value(a, "--mixes"))) {
+			r = mixes_parse(v, p);
+		} else if ((v = flag_value(a, "--bs"))) {
+			r = bs_parse(v, p);
+			o->bs_given = true;
+		} else if ((v = flag_value(a, "--range-pct"))) {
+			if (units_parse_double(v, &d, &cause) || d <= 0 || d > 1000)
+				r = bad("--range-pct=%s: a percentage above 0", v);
+			else
+				p->range_pct = d;
+			free(cause);
+		} else if ((v = flag_value(a, "--excursion-pct"))) {
+			if (units_parse_double(v, &d, &cause) || d <= 0 || d > 1000)
+				r = bad("--excursion-pct=%s: a percentage above 0", v);
+			else
+				p->excursion_pct = d;
+			free(cause);
+		} else if (a[0] == '-') {
+			r = bad("%s: unknown option (iogauge pts --help)", a);
+		} else if (!o->test) {
+			o->test = a;
+		} else if (!o->device) {
+			o->device = a;
+		} else {
+			r = bad("%s: one device only", a);
+		}
+		ret = r ? r : ret;
+	}
+	if (ret)
+		return ret;
+	if (!o->test || !o->device) {
+		fprintf(stderr, "iogauge pts: no %s given\n%s", o->test ? "device" : "test", usage);
+		return -EINVAL;
+	}
+	if (strcmp(o->test, "iops"))
+		return bad("%s: not a PTS test of this version: iops (throughput and latency "
+			   "are not written yet)",
+			   o->test);
+	return 0;
+}
+
+/* The tracked cell, 4k random writes, must be in the matrix. */
+static int find_tracked(struct pts_plan *p)
+{
+	unsigned i;
+
+	p->tracked_mix = p->tracked_bs = ~0u;
+	for (i = 0; i < p->nmixes; i++)
+		if (p->mixes[i] == 0)
+			p->tracked_mix = i;
+	for (i = 0; i < p->nbs; i++)
+		if (p->bs[i] == 4096)
+			p->tracked_bs = i;
+	if (p->tracked_mix == ~0u || p->tracked_bs == ~0u)
+		return bad("the matrix must hold the tracked cell, 4k at 0/100 (--mixes and --bs "
+			   "select a subset that includes it)");
+	return 0;
+}
+
+/* The device: a block device that is safe to write; its capacity and
+ * logical block size.  0, or -EINVAL (printed): nothing was written. */
+static int device_check(struct opts *o, struct pts_plan *p)
+{
+	struct stat st;
+	char *cause = NULL, *cut;
+	int fd, lbs = 0;
+	unsigned i, n;
+
+	if (stat(o->device, &st))
+		return bad("%s: %s", o->device, strerror(errno));
+	if (!S_ISBLK(st.st_mode))
+		return bad("%s: not a block device (%s): PTS runs only on a whole block device, "
+			   "whose every byte it destroys",
+			   o->device,
+			   S_ISREG(st.st_mode) ? "a regular file" : "another kind of file");
+	if (devsafe_check(o->device, st.st_rdev, &cause)) {
+		/* allow_mounted_write= is the plain run's way past; pts has none. */
+		cut = strstr(cause, ": writing would destroy it");
+		if (cut)
+			*cut = 0;
+		fprintf(stderr,
+			"iogauge pts: %s: PTS would destroy it; nothing was written (wipe the "
+			"device first, e.g. wipefs -a, if its data may go)\n",
+			cause);
+		free(cause);
+		return -EINVAL;
+	}
+	fd = open(o->device, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return bad("%s: %s", o->device, strerror(errno));
+	if (ioctl(fd, BLKGETSIZE64, &p->capacity) || ioctl(fd, BLKSSZGET, &lbs)) {
+		close(fd);
+		return bad("%s: its size: %s", o->device, strerror(errno));
+	}
+	close(fd);
+	p->lbs = lbs > 0 ? (unsigned)lbs : 512;
+	if (p->capacity < 2u << 20)
+		return bad("%s: %s: smaller than 2 MiB", o->device, "too small for PTS");
+	for (i = n = 0; i < p->nbs; i++) {
+		char name[32];
+
+		if (p->bs[i] % p->lbs == 0) {
+			p->bs[n++] = p->bs[i];
+			continue;
+		}
+		pts_bs_name(p->bs[i], name, sizeof(name));
+		if (o->bs_given) {
+			fprintf(stderr,
+				"iogauge pts: --bs: %s is not a multiple of %s's logical block "
+				"size (%u bytes): direct I/O cannot do it\n",
+				name, o->device, p->lbs);
+			return -EINVAL;
+		}
+		fprintf(stderr,
+			"iogauge pts: %s left out of the matrix: %s's logical block size is %u "
+			"bytes\n",
+			name, o->device, p->lbs);
+	}
+	p->nbs = n;
+	if (!o->destroy)
+		return bad("%s: PTS destroys every byte on it (purge, preconditioning, random "
+			   "writes): give --destroy-data to run; nothing was written",
+			   o->device);
+	return 0;
+}
+
+static void free_result(struct pts_result *r)
+{
+	free(r->purge_note);
+	free(r->iops);
+}
+
+int pts_main(int argc, char **argv)
+{
+	struct pts_plan p = { .cell_ns = 60000000000ull,
+			      .max_rounds = 25,
+			      .precondition_loops = 2,
+			      .iodepth = 32,
+			      .ioengine = "libaio",
+			      .range_pct = 20,
+			      .excursion_pct = 10 };
+	struct output dest = { .path = NULL, .fd = -1 };
+	struct pts_result r = { 0 };
+	struct opts o = { 0 };
+	struct strbuf out = { 0 };
+	char *cause = NULL;
+	int ret, status = 0;
+
+	memcpy(p.mixes, default_mixes, sizeof(default_mixes));
+	p.nmixes = ARRAY_SIZE(default_mixes);
+	memcpy(p.bs, default_bs, sizeof(default_bs));
+	p.nbs = ARRAY_SIZE(default_bs);
+	ret = opts_parse(&o, &p, argc, argv);
+	if (ret > 0) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!ret)
+		ret = device_check(&o, &p);
+	if (!ret)
+		ret = find_tracked(&p);
+	p.device = o.device;
+	if (!ret && o.plot && mkdir(o.plot, 0777) && errno != EEXIST)
+		ret = bad("--plot=%s: %s", o.plot, strerror(errno));
+	if (!ret && output_open(&dest, o.output, &cause)) {
+		fprintf(stderr, "iogauge pts: %s\n", cause);
+		free(cause);
+		cause = NULL;
+		ret = -EINVAL;
+	}
+	if (ret) {
+		output_abandon(&dest);
+		return 2;
+	}
+	ret = pts_run(&p, &r, &cause);
+	if (ret == -EINTR) {
+		r.stopped = true;
+		fprintf(stderr, "iogauge pts: stopped by a signal\n");
+		status = 128 + sweep_stop_signal;
+	} else if (ret) {
+		fprintf(stderr, "iogauge pts: %s\n", cause);
+		free(cause);
+		cause = NULL;
+		status = 1;
+	}
+	if (o.fmt == FMT_JSON)
+		pts_print_json(&p, &r, &out);
+	else
+		pts_print_text(&p, &r, &out);
+	if (output_commit(&dest, out.buf, out.len, &cause)) {
+		fprintf(stderr, "iogauge pts: %s\n", cause);
+		free(cause);
+		cause = NULL;
+		status = status ? status : 1;
+	}
+	output_abandon(&dest);
+	if (o.plot && r.rounds && pts_plot_write(&p, &r, o.plot, &cause)) {
+		fprintf(stderr, "iogauge pts: %s\n", cause);
+		free(cause);
+		status = status ? status : 1;
+	}
+	strbuf_free(&out);
+	free_result(&r);
+	return status;
+}
