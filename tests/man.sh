@@ -15,7 +15,7 @@ check() {
 
 for page in "$src/man/iogauge.1" "$src/man/iogauge-jobfile.5" "$src/man/iogauge-sqlio.1" \
 	"$src/man/iogauge-compare.1" "$src/man/iogauge-sweep.1" "$src/man/iogauge-slo.1" "$src/man/iogauge-crash.1" \
-	"$src/man/iogauge-recipe.1"; do
+	"$src/man/iogauge-pts.1" "$src/man/iogauge-recipe.1"; do
 	out=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
 	check "groff warns on $page: $out" '[ -z "$out" ]'
 done

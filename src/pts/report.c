@@ -7,6 +7,7 @@
  * it and the least-squares line), drawn by sweep/svg.c.
  */
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +42,10 @@ static const char *decision(const struct pts_plan *p, const struct pts_result *r
 {
 	if (r->ss.steady)
 		return "reached";
-	if (r->stopped || r->rounds < p->max_rounds)
+	if (r->stopped)
 		return "not reached (stopped)";
+	if (r->rounds < p->max_rounds)
+		return "not reached (the run failed)";
 	return "not reached";
 }
 
@@ -54,9 +57,12 @@ void pts_print_text(const struct pts_plan *p, const struct pts_result *r, struct
 	strbuf_addf(out, "iogauge pts iops %s: %llu bytes, logical block %u bytes\n", p->device,
 		    (unsigned long long)p->capacity, p->lbs);
 	strbuf_addf(out, "purge: %s\n", r->purge_note ? r->purge_note : "not done");
-	strbuf_addf(out, "precondition: %s%u x %llu bytes of 128k sequential writes\n",
-		    r->preconditioned ? "" : "NOT DONE: ", p->precondition_loops,
-		    (unsigned long long)p->capacity);
+	if (!p->precondition_loops)
+		strbuf_adds(out, "precondition: none (--precondition-loops=0)\n");
+	else
+		strbuf_addf(out, "precondition: %s%u x %llu bytes of 128k sequential writes\n",
+			    r->preconditioned ? "" : "NOT DONE: ", p->precondition_loops,
+			    (unsigned long long)p->capacity);
 	pts_bs_name(p->bs[p->tracked_bs], bs, sizeof(bs));
 	strbuf_addf(out, "cells: random I/O, %.3f s each, iodepth %u, %s\n",
 		    (double)p->cell_ns / 1e9, p->iodepth, p->ioengine);
@@ -65,15 +71,16 @@ void pts_print_text(const struct pts_plan *p, const struct pts_result *r, struct
 	for (i = 0; i < r->rounds; i++)
 		strbuf_addf(out, "%5u  %12.0f%s\n", i + 1, tracked(p, r, i),
 			    i >= r->window_first ? "  (window)" : "");
-	strbuf_addf(out,
-		    "\nsteady state: %s after %u round%s (at most %u); window rounds %u-%u: "
-		    "average %.0f IOPS, range %.0f (%.1f%%, at most %g%%), slope excursion %.0f "
-		    "(%.1f%%, at most %g%%)\n",
-		    decision(p, r), r->rounds, r->rounds == 1 ? "" : "s", p->max_rounds,
-		    r->window_first + 1, r->rounds, r->ss.avg, r->ss.range, r->ss.range_pct,
-		    p->range_pct, r->ss.excursion, r->ss.excursion_pct, p->excursion_pct);
+	strbuf_addf(out, "\nsteady state: %s after %u round%s (at most %u)\n", decision(p, r),
+		    r->rounds, r->rounds == 1 ? "" : "s", p->max_rounds);
 	if (!r->rounds)
 		return;
+	strbuf_addf(out,
+		    "window rounds %u-%u: "
+		    "average %.0f IOPS, range %.0f (%.1f%%, at most %g%%),\n"
+		    "  slope excursion %.0f (%.1f%%, at most %g%%)\n",
+		    r->window_first + 1, r->rounds, r->ss.avg, r->ss.range, r->ss.range_pct,
+		    p->range_pct, r->ss.excursion, r->ss.excursion_pct, p->excursion_pct);
 	strbuf_addf(out, "\nIOPS, the mean over the window (rounds %u-%u)\n", r->window_first + 1,
 		    r->rounds);
 	strbuf_adds(out, "R/W mix ");
@@ -176,9 +183,12 @@ int pts_plot_write(const struct pts_plan *p, const struct pts_result *r, const c
 	struct strbuf sb = { 0 };
 	double *x, *y, *avg, *hi, *lo, *fit;
 	unsigned n = r->rounds, w = n - r->window_first, i;
-	char *path;
+	char *path, label[64];
 	int ret;
 
+	/* The label is drawn right of its point: at the window's start it
+	 * stays clear of the legend. */
+	snprintf(label, sizeof(label), "steady state: rounds %u-%u", r->window_first + 1, n);
 	x = xcalloc(n + 1, sizeof(double));
 	y = xcalloc(n + 1, sizeof(double));
 	avg = xcalloc(n + 1, sizeof(double));
@@ -202,8 +212,8 @@ int pts_plot_write(const struct pts_plan *p, const struct pts_result *r, const c
 				      .x = x,
 				      .y = y,
 				      .n = n,
-				      .mark = r->ss.steady ? (int)n - 1 : -1,
-				      .mark_label = "steady state" };
+				      .mark = r->ss.steady ? (int)r->window_first : -1,
+				      .mark_label = label };
 	s[1] = (struct sweep_series){
 		.name = "window average", .x = x + r->window_first, .y = avg, .n = w, .mark = -1
 	};

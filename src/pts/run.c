@@ -145,10 +145,10 @@ int pts_run(const struct pts_plan *p, struct pts_result *res, char **cause)
 	fprintf(stderr, "iogauge pts: purge: %s\n", res->purge_note);
 	fprintf(stderr, "iogauge pts: preconditioning: %u x %llu bytes of 128k sequential writes\n",
 		p->precondition_loops, (unsigned long long)p->capacity);
-	ret = precondition(p, cause);
+	ret = p->precondition_loops ? precondition(p, cause) : 0;
 	if (ret)
 		return ret;
-	res->preconditioned = true;
+	res->preconditioned = p->precondition_loops > 0;
 	for (r = 0; r < p->max_rounds; r++) {
 		for (m = 0; m < p->nmixes; m++)
 			for (b = 0; b < p->nbs; b++) {
