@@ -9,7 +9,8 @@
 # device's own counters (at least 2 x its capacity written), reads and
 # writes both done.  Steady state: writes throttled to 2000/s (cgroup v1
 # blkio), 2 s cells of 4k 0/100 are steady in the 5 rounds PTS's window
-# needs, at 2000 IOPS; the plot has a point a round.  SIGTERM during a
+# needs, at 2000 IOPS; the plot has a point a round; with the throttle
+# raised 25% after every round, 6 rounds are never steady.  SIGTERM during a
 # cell: the run ends within a second, exit 143, and still reports.
 #
 # blk-throttle lets a new slice (100 ms) start with a slice's worth of
@@ -143,8 +144,48 @@ def steady(dev, majmin, tmp):
         check(len(pts_) >= 5, "steady: a point a round in the plot (%d)" % len(pts_))
         print("steady: %s IOPS a round, range %.1f%%, excursion %.1f%%"
               % ([round(v) for v in rounds], ss["range_pct"], ss["excursion_pct"]))
+        drifting(dev, majmin, cg, tmp)
     finally:
         os.rmdir(cg)
+
+
+def drifting(dev, majmin, cg, tmp):
+    """The throttle raised by 25% after every round (a cell a round): a
+    device that never settles is never called steady."""
+    limit = os.path.join(cg, "blkio.throttle.write_iops_device")
+    err_path = os.path.join(tmp, "drift.err")
+    rates = [1000 * 1.25 ** k for k in range(7)]
+    with open(limit, "w") as f:
+        f.write("%s %d\n" % (majmin, rates[0]))
+    with open(err_path, "w") as e:
+        p = subprocess.Popen(["sh", "-c", 'echo $$ > %s/cgroup.procs && exec "$@"' % cg, "sh",
+                              BIN, "pts", "iops", dev, "--destroy-data", "--cell-time=300ms",
+                              "--precondition-loops=0", "--max-rounds=6", "--mixes=0/100",
+                              "--bs=4k", "--output-format=json"],
+                             stdout=subprocess.PIPE, stderr=e, text=True)
+    # After round k's line, the next round runs at rates[k].
+    seen = 0
+    while p.poll() is None:
+        with open(err_path) as f:
+            done = f.read().count(": round ")
+        if done > seen and done < len(rates):
+            with open(limit, "w") as f:
+                f.write("%s %d\n" % (majmin, rates[done]))
+            seen = done
+        time.sleep(0.01)
+    out, _ = p.communicate()
+    with open(limit, "w") as f:
+        f.write("%s 0\n" % majmin)
+    if not check(p.returncode == 0, "drifting: exit 0 (%d)" % p.returncode):
+        return
+    d = json.loads(out)
+    rounds, ss = [r["tracked_iops"] for r in d["rounds"]], d["steady_state"]
+    check(len(rounds) == 6 and not ss["reached"] and ss["decision"] == "not reached"
+          and ss["window_first_round"] == 2,
+          "drifting: never steady in 6 rounds (%r, %r)" % (rounds, ss))
+    check(rounds[-1] > rounds[0] * 1.5, "drifting: the throttle rose (%r)" % rounds)
+    print("drifting: %s IOPS a round, excursion %.0f%%" % ([round(v) for v in rounds],
+                                                        ss["excursion_pct"]))
 
 
 def stopped(dev, tmp):
