@@ -8,7 +8,7 @@
 # JSON, the purge done (BLKDISCARD), the preconditioning seen in the
 # device's own counters (at least 2 x its capacity written), reads and
 # writes both done.  Steady state: writes throttled to 2000/s (cgroup v1
-# blkio), 2 s cells of 4k 0/100 are steady in the 5 rounds PTS's window
+# blkio), 1.5 s cells of 4k 0/100 are steady in the 5 rounds PTS's window
 # needs, at 2000 IOPS; the plot has a point a round; with the throttle
 # raised 25% after every round, 6 rounds are never steady.  SIGTERM during a
 # cell: the run ends within a second, exit 143, and still reports.
@@ -17,8 +17,8 @@
 # I/O, and each cell is a new process after an idle gap: a 200 ms cell
 # measured 1940-3050 IOPS against 2000 here, 1 s cells 2020-2328 (range
 # 14%, but excursions of 7.7%: with values spread evenly over 15%, one
-# window in 20 would pass 10%).  Hence 2 s cells, up to ~5% over, in the
-# steady-state part (10 s of the test).
+# window in 20 would pass 10%).  Hence 1.5 s cells, up to ~7% over, in the
+# steady-state part (7.5 s of the test).
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import hashlib
@@ -122,7 +122,7 @@ def steady(dev, majmin, tmp):
             f.write("%s 2000\n" % majmin)
         plots = os.path.join(tmp, "plots")
         argv = ["sh", "-c", 'echo $$ > %s/cgroup.procs && exec "$@"' % cg, "sh", BIN, "pts",
-                "iops", dev, "--destroy-data", "--cell-time=2s", "--precondition-loops=1",
+                "iops", dev, "--destroy-data", "--cell-time=1500ms", "--precondition-loops=1",
                 "--mixes=0/100", "--bs=4k", "--output-format=json", "--plot", plots]
         rc, out, err = capture(argv, timeout=110)
         if not check(rc == 0, "steady: exit 0 (%d, %r)" % (rc, err)):
