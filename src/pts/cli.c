@@ -174,10 +174,18 @@ static int opts_parse(struct opts *o, struct pts_plan *p, int argc, char **argv)
 		} else if ((v = flag_value(a, "--cell-time"))) {
 			uint64_t ns;
 
-			if (units_parse_time(v, 1000000000ull, &ns, &cause) || ns < 1000000 ||
-			    ns > 3600000000000ull)
+			/* Seconds may have a fraction (0.5); units_parse_time's do not. */
+			char *end = NULL;
+			double sec = strtod(v, &end);
+
+			if (v[0] >= '0' && v[0] <= '9' && end && !*end) {
+				ns = sec < 4e3 ? (uint64_t)(sec * 1e9) : 0;
+			} else if (units_parse_time(v, 1000000000ull, &ns, &cause)) {
+				ns = 0;
+			}
+			if (ns < 1000000 || ns > 3600000000000ull)
 				r = bad("--cell-time=%s: a time from 1ms to 1h (seconds without a "
-					"unit)",
+					"unit, as 0.5)",
 					v);
 			else
 				p->cell_ns = ns;
@@ -270,10 +278,11 @@ static int device_check(struct opts *o, struct pts_plan *p)
 		cut = strstr(cause, ": writing would destroy it");
 		if (cut)
 			*cut = 0;
-		fprintf(stderr,
-			"iogauge pts: %s: PTS would destroy it; nothing was written (wipe the "
-			"device first, e.g. wipefs -a, if its data may go)\n",
-			cause);
+		fprintf(stderr, "iogauge pts: %s: PTS would destroy it; nothing was written%s\n",
+			cause,
+			strstr(cause, " carries ") ? " (wipe the device first, e.g. wipefs -a, "
+						     "if its data may go)"
+						   : "");
 		free(cause);
 		return -EINVAL;
 	}

@@ -63,6 +63,7 @@ def refusals(dev, back, tmp):
         (dev, ["--destroy-data", "--bs=4k,3000"], "'3000' is not a block size"),
         (dev, ["--destroy-data", "--bs=64k"], "must hold the tracked cell, 4k at 0/100"),
         (dev, ["--destroy-data", "--max-rounds=0"], "--max-rounds=0: a whole number"),
+        (dev, ["--destroy-data", "--cell-time=1.2.3"], "--cell-time=1.2.3: a time from 1ms"),
     ]
     before = digest(dev), digest(back)
     for target, args, want in cases:
