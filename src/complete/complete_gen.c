@@ -180,7 +180,7 @@ static const char script[] =
 	"\telse\n"
 	"\t\t# Job files, and in first place a subcommand.\n"
 	"\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
-	"\t\t((n == 1)) && COMPREPLY+=($(compgen -W 'sqlio compare sweep slo crash witness recipe recipes' -- \"$cur\"))\n"
+	"\t\t((n == 1)) && COMPREPLY+=($(compgen -W 'sqlio compare sweep slo pts crash witness recipe recipes' -- \"$cur\"))\n"
 	"\t\tcompopt -o filenames 2>/dev/null\n"
 	"\tfi\n"
 	"\tif [[ -n $strip ]]; then\n"
