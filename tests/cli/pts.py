@@ -2,8 +2,8 @@
 # iogauge pts on a loop device over a tmpfs file (8 MiB), as root.
 # Refusals, each with the device's checksum unchanged and no report file
 # made: a regular file, the device without --destroy-data, the device
-# with ext4 on it (libblkid's signature), bad --mixes and --bs, a matrix
-# without the tracked cell, a test that is not iops.  A one-round matrix
+# with ext4 or a GPT on it (libblkid's signatures), bad --mixes, --bs and
+# --cell-time, a matrix without the tracked cell, a test that is not iops.  A one-round matrix
 # of 3 mixes x 3 block sizes (0.5k included): 9 cells measured in the
 # JSON, the purge done (BLKDISCARD), the preconditioning seen in the
 # device's own counters (at least 2 x its capacity written), reads and
@@ -79,6 +79,17 @@ def refusals(dev, back, tmp):
           "ext4: exit 2 naming the filesystem (%d, %r)" % (rc, err))
     check(digest(dev) == fs, "ext4: the device is unchanged")
     subprocess.run(["wipefs", "-q", "-a", dev], check=True)
+    # A partition table (GPT, no partitions: nothing built on it) is a signature too.
+    if shutil.which("sfdisk"):
+        subprocess.run(["sfdisk", "-q", dev], input="label: gpt\n", text=True, check=True,
+                       capture_output=True)
+        pt = digest(dev)
+        rc, out, err = pts(dev, "--destroy-data", "--output=" + report)
+        check(rc == 2 and "carries a partition table (blkid: PTTYPE=gpt" in err,
+              "gpt: exit 2 naming the partition table (%d, %r)" % (rc, err))
+        check(digest(dev) == pt, "gpt: the device is unchanged")
+        # (wipefs asks the loop device, made without partscan, to re-read it: EINVAL, said.)
+        subprocess.run(["wipefs", "-q", "-a", dev], check=True, capture_output=True)
     subprocess.run(["dd", "if=/dev/zero", "of=" + dev, "bs=1M", "count=8", "status=none", "oflag=direct"],
                    check=True)
     check(digest(dev) == before[0] and digest(back) == before[1],
