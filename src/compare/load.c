@@ -110,7 +110,12 @@ static void run_free(struct cmp_run *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The whole of @path, NUL-terminated; NULL with errno set. */
+/* A report far past any fio or iogauge wrote: /dev/zero or a stray
+ * file is refused before it takes the machine's memory. */
+#define CMP_MAX_REPORT (256u << 20) /* bytes */
+
+/* The whole of @path, NUL-terminated; NULL with errno set (EFBIG past
+ * CMP_MAX_REPORT). */
 static char *slurp(const char *path, size_t *len)
 {
 	struct strbuf sb = { 0 };
@@ -136,8 +141,14 @@ static char *slurp(const char *path, size_t *len)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		if (sb.len + (size_t)n > CMP_MAX_REPORT) {
+			n = -1;
+			errno = EFBIG;
+			break;
+		}
 		strbuf_add(&sb, buf, (size_t)n);
+	}
 	err = errno;
 	close(fd);
 	if (n < 0) {
@@ -159,6 +170,9 @@ static int load_run(const char *path, struct cmp_run *run, char **cause)
 	int ret = 0;
 
 	memset(run, 0, sizeof(*run));
+	if (!text && errno == EFBIG)
+		return set_cause(cause, "%s: not a JSON report (over %u MiB)", path,
+				 CMP_MAX_REPORT >> 20);
 	if (!text)
 		return set_cause(cause, "%s: %s", path, strerror(errno));
 	start = strchr(text, '{');
