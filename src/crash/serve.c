@@ -209,7 +209,7 @@ static int listen_on(const char *spec)
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV },
 			*ai;
-	const char *colon = strrchr(spec, ':');
+	const char *colon = strrchr(spec, ':'), *given = spec;
 	char host[64], name[96], port[16];
 	size_t hl;
 	int fd, one = 1, ret;
@@ -228,16 +228,21 @@ static int listen_on(const char *spec)
 	memcpy(host, spec, hl);
 	host[hl] = '\0';
 	snprintf(port, sizeof(port), "%s", colon + 1);
+	/* getaddrinfo takes 99999 and listens on 99999 mod 65536. */
+	if (strspn(port, "0123456789") != strlen(port) || strtoul(port, NULL, 10) > 65535) {
+		fprintf(stderr, "iogauge witness: --listen=%s: the port is 0 to 65535\n", given);
+		return -2;
+	}
 	ret = getaddrinfo(host, port, &hints, &ai);
 	if (ret) {
-		fprintf(stderr, "iogauge witness: --listen=%s: %s\n", spec, gai_strerror(ret));
+		fprintf(stderr, "iogauge witness: --listen=%s: %s\n", given, gai_strerror(ret));
 		return -2;
 	}
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 8) ||
 	    getsockname(fd, (struct sockaddr *)&ss, &sl)) {
-		fprintf(stderr, "iogauge witness: --listen=%s: %s\n", spec, strerror(errno));
+		fprintf(stderr, "iogauge witness: --listen=%s: %s\n", given, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		freeaddrinfo(ai);
@@ -252,7 +257,7 @@ static int listen_on(const char *spec)
 	fflush(stdout);
 	return fd;
 bad:
-	fprintf(stderr, "iogauge witness: --listen=%s: ADDR:PORT, a numeric address\n", spec);
+	fprintf(stderr, "iogauge witness: --listen=%s: ADDR:PORT, a numeric address\n", given);
 	return -2;
 }
 
@@ -270,6 +275,7 @@ int witness_main(int argc, char **argv)
 	const char *listen_spec = NULL, *v, *run = NULL;
 	char *end = NULL;
 	int i, lfd, status = 0;
+	bool created;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -297,9 +303,24 @@ int witness_main(int argc, char **argv)
 		fprintf(stderr, "iogauge witness: --run=%s: 1 to 6 hex digits, not 0\n", run);
 		return 2;
 	}
+	/* A log it cannot write is bad input, said now, not at the first
+	 * writer (created here, emptied when the first writer says hello;
+	 * removed again if it cannot listen). */
+	lfd = open(w.log_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	created = lfd >= 0;
+	if (lfd < 0 && errno == EEXIST)
+		lfd = open(w.log_path, O_WRONLY | O_CLOEXEC);
+	if (lfd < 0) {
+		fprintf(stderr, "iogauge witness: --log=%s: %s\n", w.log_path, strerror(errno));
+		return 2;
+	}
+	close(lfd);
 	lfd = listen_on(listen_spec);
-	if (lfd < 0)
+	if (lfd < 0) {
+		if (created)
+			unlink(w.log_path);
 		return lfd == -2 ? 2 : 1;
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # Hostile input to what landed in round 4 (iogauge compare, witness, sweep):
 # each check is a finding that once broke, with the behaviour it has now.
-# compare given /dev/zero is refused at 256 MiB (it took all memory).
+# compare given /dev/zero is refused at 256 MiB (it took all memory);
+# witness refuses a port past 65535 (it listened on PORT mod 65536) and a
+# log it cannot write (it listened, and failed at the first writer).
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -35,10 +37,36 @@ def compare_endless(tmp, report):
           "compare /dev/zero: exit %d, %r" % (rc, err[-300:]))
 
 
+def witness_bad(tmp):
+    """Bad --listen and --log exit 2 at once, naming the flag as given,
+    leaving no log behind; an existing log is not emptied by a refusal."""
+    log = os.path.join(tmp, "w.log")
+    for listen, log_path, want in (
+            ("127.0.0.1:99999", log, "--listen=127.0.0.1:99999: the port is 0 to 65535"),
+            ("[::1]:65536", log, "--listen=[::1]:65536: the port is 0 to 65535"),
+            ("127.0.0.1:1x", log, "--listen=127.0.0.1:1x: the port is 0 to 65535"),
+            ("127.0.0.1:0", tmp, "--log=%s: Is a directory" % tmp),
+            ("127.0.0.1:0", os.path.join(tmp, "no", "w.log"),
+             "--log=%s: No such file or directory" % os.path.join(tmp, "no", "w.log"))):
+        try:
+            rc, out, err = run(["witness", "--run=1", "--listen=" + listen, "--log=" + log_path],
+                               timeout=5)
+        except subprocess.TimeoutExpired:
+            rc, out, err = -1, "", "listened (timed out)"
+        check(rc == 2 and want in err and not out, "witness --listen=%s --log=%s: exit %d, %r"
+              % (listen, log_path, rc, err))
+    check(not os.path.exists(log), "a refused witness left %s" % log)
+    with open(log, "w") as f:
+        f.write("keep\n")
+    run(["witness", "--run=1", "--listen=127.0.0.1:70000", "--log=" + log], timeout=5)
+    check(open(log).read() == "keep\n", "a refused witness emptied an existing log")
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
         compare_endless(tmp, report)
+        witness_bad(tmp)
     finish("hostile_new")
 
 
