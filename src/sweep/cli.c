@@ -301,6 +301,7 @@ int sweep_main(int argc, char **argv)
 	struct output dest = { .path = NULL, .fd = -1 };
 	struct sweep_result r = { 0 };
 	struct strbuf out = { 0 };
+	struct stat st;
 	char *cause = NULL;
 	unsigned a;
 	int ret, status = 0;
@@ -337,6 +338,12 @@ int sweep_main(int argc, char **argv)
 	ret = check_points(&o, &r);
 	if (!ret && o.plot && mkdir(o.plot, 0777) && errno != EEXIST) {
 		fprintf(stderr, "iogauge sweep: --plot=%s: %s\n", o.plot, strerror(errno));
+		ret = -EINVAL;
+	}
+	/* A file where the folder should be failed only after every point ran. */
+	if (!ret && o.plot && (stat(o.plot, &st) || !S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "iogauge sweep: --plot=%s: %s\n", o.plot,
+			strerror(errno == ENOENT ? ENOENT : ENOTDIR));
 		ret = -EINVAL;
 	}
 	if (!ret && output_open(&dest, o.output, &cause)) {

@@ -114,6 +114,13 @@ static int plot_file(const char *dir, const char *file, const struct strbuf *sb,
 		ret = output_commit(&o, sb->buf, sb->len, cause);
 	output_abandon(&o);
 	free(path);
+	/* output's messages name --output=; this file is --plot's. */
+	if (ret && *cause && !strncmp(*cause, "--output=", 9)) {
+		char *was = *cause;
+
+		*cause = xasprintf("--plot: %s", was + 9);
+		free(was);
+	}
 	return ret;
 }
 

@@ -3,7 +3,9 @@
 # each check is a finding that once broke, with the behaviour it has now.
 # compare given /dev/zero is refused at 256 MiB (it took all memory);
 # witness refuses a port past 65535 (it listened on PORT mod 65536) and a
-# log it cannot write (it listened, and failed at the first writer).
+# log it cannot write (it listened, and failed at the first writer);
+# sweep --plot=FILE exits 2 before any point (it ran them all, then failed
+# naming --output=), and a full disk under --plot names --plot and the file.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -11,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-from clitest import check, finish
+from clitest import check, finish, tmpfs
 
 BIN = os.path.abspath(os.environ["IOGAUGE_BIN"])
 
@@ -62,11 +64,47 @@ def witness_bad(tmp):
     check(open(log).read() == "keep\n", "a refused witness emptied an existing log")
 
 
+def write_job(tmp):
+    job = os.path.join(tmp, "j.ini")
+    with open(job, "w") as f:
+        f.write("[j]\nioengine=null\nsize=1m\nbs=4k\nrw=read\n")
+    return job
+
+
+def sweep_plot_not_dir(tmp, job):
+    """--plot naming a file: exit 2 before any point runs, the file as it
+    was; --plot on a full tmpfs: exit 1 naming --plot, the SVG and ENOSPC."""
+    notdir = os.path.join(tmp, "plots")
+    with open(notdir, "w") as f:
+        f.write("mine\n")
+    rc, out, err = run(["sweep", job, "--iodepth=1,2", "--plot=" + notdir])
+    check(rc == 2 and "--plot=%s: Not a directory" % notdir in err and "(1/2)" not in err
+          and not out and open(notdir).read() == "mine\n",
+          "sweep --plot=FILE: exit %d, %r" % (rc, err))
+    mnt = os.path.join(tmp, "mnt")
+    os.mkdir(mnt)
+    with tmpfs(mnt, "256k", "hostile_new") as ok:
+        if not ok:
+            print("note: no tmpfs (not root?): the full --plot folder is not tried")
+            return
+        with open(os.path.join(mnt, "fill"), "wb") as f:
+            try:
+                f.write(b"\0" * (1 << 20))
+            except OSError:
+                pass
+        rc, out, err = run(["sweep", job, "--iodepth=1", "--plot=" + mnt])
+        want = "--plot: %s/iops.svg: the report is not written: No space left" % mnt
+        check(rc == 1 and want in err and "iodepth" in out
+              and not os.path.exists(os.path.join(mnt, "iops.svg")),
+              "sweep --plot on a full disk: exit %d, %r" % (rc, err))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
         compare_endless(tmp, report)
         witness_bad(tmp)
+        sweep_plot_not_dir(tmp, write_job(tmp))
     finish("hostile_new")
 
 
