@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "crash/crash.h"
@@ -91,6 +92,7 @@ static int read_log(const char *path, unsigned round, struct log_head *h, uint64
 		    struct crash_result *res, char **cause)
 {
 	FILE *f = fopen(path, "re");
+	struct stat st;
 	char line[4200];
 	unsigned lineno = 0, cur = 0;
 	unsigned long long off, gen;
@@ -99,6 +101,11 @@ static int read_log(const char *path, unsigned round, struct log_head *h, uint64
 
 	if (!f)
 		return set_cause(cause, "witness log %s: %s", path, strerror(errno));
+	/* fopen takes a folder; its first read fails with EISDIR. */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return set_cause(cause, "witness log %s: %s", path, strerror(EISDIR));
+	}
 	memset(h, 0, sizeof(*h));
 	while (fgets(line, sizeof(line), f)) {
 		size_t len = strlen(line);
@@ -166,7 +173,8 @@ static int read_log(const char *path, unsigned round, struct log_head *h, uint64
 			a[off / h->bs] = gen;
 	}
 	if (!ret && ferror(f))
-		ret = set_cause_errno(cause, EIO, "witness log %s: a read failed", path);
+		ret = set_cause_errno(cause, EIO, "witness log %s: a read failed: %s", path,
+				      strerror(errno));
 	if (!ret && h->seen != 127)
 		ret = set_cause(cause,
 				"%s: the header is incomplete (a log cut short before "

@@ -7,6 +7,7 @@
  * 2 (bad input: nothing started, nothing written), 128 + a signal.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +166,27 @@ static int check_main(const struct crash_args *a, struct output *dest)
 	return status;
 }
 
+/* Whether --witness=LOG can be written, said before anything runs (a
+ * folder failed the run with exit 1); 0, or -errno with it printed.  A
+ * log made for the test is removed: nothing is left on bad input. */
+static int witness_log_writable(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644), err;
+	bool made = fd >= 0;
+
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		fprintf(stderr, "iogauge crash: --witness=%s: %s\n", path, strerror(err));
+		return -err;
+	}
+	close(fd);
+	if (made)
+		unlink(path);
+	return 0;
+}
+
 /* The jobs read and each made a mode: 0, or 2 with every error printed. */
 static int read_jobs(const struct crash_args *a, struct cli *cli, struct job **jobs, unsigned *nr,
 		     struct crash_mode **modes)
@@ -200,6 +222,8 @@ static int read_jobs(const struct crash_args *a, struct cli *cli, struct job **j
 			a->witness, *nr);
 		return 2;
 	}
+	if (a->witness && witness_log_writable(a->witness))
+		return 2;
 	*modes = xcalloc(*nr, sizeof(**modes));
 	for (i = 0; i < *nr; i++) {
 		(*modes)[i].trigger = a->trigger;

@@ -5,7 +5,9 @@
 # witness refuses a port past 65535 (it listened on PORT mod 65536) and a
 # log it cannot write (it listened, and failed at the first writer);
 # sweep --plot=FILE exits 2 before any point (it ran them all, then failed
-# naming --output=), and a full disk under --plot names --plot and the file.
+# naming --output=), and a full disk under --plot names --plot and the file;
+# crash --witness=FOLDER exits 2 before the writer (it ran, then exit 1)
+# and crash --check --witness=FOLDER names EISDIR (exit 1, 'a read failed').
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -99,12 +101,29 @@ def sweep_plot_not_dir(tmp, job):
               "sweep --plot on a full disk: exit %d, %r" % (rc, err))
 
 
+def crash_witness_folder(tmp):
+    """A folder or a missing folder as crash's --witness: exit 2 naming the
+    flag and the errno text, the job's file never made, no log left."""
+    data = os.path.join(tmp, "c.dat")
+    for log in (tmp, os.path.join(tmp, "no", "w.log")):
+        rc, out, err = run(["crash", "--name=c", "--filename=" + data, "--size=64k",
+                            "--bs=4k", "--rw=write", "--runtime=100ms", "--rounds=1",
+                            "--witness=" + log])
+        why = "Is a directory" if log == tmp else "No such file or directory"
+        check(rc == 2 and "--witness=%s: %s" % (log, why) in err and not out
+              and not os.path.exists(data), "crash --witness=%s: exit %d, %r" % (log, rc, err))
+    rc, out, err = run(["crash", "--check", "--witness=" + tmp])
+    check(rc == 2 and "witness log %s: Is a directory" % tmp in err and not out,
+          "crash --check --witness=FOLDER: exit %d, %r" % (rc, err))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
         compare_endless(tmp, report)
         witness_bad(tmp)
         sweep_plot_not_dir(tmp, write_job(tmp))
+        crash_witness_folder(tmp)
     finish("hostile_new")
 
 
