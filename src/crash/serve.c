@@ -24,6 +24,9 @@
 
 /* A peer that says nothing for this long is hung up on (ns). */
 #define IDLE_NS (30ull * 1000000000ull)
+/* A writer says hello as it connects; one peer is served at a time, so a
+ * silent or trickling one must not hold the next writer for IDLE_NS. */
+#define HELLO_NS (2ull * 1000000000ull)
 
 static const char usage[] =
 	"usage: iogauge witness --listen=ADDR:PORT --run=RUN --log=LOG\n"
@@ -52,8 +55,8 @@ struct peer {
 };
 
 /* The next line from @p (its newline cut): 1, 0 at its end, -EPROTO for a
- * line too long, -ETIMEDOUT when it is silent too long or a stop came. */
-static int next_line(struct peer *p, char **line)
+ * line too long, -ETIMEDOUT when it takes over @wait_ns or a stop came. */
+static int next_line(struct peer *p, char **line, uint64_t wait_ns)
 {
 	uint64_t idle_from = run_now();
 	struct pollfd pf = { .fd = p->fd, .events = POLLIN };
@@ -69,7 +72,7 @@ static int next_line(struct peer *p, char **line)
 		}
 		if (p->have == sizeof(p->rx))
 			return -EPROTO;
-		if (stop || run_now() - idle_from > IDLE_NS)
+		if (stop || run_now() - idle_from > wait_ns)
 			return -ETIMEDOUT;
 		if (poll(&pf, 1, 200) <= 0)
 			continue;
@@ -130,7 +133,7 @@ static int serve_peer(struct witness *w, struct peer *p)
 	char *line, *cause = NULL, reply[48];
 	int ret;
 
-	ret = next_line(p, &line);
+	ret = next_line(p, &line, HELLO_NS);
 	if (ret <= 0) {
 		refuse(p, ret < 0 ? "no hello (a line too long, or silence)" : "no hello");
 		return 0;
@@ -162,7 +165,7 @@ static int serve_peer(struct witness *w, struct peer *p)
 	fprintf(stderr, "iogauge witness: %s: run %llx, round %u, mode %s, file %s\n", p->name,
 		(unsigned long long)h.run, w->rounds, h.mode, h.file);
 	mark = w->log.pend.len;
-	while ((ret = next_line(p, &line)) > 0) {
+	while ((ret = next_line(p, &line, IDLE_NS)) > 0) {
 		enum wire_kind k = wire_parse_line(line, &a, &b);
 
 		line_done(p, line);

@@ -7,7 +7,9 @@
 # sweep --plot=FILE exits 2 before any point (it ran them all, then failed
 # naming --output=), and a full disk under --plot names --plot and the file;
 # crash --witness=FOLDER exits 2 before the writer (it ran, then exit 1)
-# and crash --check --witness=FOLDER names EISDIR (exit 1, 'a read failed').
+# and crash --check --witness=FOLDER names EISDIR (exit 1, 'a read failed');
+# a silent or trickling peer holds the witness 2 s at most before its hello
+# (30 s: the writer queued behind it was killed with 0 acknowledgements).
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -117,6 +119,46 @@ def crash_witness_folder(tmp):
           "crash --check --witness=FOLDER: exit %d, %r" % (rc, err))
 
 
+def witness_slow_peers(tmp):
+    """A silent peer and one trickling a byte each 100 ms are hung up on
+    within 3 s of connecting (the hello's 2 s), the witness still serving."""
+    import socket
+    import time
+    log = os.path.join(tmp, "slow.log")
+    w = subprocess.Popen([BIN, "witness", "--listen=127.0.0.1:0", "--run=abc", "--log=" + log],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(w.stdout.readline().rsplit(":", 1)[1])
+        silent = socket.create_connection(("127.0.0.1", port))
+        trickle = socket.create_connection(("127.0.0.1", port))
+        t0 = time.monotonic()
+        silent.settimeout(10)
+        got = silent.recv(200)
+        t_silent = time.monotonic() - t0
+        trickle.settimeout(0.1)
+        got2 = b""
+        while time.monotonic() - t0 < 10 and not got2:
+            try:
+                trickle.sendall(b"h")
+                got2 = trickle.recv(200)
+            except socket.timeout:
+                pass
+            except OSError:
+                break
+        t_trickle = time.monotonic() - t0
+        check(got.startswith(b"no no hello") and t_silent < 3,
+              "a silent peer: %r after %.1f s" % (got, t_silent))
+        check(got2.startswith(b"no no hello") and t_trickle < 6,
+              "a trickling peer: %r after %.1f s" % (got2, t_trickle))
+        hello = socket.create_connection(("127.0.0.1", port))
+        hello.settimeout(5)
+        hello.sendall(b"garbage\n")
+        check(hello.recv(200).startswith(b"no "), "the witness does not serve after slow peers")
+    finally:
+        w.terminate()
+        w.wait(timeout=5)
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
@@ -124,6 +166,7 @@ def main():
         witness_bad(tmp)
         sweep_plot_not_dir(tmp, write_job(tmp))
         crash_witness_folder(tmp)
+        witness_slow_peers(tmp)
     finish("hostile_new")
 
 
