@@ -36,8 +36,40 @@ static int bin_cmp(const void *a, const void *b)
 	return x->ns < y->ns ? -1 : x->ns > y->ns;
 }
 
+/* The first of a direction's figures that no run can have (negative, or
+ * 2^64 and past: a count cast from it would be undefined), or NULL. */
+static const char *bad_figure(json_t *d, json_t *clat)
+{
+	static const char *const dkeys[] = {
+		"iops",		"bw_bytes", "iops_mean", "iops_stddev",
+		"iops_samples", "bw_mean",  "bw_dev",	 "bw_samples"
+	};
+	static const char *const ckeys[] = { "mean", "stddev", "N" };
+	json_t *pct = json_object_get(clat, "percentile"), *v;
+	const char *key;
+	unsigned i;
+	double x;
+
+	for (i = 0; i < sizeof(dkeys) / sizeof(dkeys[0]); i++) {
+		x = num(d, dkeys[i]);
+		if (!(x >= 0 && x < 18446744073709551616.0))
+			return dkeys[i];
+	}
+	for (i = 0; i < sizeof(ckeys) / sizeof(ckeys[0]); i++) {
+		x = num(clat, ckeys[i]);
+		if (!(x >= 0 && x < 18446744073709551616.0))
+			return ckeys[i];
+	}
+	json_object_foreach (pct, key, v) {
+		x = json_is_number(v) ? json_number_value(v) : 0;
+		if (!(x >= 0 && x < 18446744073709551616.0))
+			return "percentile";
+	}
+	return NULL;
+}
+
 /* One direction's figures; -EINVAL when one that did I/O has no
- * percentiles. */
+ * percentiles, or has a figure no run can have. */
 static int load_dir(json_t *d, struct cmp_dir *out, const char *path, const char *job,
 		    const char *dname, char **cause)
 {
@@ -48,6 +80,12 @@ static int load_dir(json_t *d, struct cmp_dir *out, const char *path, const char
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(d) || num(d, "total_ios") <= 0)
 		return 0;
+	key = bad_figure(d, clat);
+	if (key)
+		return set_cause(cause,
+				 "%s: job '%s', %s: its %s is negative or past 2^64: not a "
+				 "figure of a run",
+				 path, job, dname, key);
 	out->present = true;
 	out->iops = num(d, "iops");
 	out->bw = num(d, "bw_bytes");

@@ -9,7 +9,10 @@
 # crash --witness=FOLDER exits 2 before the writer (it ran, then exit 1)
 # and crash --check --witness=FOLDER names EISDIR (exit 1, 'a read failed');
 # a silent or trickling peer holds the witness 2 s at most before its hello
-# (30 s: the writer queued behind it was killed with 0 acknowledgements).
+# (30 s: the writer queued behind it was killed with 0 acknowledgements);
+# compare refuses a report with negative figures or figures past 2^64
+# (iops_samples=1e300 was cast to uint64_t: UBSan; -1e308 IOPS was a
+# 300-digit cell and a change of +inf%).
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -159,10 +162,37 @@ def witness_slow_peers(tmp):
         w.wait(timeout=5)
 
 
+def compare_bad_figures(tmp, report):
+    """Negative and past-2^64 figures in B or A: exit 2 naming the file,
+    the job and the figure, nothing on standard output."""
+    import json
+    for key, where, value in (("iops_samples", "read", 1e300), ("iops", "read", -1e308),
+                              ("N", "clat", -5), ("mean", "clat", 1.8446744073709552e19),
+                              ("percentile", "pct", 2e19)):
+        with open(report) as f:
+            doc = json.load(f)
+        r = doc["jobs"][0]["read"]
+        if where == "read":
+            r[key] = value
+        elif where == "clat":
+            r["clat_ns"][key] = value
+        else:
+            r["clat_ns"]["percentile"]["99.000000"] = value
+        bad = os.path.join(tmp, "bad_%s.json" % key)
+        with open(bad, "w") as f:
+            json.dump(doc, f)
+        for pair in ((report, bad), (bad, report)):
+            rc, out, err = run(["compare", "--output-format=json"] + list(pair))
+            want = "%s: job 'j', read: its %s is negative or past 2^64" % (bad, key)
+            check(rc == 2 and want in err and not out and "runtime error" not in err,
+                  "compare %s=%g: exit %d, %r" % (key, value, rc, err))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
         compare_endless(tmp, report)
+        compare_bad_figures(tmp, report)
         witness_bad(tmp)
         sweep_plot_not_dir(tmp, write_job(tmp))
         crash_witness_folder(tmp)
