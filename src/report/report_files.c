@@ -247,6 +247,9 @@ static int save(const char *dir, const char *base, const char *kind, const struc
 	if (f) {
 		fputs(sb->buf, f);
 		ret = finish(f, path, cause);
+		/* A cut SVG (a full disk) is no picture and no XML: not left. */
+		if (ret)
+			unlink(path);
 	}
 	free(path);
 	return ret;

@@ -12,7 +12,8 @@
 # (30 s: the writer queued behind it was killed with 0 acknowledgements);
 # compare refuses a report with negative figures or figures past 2^64
 # (iops_samples=1e300 was cast to uint64_t: UBSan; -1e308 IOPS was a
-# 300-digit cell and a change of +inf%).
+# 300-digit cell and a change of +inf%); --plot on a full disk leaves no
+# cut SVG (an empty x.1_lat-read.svg stayed, which no XML reader takes).
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -188,6 +189,27 @@ def compare_bad_figures(tmp, report):
                   "compare %s=%g: exit %d, %r" % (key, value, rc, err))
 
 
+def plot_full_disk(tmp):
+    """A run's --plot on a full tmpfs: exit 1 naming the SVG and ENOSPC,
+    and no SVG left there."""
+    mnt = os.path.join(tmp, "mnt_plot")
+    os.mkdir(mnt)
+    with tmpfs(mnt, "64k", "hostile_new") as ok:
+        if not ok:
+            print("note: no tmpfs (not root?): --plot on a full disk is not tried")
+            return
+        with open(os.path.join(mnt, "fill"), "wb") as f:
+            try:
+                f.write(b"\0" * (1 << 20))
+            except OSError:
+                pass
+        rc, out, err = run(["--name=x", "--ioengine=null", "--size=1m", "--rw=randread",
+                            "--runtime=100ms", "--time_based", "--plot=" + mnt])
+        left = [n for n in os.listdir(mnt) if n.endswith(".svg")]
+        check(rc == 1 and "%s/x.1_lat-read.svg: cannot write: No space left" % mnt in err
+              and not left, "--plot on a full disk: exit %d, %r, left %s" % (rc, err, left))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
@@ -197,6 +219,7 @@ def main():
         sweep_plot_not_dir(tmp, write_job(tmp))
         crash_witness_folder(tmp)
         witness_slow_peers(tmp)
+        plot_full_disk(tmp)
     finish("hostile_new")
 
 
