@@ -112,6 +112,14 @@ int compare_main(int argc, char **argv)
 			made = i;
 		}
 	}
+	for (i = 0; i < n && !bad; i++)
+		if (output_is_input(output, paths[i])) {
+			fprintf(stderr,
+				"iogauge compare: --output=%s is %s, a report compared: it would "
+				"be replaced\n",
+				output, paths[i]);
+			bad = 1;
+		}
 	if (!bad && output_open(&dest, output, &cause)) {
 		fprintf(stderr, "iogauge compare: %s\n", cause);
 		free(cause);

@@ -198,3 +198,11 @@ void output_abandon(struct output *o)
 	free(o->target);
 	o->tmp = o->target = NULL;
 }
+
+bool output_is_input(const char *path, const char *in)
+{
+	struct stat a, b;
+
+	return path && in && !stat(path, &a) && !stat(in, &b) && S_ISREG(a.st_mode) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}

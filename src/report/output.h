@@ -42,5 +42,8 @@ int output_commit(struct output *o, const char *buf, size_t len, char **cause);
 int output_append(struct output *o, const char *buf, size_t len, char **cause);
 /* Removes the temporary (no report came) and frees @o; also after a commit. */
 void output_abandon(struct output *o);
+/* Whether --output=@path is the existing regular file @in (the same inode,
+ * through any link): the report would replace an input it is made from. */
+bool output_is_input(const char *path, const char *in);
 
 #endif

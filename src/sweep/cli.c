@@ -346,6 +346,14 @@ int sweep_main(int argc, char **argv)
 			strerror(errno == ENOENT ? ENOENT : ENOTDIR));
 		ret = -EINVAL;
 	}
+	for (a = 0; a < o.files.n && !ret; a++)
+		if (output_is_input(o.output, o.files.v[a])) {
+			fprintf(stderr,
+				"iogauge sweep: --output=%s is %s, a job file: it would be "
+				"replaced\n",
+				o.output, o.files.v[a]);
+			ret = -EINVAL;
+		}
 	if (!ret && output_open(&dest, o.output, &cause)) {
 		fprintf(stderr, "iogauge sweep: %s\n", cause);
 		free(cause);

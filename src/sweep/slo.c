@@ -515,6 +515,13 @@ int slo_main(int argc, char **argv)
 	}
 	for (i = 0; i < o.nt; i++)
 		s->pcts[i] = o.t[i].pct;
+	for (i = 0; i < o.files.n && !ret; i++)
+		if (output_is_input(o.output, o.files.v[i])) {
+			fprintf(stderr,
+				"iogauge slo: --output=%s is %s, a job file: it would be replaced\n",
+				o.output, o.files.v[i]);
+			ret = -EINVAL;
+		}
 	if (!ret && output_open(&dest, o.output, &cause)) {
 		fprintf(stderr, "iogauge slo: %s\n", cause);
 		free(cause);

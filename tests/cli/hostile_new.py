@@ -13,7 +13,9 @@
 # compare refuses a report with negative figures or figures past 2^64
 # (iops_samples=1e300 was cast to uint64_t: UBSan; -1e308 IOPS was a
 # 300-digit cell and a change of +inf%); --plot on a full disk leaves no
-# cut SVG (an empty x.1_lat-read.svg stayed, which no XML reader takes).
+# cut SVG (an empty x.1_lat-read.svg stayed, which no XML reader takes);
+# compare, sweep and slo refuse an --output that is one of their inputs
+# (the report replaced the report or job file it was made from).
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -210,6 +212,26 @@ def plot_full_disk(tmp):
               and not left, "--plot on a full disk: exit %d, %r, left %s" % (rc, err, left))
 
 
+def output_is_input(tmp, report, job):
+    """--output naming an input (or a link to one): exit 2 naming both,
+    nothing run, the input as it was."""
+    import shutil
+    rep = os.path.join(tmp, "in.json")
+    shutil.copy(report, rep)
+    link = os.path.join(tmp, "link.json")
+    os.symlink(rep, link)
+    before = open(rep).read()
+    rc, out, err = run(["compare", report, rep, "--output=" + link])
+    check(rc == 2 and "--output=%s is %s, a report compared" % (link, rep) in err
+          and open(rep).read() == before, "compare --output=B: exit %d, %r" % (rc, err))
+    jb = open(job).read()
+    for cmd in (["sweep", job, "--iodepth=1"], ["slo", job, "--target=p99<=1ms"]):
+        rc, out, err = run(cmd + ["--output=" + job])
+        check(rc == 2 and "--output=%s is %s, a job file" % (job, job) in err
+              and "(1/1)" not in err and open(job).read() == jb,
+              "%s --output=JOBFILE: exit %d, %r" % (cmd[0], rc, err))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
@@ -220,6 +242,7 @@ def main():
         crash_witness_folder(tmp)
         witness_slow_peers(tmp)
         plot_full_disk(tmp)
+        output_is_input(tmp, report, write_job(tmp))
     finish("hostile_new")
 
 
