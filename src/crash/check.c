@@ -138,7 +138,8 @@ static int read_log(const char *path, unsigned round, struct log_head *h, uint64
 				break;
 			}
 			if (h->seen == 127 &&
-			    (h->verify < 0 || !h->bs || !h->size || h->size % h->bs ||
+			    (h->verify < 0 || h->bs < sizeof(struct verify_hdr) || !h->size ||
+			     h->size % h->bs || h->size / h->bs > CRASH_MAX_BLOCKS ||
 			     !verify_has_header((enum verify_kind)h->verify))) {
 				ret = set_cause(cause,
 						"%s:%u: a header with a bad bs, size or "

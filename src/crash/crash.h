@@ -25,6 +25,9 @@
  * taken for a newer write of this one. */
 #define CRASH_GEN_BITS 40
 #define CRASH_GEN_MASK ((1ull << CRASH_GEN_BITS) - 1)
+/* The checker keeps a generation per block (8 bytes): 2^32 blocks at most
+ * (16 TiB of 4 KiB blocks, a 32 GiB table). */
+#define CRASH_MAX_BLOCKS (1ull << 32)
 
 /* What a writer does, read from one job by crash_mode_make(). */
 struct crash_mode {

@@ -189,6 +189,11 @@ int crash_mode_make(const struct job *job, struct crash_mode *m, char **cause)
 				   "room for its %zu-byte stamp, and the region one block",
 				   (unsigned long long)m->bs, (unsigned long long)job->size.val,
 				   sizeof(struct verify_hdr));
+	if (m->size / m->bs > CRASH_MAX_BLOCKS)
+		return job_fail_at(job, "size", cause,
+				   "%llu blocks of %llu bytes: the checker holds %llu at most",
+				   (unsigned long long)(m->size / m->bs), (unsigned long long)m->bs,
+				   CRASH_MAX_BLOCKS);
 	m->verify = is_set(job, OPT_VERIFY) ? job->verify : VERIFY_CRC32C;
 	if (!verify_has_header(m->verify))
 		return job_fail_at(job, "verify", cause,

@@ -15,7 +15,10 @@
 # 300-digit cell and a change of +inf%); --plot on a full disk leaves no
 # cut SVG (an empty x.1_lat-read.svg stayed, which no XML reader takes);
 # compare, sweep and slo refuse an --output that is one of their inputs
-# (the report replaced the report or job file it was made from).
+# (the report replaced the report or job file it was made from); crash
+# --check refuses a log header of bs=1 or 2^64 bytes (the checker's table
+# was calloc'ed for size/bs blocks: ASan's calloc overflow), and a writer
+# of more than 2^32 blocks is refused before it starts.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -232,6 +235,27 @@ def output_is_input(tmp, report, job):
               "%s --output=JOBFILE: exit %d, %r" % (cmd[0], rc, err))
 
 
+def crash_huge_header(tmp):
+    """A witness log whose header asks for a table past 2^32 blocks or with
+    blocks smaller than a stamp: exit 2 naming file:line; a job of 16 TiB
+    in 48-byte blocks: exit 2 naming size, its file not made."""
+    for bs, size in ((1, 65536), (4096, 18446744073709547520), (64, 1 << 40)):
+        log = os.path.join(tmp, "huge.log")
+        with open(log, "w") as f:
+            f.write("iogauge crash witness 1\nrun abc\nfile %s/x\nbs %d\nsize %d\n"
+                    "verify crc32c\nmode none\npromise kill\nround 1\na 0 1\nend 1 1\n"
+                    % (tmp, bs, size))
+        rc, out, err = run(["crash", "--check", "--witness=" + log])
+        check(rc == 2 and "huge.log:8: a header with a bad bs, size or verify" in err
+              and "Sanitizer" not in err, "--check bs=%d size=%d: exit %d, %r"
+              % (bs, size, rc, err[-300:]))
+    data = os.path.join(tmp, "huge.dat")
+    rc, out, err = run(["crash", "--name=x", "--filename=" + data, "--size=16t", "--bs=48",
+                        "--rw=write"])
+    check(rc == 2 and "the checker holds 4294967296 at most" in err
+          and not os.path.exists(data), "crash size=16t bs=48: exit %d, %r" % (rc, err))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
@@ -243,6 +267,7 @@ def main():
         witness_slow_peers(tmp)
         plot_full_disk(tmp)
         output_is_input(tmp, report, write_job(tmp))
+        crash_huge_header(tmp)
     finish("hostile_new")
 
 
