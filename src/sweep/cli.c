@@ -130,11 +130,18 @@ static int opts_parse(struct opts *o, int argc, char **argv)
 			} else {
 				unsigned k;
 
+				/* An alias is the same option: --bs and --blocksize
+				 * as two axes measured only the last one's value. */
 				for (k = 0; k < o->naxes; k++)
-					if (!strcmp(o->axes[k].name, name))
+					if (opt_find(o->axes[k].name) == opt_find(name))
 						break;
 				o->axes = xrealloc(o->axes, (o->naxes + 1) * sizeof(*o->axes));
-				if (k < o->naxes) {
+				if (k < o->naxes && strcmp(o->axes[k].name, name)) {
+					bad = fprintf(stderr,
+						      "iogauge sweep: --%s: the same option as "
+						      "--%s, given twice\n",
+						      name, o->axes[k].name);
+				} else if (k < o->naxes) {
 					bad = fprintf(stderr, "iogauge sweep: --%s: given twice\n",
 						      name);
 				} else if (sweep_axis_parse(&o->axes[o->naxes], name, v, &cause)) {

@@ -18,7 +18,9 @@
 # (the report replaced the report or job file it was made from); crash
 # --check refuses a log header of bs=1 or 2^64 bytes (the checker's table
 # was calloc'ed for size/bs blocks: ASan's calloc overflow), and a writer
-# of more than 2^32 blocks is refused before it starts.
+# of more than 2^32 blocks is refused before it starts; sweep refuses two
+# axes that are one option (--bs=4k,64k --blocksize=8k measured 8 KiB at
+# both points, labelled 4k and 64k).
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -256,6 +258,15 @@ def crash_huge_header(tmp):
           and not os.path.exists(data), "crash size=16t bs=48: exit %d, %r" % (rc, err))
 
 
+def sweep_alias_axes(job):
+    """An option and its alias as two axes: exit 2 naming both, nothing run."""
+    for a, b in (("--bs=4k,64k", "--blocksize=8k"), ("--readwrite=write", "--rw=read")):
+        rc, out, err = run(["sweep", job, a, b])
+        want = "%s: the same option as %s, given twice" % (b.split("=")[0], a.split("=")[0])
+        check(rc == 2 and want in err and not out and "(1/" not in err,
+              "sweep %s %s: exit %d, %r" % (a, b, rc, err))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
@@ -268,6 +279,7 @@ def main():
         plot_full_disk(tmp)
         output_is_input(tmp, report, write_job(tmp))
         crash_huge_header(tmp)
+        sweep_alias_axes(write_job(tmp))
     finish("hostile_new")
 
 
