@@ -657,7 +657,11 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	}
 	/* Checked before anything runs: a report, log or plot that cannot be
 	 * written is bad input, not the end of a long run. */
-	if (report_files_check(jobs, nr, cli->plot, &cause) ||
+	for (i = 0; i < cli->js.names.n && !cause; i++)
+		if (output_is_input(cli->output, cli->js.names.v[i]))
+			cause = xasprintf("--output=%s is %s, a job file: it would be replaced",
+					  cli->output, cli->js.names.v[i]);
+	if (cause || report_files_check(jobs, nr, cli->plot, &cause) ||
 	    (cli->bundle && bundle_check(cli->bundle, &cause)) ||
 	    output_open(&dest, cli->output, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);

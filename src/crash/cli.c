@@ -285,6 +285,13 @@ static int run_main(const struct crash_args *a, struct output *dest)
 	unsigned nr = 0, i, done = 0;
 	int status = read_jobs(a, &cli, &jobs, &nr, &modes);
 
+	for (i = 0; !status && i < cli.js.names.n; i++)
+		if (output_is_input(a->output, cli.js.names.v[i])) {
+			fprintf(stderr,
+				"iogauge crash: --output=%s is %s, a job file: it would be replaced\n",
+				a->output, cli.js.names.v[i]);
+			status = 2;
+		}
 	if (!status && output_open(dest, a->output, &cause)) {
 		fprintf(stderr, "iogauge crash: %s\n", cause);
 		status = 2;

@@ -15,7 +15,8 @@
 # 300-digit cell and a change of +inf%); --plot on a full disk leaves no
 # cut SVG (an empty x.1_lat-read.svg stayed, which no XML reader takes);
 # compare, sweep and slo refuse an --output that is one of their inputs
-# (the report replaced the report or job file it was made from); crash
+# (the report replaced the report or job file it was made from), and so
+# do a plain run and iogauge crash (iogauge JOB --output=JOB); crash
 # --check refuses a log header of bs=1 or 2^64 bytes (the checker's table
 # was calloc'ed for size/bs blocks: ASan's calloc overflow), and a writer
 # of more than 2^32 blocks is refused before it starts; sweep refuses two
@@ -235,6 +236,16 @@ def output_is_input(tmp, report, job):
         check(rc == 2 and "--output=%s is %s, a job file" % (job, job) in err
               and "(1/1)" not in err and open(job).read() == jb,
               "%s --output=JOBFILE: exit %d, %r" % (cmd[0], rc, err))
+    rc, out, err = run([job, "--output=" + job])
+    check(rc == 2 and "--output=%s is %s, a job file" % (job, job) in err
+          and open(job).read() == jb, "iogauge JOB --output=JOB: exit %d, %r" % (rc, err))
+    cjob = os.path.join(tmp, "c.ini")
+    with open(cjob, "w") as f:
+        f.write("[c]\nfilename=%s/c5.dat\nsize=64k\nrounds=1\nruntime=100ms\n" % tmp)
+    rc, out, err = run(["crash", cjob, "--output=" + cjob])
+    check(rc == 2 and "--output=%s is %s, a job file" % (cjob, cjob) in err
+          and open(cjob).read().startswith("[c]") and not os.path.exists(tmp + "/c5.dat"),
+          "crash JOB --output=JOB: exit %d, %r" % (rc, err))
 
 
 def crash_huge_header(tmp):
