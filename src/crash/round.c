@@ -62,15 +62,20 @@ static void child_signals(void)
 
 /* --trigger: @cmd through the shell, with the writer's process ID in
  * IOGAUGE_CRASH_WRITER, waited for: a power cut's command never returns.
- * *@status: its wait status, or -1 when it could not start. */
-static void run_trigger(const char *cmd, pid_t writer, int *status)
+ * A stop (SIGINT, SIGTERM) kills its process group: a command that hangs
+ * held the stop for as long.  *@status: its wait status, or -1 when it
+ * could not start. */
+static void run_trigger(const char *cmd, pid_t writer, const atomic_int *stop, int *status)
 {
+	const struct timespec tick = { .tv_sec = 0, .tv_nsec = 10000000 };
+	bool killed = false;
 	char id[24];
-	pid_t t;
+	pid_t t, r;
 
 	snprintf(id, sizeof(id), "%d", (int)writer);
 	t = fork();
 	if (!t) {
+		setpgid(0, 0);
 		setenv("IOGAUGE_CRASH_WRITER", id, 1);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
@@ -78,8 +83,16 @@ static void run_trigger(const char *cmd, pid_t writer, int *status)
 	*status = -1;
 	if (t < 0)
 		return;
-	while (waitpid(t, status, 0) < 0 && errno == EINTR)
-		;
+	setpgid(t, t); /* either side may run first */
+	while ((r = waitpid(t, status, WNOHANG)) != t) {
+		if (r < 0 && errno != EINTR)
+			break;
+		if (*stop && !killed) {
+			kill(-t, SIGKILL);
+			killed = true;
+		}
+		nanosleep(&tick, NULL);
+	}
 }
 
 /* Reads what the pipe holds into the log; @carry holds a record cut in
@@ -146,7 +159,7 @@ static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_i
 		now = run_now();
 		if (!killed && (now >= kill_at || *stop)) {
 			if (m->trigger && !*stop)
-				run_trigger(m->trigger, pid, &out->trigger_status);
+				run_trigger(m->trigger, pid, stop, &out->trigger_status);
 			kill(pid, SIGKILL);
 			killed = true;
 			out->killed_after = now - t0;

@@ -21,7 +21,8 @@
 # was calloc'ed for size/bs blocks: ASan's calloc overflow), and a writer
 # of more than 2^32 blocks is refused before it starts; sweep refuses two
 # axes that are one option (--bs=4k,64k --blocksize=8k measured 8 KiB at
-# both points, labelled 4k and 64k).
+# both points, labelled 4k and 64k); a --trigger that hangs no longer holds
+# crash's SIGTERM (it waited 29 s for 'sleep 30'): its group is killed.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -278,6 +279,31 @@ def sweep_alias_axes(job):
               "sweep %s %s: exit %d, %r" % (a, b, rc, err))
 
 
+def crash_trigger_hangs(tmp):
+    """SIGTERM while --trigger='sleep 31.5' runs: exit 143 within 2 s (the
+    bar is half a second; the margin is for a loaded machine), the round
+    reported, the sleep gone."""
+    import signal
+    import time
+    p = subprocess.Popen([BIN, "crash", "--name=c", "--filename=%s/trig.dat" % tmp, "--size=64k",
+                          "--bs=4k", "--rw=write", "--rounds=2", "--runtime=200ms",
+                          "--trigger=sleep 31.5"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(0.8)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    try:
+        out, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    took = time.monotonic() - t0
+    left = subprocess.run(["pgrep", "-f", "sleep 31.5"], capture_output=True).returncode == 0
+    check(p.returncode == 143 and took < 2 and "round  1" in out and not left,
+          "SIGTERM during a hanging --trigger: exit %d after %.2f s, sleep left %s, %r"
+          % (p.returncode, took, left, out[-300:]))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
@@ -291,6 +317,7 @@ def main():
         output_is_input(tmp, report, write_job(tmp))
         crash_huge_header(tmp)
         sweep_alias_axes(write_job(tmp))
+        crash_trigger_hangs(tmp)
     finish("hostile_new")
 
 
