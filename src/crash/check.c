@@ -52,6 +52,14 @@ static int verify_kind_of(const char *name)
 	return -1;
 }
 
+bool crash_region_checkable(uint64_t bs, uint64_t size, const char *verify)
+{
+	int v = verify_kind_of(verify);
+
+	return v >= 0 && bs >= sizeof(struct verify_hdr) && size && !(size % bs) &&
+	       size / bs <= CRASH_MAX_BLOCKS && verify_has_header((enum verify_kind)v);
+}
+
 /* One header line into @h: 1 when it was one, 0 when it was not. */
 static int head_line(struct log_head *h, const char *line)
 {

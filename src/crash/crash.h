@@ -151,6 +151,10 @@ struct crash_result {
 	char mode[64];
 };
 
+/* Whether the checker can check a region of @size bytes in blocks of @bs
+ * stamped with @verify (a log's header, a remote writer's hello). */
+bool crash_region_checkable(uint64_t bs, uint64_t size, const char *verify);
+
 /* The checker: reads the log at @log_path (acks of round @round, or of
  * every round when 0) and the file it names (@file: another path for it,
  * or NULL), read only, and fills @res.  0; -EINVAL with *cause for bad

@@ -147,6 +147,11 @@ static int serve_peer(struct witness *w, struct peer *p)
 		refuse(p, "another run than the one this witness was started for");
 		return 0;
 	}
+	/* A log of a region the checker refuses would be useless after the cut. */
+	if (!crash_region_checkable(h.bs, h.size, h.verify)) {
+		refuse(p, "a bs, size or verify the checker cannot check");
+		return 0;
+	}
 	if (w->open && (h.bs != w->first.bs || h.size != w->first.size ||
 			strcmp(h.file, w->first.file) || strcmp(h.verify, w->first.verify))) {
 		refuse(p, "another file, bs, size or verify than this run's");

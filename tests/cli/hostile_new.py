@@ -22,7 +22,9 @@
 # of more than 2^32 blocks is refused before it starts; sweep refuses two
 # axes that are one option (--bs=4k,64k --blocksize=8k measured 8 KiB at
 # both points, labelled 4k and 64k); a --trigger that hangs no longer holds
-# crash's SIGTERM (it waited 29 s for 'sleep 30'): its group is killed.
+# crash's SIGTERM (it waited 29 s for 'sleep 30'): its group is killed;
+# the witness refuses a hello whose region the checker cannot check (it
+# logged bs=1 or verify=nonsense, a log useless after the power cut).
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -304,6 +306,34 @@ def crash_trigger_hangs(tmp):
           % (p.returncode, took, left, out[-300:]))
 
 
+def witness_uncheckable_hello(tmp):
+    """Hellos of 1-byte blocks, 2^40 blocks or an unknown checksum get 'no'
+    and leave the log without a header; a good one is answered 'ok'."""
+    import socket
+    log = os.path.join(tmp, "hello.log")
+    w = subprocess.Popen([BIN, "witness", "--listen=127.0.0.1:0", "--run=abc", "--log=" + log],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(w.stdout.readline().rsplit(":", 1)[1])
+        for bs, size, verify, want in ((1, 65536, "crc32c", b"no a bs, size or verify"),
+                                       (64, 1 << 46, "crc32c", b"no a bs, size or verify"),
+                                       (4096, 65536, "nonsense", b"no a bs, size or verify"),
+                                       (4096, 65536, "crc32c", b"ok ")):
+            if want == b"ok ":
+                check(open(log).read() == "", "the refused hellos wrote the log")
+            c = socket.create_connection(("127.0.0.1", port))
+            c.settimeout(5)
+            c.sendall(b"iogauge-witness 1 abc %d %d %s kill\tnone\t%s/f\n"
+                      % (bs, size, verify.encode(), tmp.encode()))
+            got = c.recv(200)
+            check(got.startswith(want), "hello bs=%d size=%d verify=%s: %r" %
+                  (bs, size, verify, got))
+            c.close()
+    finally:
+        w.terminate()
+        w.wait(timeout=5)
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
@@ -318,6 +348,7 @@ def main():
         crash_huge_header(tmp)
         sweep_alias_axes(write_job(tmp))
         crash_trigger_hangs(tmp)
+        witness_uncheckable_hello(tmp)
     finish("hostile_new")
 
 
