@@ -268,6 +268,11 @@ static int layout(struct run_file *f, uint64_t need, const char *noextend, bool 
 		f->size = (uint64_t)st.st_size;
 		return 0;
 	}
+	if (found && S_ISDIR(st.st_mode))
+		return set_cause(cause,
+				 "%s: is a directory: filename= names a file or a device "
+				 "(directory= is the folder a job's files go in)",
+				 f->path);
 	if (read_only && !(found && S_ISBLK(st.st_mode)))
 		return set_cause(cause,
 				 "%s: --readonly: the file %s; lay it out first, or run without "

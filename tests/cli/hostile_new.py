@@ -334,6 +334,21 @@ def witness_uncheckable_hello(tmp):
         w.wait(timeout=5)
 
 
+def filename_is_dir(tmp):
+    """filename= naming a folder is bad input (exit 2, named, nothing made
+    in it), for reads, writes and --profile=act; fio 3.33 exits 1 at its
+    unlink (EISDIR)."""
+    d = os.path.join(tmp, "adir")
+    os.mkdir(d)
+    for rw in ("read", "write"):
+        rc, out, err = run(["--name=a", "--filename=" + d, "--size=1m", "--rw=" + rw])
+        check(rc == 2 and "%s: is a directory: filename=" % d in err and os.listdir(d) == [],
+              "filename=FOLDER rw=%s: exit %d, %r" % (rw, rc, err))
+    rc, out, err = run(["--profile=act", "--device-names=" + d, "--test-duration=1"])
+    check(rc == 2 and "is a directory" in err and os.listdir(d) == [],
+          "act on a folder: exit %d, %r" % (rc, err[-300:]))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
@@ -349,6 +364,7 @@ def main():
         sweep_alias_axes(write_job(tmp))
         crash_trigger_hangs(tmp)
         witness_uncheckable_hello(tmp)
+        filename_is_dir(tmp)
     finish("hostile_new")
 
 
