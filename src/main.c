@@ -23,6 +23,7 @@
 #include "engines/engine.h"
 #include "jobfile/job.h"
 #include "jobfile/options.h"
+#include "mpi/mpi.h"
 #include "plan/plan.h"
 #include "report/inflate.h"
 #include "report/output.h"
@@ -145,6 +146,7 @@ static const char usage[] =
 	"                      and the machine's description (no data of the files under test)\n"
 	"  --inflate-log=FILE  print the text of a log fio stored compressed (.fz)\n"
 	"  --merge-blktrace-only write each merge_blktrace_file and stop\n"
+	"  --per-rank          under mpirun, a report row per rank besides each host's\n"
 	"  --idle-prof=MODE    CPU idleness during the run: system, percpu; calibrate: the unit only\n"
 	"  --aux-path=DIR      write verify state and verify_dump files in DIR, not here\n"
 	"  --profile=NAME      add the jobs of fio's built-in benchmark NAME (tiobench, act)\n"
@@ -453,7 +455,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	struct idleprof idle;
 	struct run run;
 	char *dump_path;
-	char *cause = NULL;
+	char *cause = NULL, *ranks_failed;
 	uint64_t t0;
 	unsigned i;
 	int status = 0, ret;
@@ -488,7 +490,12 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	t0 = run_now();
 	triggering = trigger_start(&tg, cli->trigger_file, cli->trigger_timeout, cli->trigger_cmd,
 				   &stop);
+	mpi_run_begin(&stop, &watch);
 	ret = run_jobs(plan, &stop, &watch, &run, &cause);
+	/* MPI: rank 0 sums every rank's results into run and names the failed. */
+	ret = mpi_run_end(ret, cause, &run, cli->per_rank, &ranks_failed);
+	if (ranks_failed)
+		print_errors(ranks_failed);
 	free(dump_path);
 	if (triggering)
 		trigger_stop(&tg);
@@ -499,6 +506,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 			fprintf(stderr, "\r%*s\r", (int)es.width, "");
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
+		free(ranks_failed);
 		sysutil_snap_free(&su[0]);
 		for (i = 0; i < 3; i++)
 			strbuf_free(&es.agg_log[i]);
@@ -587,12 +595,13 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 			status = EXIT_FAILED;
 		}
 	}
-	if (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause)) ||
-	    (cli->bundle &&
-	     bundle_write(cli->bundle,
-			  &(struct report_html_about){ &cli->js, cli->argc, cli->argv }, &run,
-			  &cause)) ||
-	    (cli->bandwidth_log && eta_agg_write(&es, &cause))) {
+	if (!mpi_rank() &&
+	    (report_logs(&run, &cause) || (cli->plot && report_plots(&run, cli->plot, &cause)) ||
+	     (cli->bundle &&
+	      bundle_write(cli->bundle,
+			   &(struct report_html_about){ &cli->js, cli->argc, cli->argv }, &run,
+			   &cause)) ||
+	     (cli->bandwidth_log && eta_agg_write(&es, &cause)))) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		status = EXIT_FAILED;
@@ -600,6 +609,9 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	/* A trigger's stop is the run's end, as in fio: not a signal's. */
 	if (run.interrupted && !atomic_load(&tg.fired))
 		status = 128 + stop; /* 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT */
+	if (ranks_failed)
+		status = EXIT_FAILED;
+	free(ranks_failed);
 	run_free(&run);
 	if (cli->idle_prof)
 		idleprof_free(&idle);
@@ -663,13 +675,13 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 					  cli->output, cli->js.names.v[i]);
 	if (cause || report_files_check(jobs, nr, cli->plot, &cause) ||
 	    (cli->bundle && bundle_check(cli->bundle, &cause)) ||
-	    output_open(&dest, cli->output, &cause)) {
+	    output_open(&dest, mpi_rank() ? NULL : cli->output, &cause)) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
 		plan_free(&plan);
 		return EXIT_BAD_INPUT;
 	}
-	if (cli->html && output_open(&html, cli->html, &cause)) {
+	if (cli->html && output_open(&html, mpi_rank() ? NULL : cli->html, &cause)) {
 		print_html_cause(cause);
 		output_abandon(&dest);
 		plan_free(&plan);
@@ -677,7 +689,10 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	}
 	output_tmp = dest.tmp ? xstrdup(dest.tmp) : NULL;
 	html_tmp = html.tmp ? xstrdup(html.tmp) : NULL;
-	status = run_and_report(cli, sq, &plan, &dest, &html);
+	/* MPI: no rank runs unless every rank got this far. */
+	status = mpi_agree(0);
+	if (!status)
+		status = run_and_report(cli, sq, &plan, &dest, &html);
 	plan_free(&plan);
 	tmp = atomic_exchange(&output_tmp, NULL);
 	free(tmp);
@@ -787,6 +802,11 @@ int main(int argc, char **argv)
 		return flush_stdout(recipes_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "recipe"))
 		return recipe_main(argc - 1, argv + 1, main);
+	if (mpi_start(&argc, &argv, &cause)) {
+		fprintf(stderr, "iogauge: %s\n", cause);
+		free(cause);
+		return mpi_finish(EXIT_FAILED);
+	}
 	if (cli_parse(&cli, argc, argv, &cause)) {
 		for (i = 0; i < cli.js.warnings.n; i++)
 			fprintf(stderr, "iogauge: %s\n", cli.js.warnings.v[i]);
@@ -919,5 +939,5 @@ out:
 	strbuf_free(&out);
 	job_free_all(jobs, nr);
 	cli_free(&cli);
-	return flush_stdout(status);
+	return mpi_finish(flush_stdout(status));
 }

@@ -21,6 +21,7 @@
 #include "engines/engine.h"
 #include "files/files.h"
 #include "jobfile/options.h"
+#include "mpi/mpi.h"
 #include "plan/plan.h"
 #include "util/runclock.h"
 #include "workload/rand.h"
@@ -67,7 +68,8 @@ static bool pass_at(struct files_pass *ps, uint64_t done)
 	return ps->fw && ps->fw->stop && atomic_load_explicit(ps->fw->stop, memory_order_relaxed);
 }
 
-/* $jobname, $jobnum and $filenum replaced, as fio's filename_format. */
+/* $jobname, $jobnum and $filenum replaced, as fio's filename_format;
+ * iogauge's $rank, $nranks and $hostname too. */
 static char *format_name(const struct job *job, unsigned clone, unsigned filenum)
 {
 	struct strbuf sb = { 0 };
@@ -83,6 +85,15 @@ static char *format_name(const struct job *job, unsigned clone, unsigned filenum
 		} else if (!strncmp(p, "$filenum", 8)) {
 			strbuf_addf(&sb, "%u", filenum);
 			p += 8;
+		} else if (!strncmp(p, "$rank", 5)) { /* MPI (mpi/mpi.h); 0 without */
+			strbuf_addf(&sb, "%u", mpi_rank());
+			p += 5;
+		} else if (!strncmp(p, "$nranks", 7)) {
+			strbuf_addf(&sb, "%u", mpi_size());
+			p += 7;
+		} else if (!strncmp(p, "$hostname", 9)) {
+			strbuf_addf(&sb, "%s", mpi_host());
+			p += 9;
 		} else {
 			strbuf_addc(&sb, *p++);
 		}

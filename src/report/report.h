@@ -97,6 +97,9 @@ uint64_t report_lat_bins(const struct run_stats *st, uint64_t bins[STATS_LAT_BIN
 /* The native report, modelled on SQLIO's: per job clone, or per group with
  * group_reporting, and per direction. */
 void report_text(const struct run *run, struct strbuf *sb);
+/* Under mpirun (run->ranks set): a table of each host's ranks, and with
+ * --per-rank of each rank; nothing otherwise. */
+void report_ranks(const struct run *run, struct strbuf *sb);
 /* --profile=act's slice table (@rows slices) and verdict, from every
  * clone's slices (none counted: rows of zeros, as fio's act --prep). */
 void report_act(const struct run *run, unsigned rows, struct strbuf *sb);

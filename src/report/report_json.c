@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mpi/ranks.h"
 #include "report/json.h"
 #include "report/report.h"
 
@@ -311,15 +312,18 @@ static void steady_object(struct json *j, const struct steady *s)
 	json_close(j, '}');
 }
 
+/* @name: the jobname, or NULL for the job's; @host (mpirun, may be NULL):
+ * fio's client info, "hostname" and "port" (here the rank). */
 static void job_object(struct json *j, const struct report_entry *e, const struct run *run,
-		       const struct jobset *js, bool plus)
+		       const struct jobset *js, bool plus, const char *name,
+		       const struct rank_run *host)
 {
 	const struct run_stats *st = e->st;
 	const struct job *job = e->r->job;
 	double usr, sys;
 
 	json_open(j, NULL, '{');
-	json_str(j, "jobname", job->name);
+	json_str(j, "jobname", name ? name : job->name);
 	json_u64(j, "groupid", e->r->group);
 	json_i64(j, "error", e->err ? e->err->error_no : 0);
 	json_u64(j, "eta", 0);
@@ -360,7 +364,51 @@ static void job_object(struct json *j, const struct report_entry *e, const struc
 	if (e->r->ss)
 		steady_object(j, e->r->ss);
 	extras(j, e, run);
+	if (host) {
+		json_str(j, "hostname", host->host);
+		json_u64(j, "port", host->rank);
+	}
 	json_close(j, '}');
+}
+
+/* Under mpirun, fio's client/server shape: each rank's entries with its
+ * host, then the summed ones named "All clients" (with the last rank's
+ * host, as fio); ranks whose run could not start in "failed_ranks". */
+static void clients(struct json *j, const struct run *run, const struct jobset *js, bool plus)
+{
+	const struct run_ranks *rk = run->ranks;
+	struct report_entries es;
+	struct run one;
+	unsigned r, i;
+
+	json_open(j, "client_stats", '[');
+	for (r = 0; r < rk->n; r++) {
+		one = *run;
+		one.results = rk->v[r].results;
+		one.nr = rk->v[r].nr;
+		one.duration = rk->v[r].duration;
+		one.ranks = NULL;
+		report_entries(&one, &es);
+		for (i = 0; i < es.n; i++)
+			job_object(j, &es.v[i], &one, js, plus, NULL, &rk->v[r]);
+		report_entries_free(&es);
+	}
+	report_entries(run, &es);
+	for (i = 0; i < es.n; i++)
+		job_object(j, &es.v[i], run, js, plus, "All clients", &rk->v[rk->n - 1]);
+	report_entries_free(&es);
+	json_close(j, ']');
+	json_open(j, "failed_ranks", '[');
+	for (r = 0; r < rk->n; r++) {
+		if (!rk->v[r].error)
+			continue;
+		json_open(j, NULL, '{');
+		json_u64(j, "rank", rk->v[r].rank);
+		json_str(j, "hostname", rk->v[r].host);
+		json_str(j, "error", rk->v[r].error);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
 }
 
 static void disks(struct json *j, const struct run *run)
@@ -427,12 +475,16 @@ void report_json(const struct run *run, const struct jobset *js, bool plus, stru
 	json_str(&j, "time", when);
 	if (js->nr)
 		options_object(&j, "global options", &js->specs[0], true);
-	json_open(&j, "jobs", '[');
-	report_entries(run, &es);
-	for (i = 0; i < es.n; i++)
-		job_object(&j, &es.v[i], run, js, plus);
-	report_entries_free(&es);
-	json_close(&j, ']');
+	if (run->ranks) {
+		clients(&j, run, js, plus);
+	} else {
+		json_open(&j, "jobs", '[');
+		report_entries(run, &es);
+		for (i = 0; i < es.n; i++)
+			job_object(&j, &es.v[i], run, js, plus, NULL, NULL);
+		report_entries_free(&es);
+		json_close(&j, ']');
+	}
 	disks(&j, run);
 	if (run->idle)
 		idleness(&j, run->idle);

@@ -375,6 +375,7 @@ void report_text(const struct run *run, struct strbuf *sb)
 	}
 	if (run->idle)
 		report_idle(run->idle, sb);
+	report_ranks(run, sb); /* mpirun: per host, per rank */
 }
 
 void report_idle(const struct idleprof_figures *f, struct strbuf *sb)

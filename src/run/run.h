@@ -23,6 +23,8 @@
 #include "stats/steady.h"
 #include "run/idleprof.h"
 
+struct run_ranks;
+
 /* One job clone's outcome. */
 struct run_result {
 	const struct job *job;
@@ -54,6 +56,7 @@ struct run {
 	struct disk_set disks;	/* the block devices under the files, before and after */
 	struct steady *steady;	/* per clone: steadystate's judgements (dur 0: none) */
 	const struct idleprof_figures *idle; /* --idle-prof's, or NULL */
+	const struct run_ranks *ranks;	     /* MPI, rank 0: each rank's results, or NULL */
 };
 
 /* Progress of a run, for a live status line. */
@@ -86,6 +89,10 @@ struct run_watch {
 	uint64_t report_every;
 	sem_t *report_now;
 	const char *dump_file;
+	/* Called (may be NULL) before each stonewall batch starts: MPI's
+	 * barrier across ranks (mpi/gate.c); it may set the run's stop. */
+	void (*gate)(void *gate_arg);
+	void *gate_arg;
 };
 
 /* The signals that stop a run as Ctrl-C does (the program's handler sets

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi.h with MPI: joining the job (only when mpirun or srun started the
+ * process), the ranks' names, the agreement before any I/O, the end, and
+ * the small waits gate.c and gather.c are built from.  Errors return
+ * (MPI_ERRORS_RETURN): a failed call is a message, never an abort.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mpi/comm.h"
+#include "mpi/host.h"
+#include "mpi/mpi.h"
+#include "util/util.h"
+
+#define DEFAULT_TIMEOUT_S 300
+
+struct mpi_world mpi_world = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* What mpi_agree or mpi_finish learnt: was rank 0 refusing too? */
+static int rank0_status;
+static int own_status;
+static bool agreed;
+
+uint64_t mpi_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A launcher's variables: Open MPI's mpirun, PMIx (srun --mpi=pmix), PMI. */
+static bool launched(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
+}
+
+int mpi_start(int *argc, char ***argv, char **cause)
+{
+	char name[MPI_MAX_PROCESSOR_NAME + 1] = "";
+	const char *t = getenv("IOGAUGE_MPI_TIMEOUT");
+	int provided = 0, len = 0, null;
+
+	mpi_world.timeout_ns = DEFAULT_TIMEOUT_S * 1000000000ull;
+	if (t && atoi(t) > 0)
+		mpi_world.timeout_ns = (uint64_t)atoi(t) * 1000000000ull;
+	if (!launched()) {
+		mpi_host_init(NULL);
+		return 0;
+	}
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+		*cause = xasprintf("MPI_Init_thread failed");
+		return -EIO;
+	}
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Comm_rank(MPI_COMM_WORLD, &mpi_world.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &mpi_world.size);
+	if (MPI_Get_processor_name(name, &len) != MPI_SUCCESS)
+		name[0] = '\0';
+	mpi_host_init(name);
+	mpi_world.on = true;
+	if (provided < MPI_THREAD_SERIALIZED) {
+		*cause = xasprintf("this MPI library gives thread level %d; iogauge needs "
+				   "MPI_THREAD_SERIALIZED or more",
+				   provided);
+		return -ENOTSUP;
+	}
+	/* Rank 0 alone prints reports and the help; the others hold their
+	 * messages (capture.c). */
+	if (mpi_world.rank > 0 && mpi_world.size > 1) {
+		null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null >= 0) {
+			fflush(stdout);
+			dup2(null, STDOUT_FILENO);
+			close(null);
+		}
+		mpi_capture_start();
+	}
+	return 0;
+}
+
+unsigned mpi_rank(void)
+{
+	return (unsigned)mpi_world.rank;
+}
+
+unsigned mpi_size(void)
+{
+	return mpi_world.on ? (unsigned)mpi_world.size : 1;
+}
+
+const char *mpi_host(void)
+{
+	return mpi_host_name();
+}
+
+/* The phases a rank can be in when it meets the others' allreduce: about
+ * to run, or at its end (it refused, or had nothing to run). */
+enum { PHASE_RUN = 1, PHASE_EXIT = 2 };
+
+/* Every rank's {status, phase, rank 0's status}: the worst of each. */
+static int reduce(int status, int phase, int out[3])
+{
+	int in[3] = { status, phase, mpi_world.rank == 0 ? status : 0 };
+	int rc;
+
+	pthread_mutex_lock(&mpi_world.lock);
+	rc = MPI_Allreduce(in, out, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	pthread_mutex_unlock(&mpi_world.lock);
+	agreed = true;
+	own_status = status;
+	rank0_status = rc == MPI_SUCCESS ? out[2] : 0;
+	return rc;
+}
+
+int mpi_agree(int status)
+{
+	int out[3];
+
+	if (!mpi_world.on)
+		return status;
+	if (reduce(status, PHASE_RUN, out) != MPI_SUCCESS)
+		return status ? status : 1;
+	/* A rank already at its end ran nothing: nor does any other. */
+	if (!out[0] && out[1] == PHASE_EXIT)
+		out[0] = 2;
+	mpi_world.ran = !out[0];
+	return out[0];
+}
+
+int mpi_finish(int status)
+{
+	int out[3];
+
+	if (!mpi_world.on)
+		return status;
+	if (!agreed)
+		reduce(status, PHASE_EXIT, out);
+	/* A run that ran sent its failures to rank 0 (gather.c); before it,
+	 * a refusal is told here only when rank 0 did not tell its own. */
+	if (mpi_world.rank > 0 && mpi_world.size > 1)
+		mpi_capture_end(!mpi_world.ran && own_status && !rank0_status);
+	mpi_gathered_free();
+	if (mpi_world.must_abort) {
+		fflush(stdout);
+		fflush(stderr);
+		MPI_Abort(MPI_COMM_WORLD, status ? status : 1);
+	}
+	MPI_Finalize();
+	return status;
+}
+
+int mpi_send_int(int dst, int tag, int v)
+{
+	int rc;
+
+	pthread_mutex_lock(&mpi_world.lock);
+	rc = MPI_Send(&v, 1, MPI_INT, dst, tag, MPI_COMM_WORLD);
+	pthread_mutex_unlock(&mpi_world.lock);
+	return rc;
+}
+
+int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atomic_bool *give_up)
+{
+	struct timespec nap = { 0, 200000 }; /* 0.2 ms: the gate's skew */
+	int flag = 0, rc;
+
+	for (;;) {
+		pthread_mutex_lock(&mpi_world.lock);
+		rc = MPI_Iprobe(src, tag, MPI_COMM_WORLD, &flag, st);
+		pthread_mutex_unlock(&mpi_world.lock);
+		if (rc != MPI_SUCCESS)
+			return -1;
+		if (flag)
+			return 1;
+		if ((give_up && atomic_load(give_up)) || mpi_now() >= deadline)
+			return 0;
+		nanosleep(&nap, NULL);
+	}
+}
+
+int mpi_recv_int(const MPI_Status *st, int *v)
+{
+	int rc;
+
+	pthread_mutex_lock(&mpi_world.lock);
+	rc = MPI_Recv(v, 1, MPI_INT, st->MPI_SOURCE, st->MPI_TAG, MPI_COMM_WORLD,
+		      MPI_STATUS_IGNORE);
+	pthread_mutex_unlock(&mpi_world.lock);
+	return rc;
+}
+
+void mpi_abort_all(void)
+{
+	int r;
+
+	if (atomic_exchange(&mpi_world.aborted, true))
+		return;
+	if (mpi_world.stop && !atomic_load(mpi_world.stop))
+		atomic_store(mpi_world.stop, SIGTERM);
+	for (r = 1; r < mpi_world.size; r++)
+		mpi_send_int(r, MPI_TAG_ABORT, 0);
+}

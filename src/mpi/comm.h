@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the MPI files share: the world's state, the lock every MPI call
+ * is made under (the gate runs in the main thread, the watcher in its
+ * own), the message tags, and waits that end at a deadline or an abort.
+ * Every wait polls: a blocking MPI call could not be given up.
+ */
+#ifndef IOGAUGE_MPI_COMM_H
+#define IOGAUGE_MPI_COMM_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Point-to-point tags; between two ranks MPI keeps each sender's order. */
+enum mpi_tag {
+	MPI_TAG_READY = 1, /* rank -> 0: at gate N */
+	MPI_TAG_GO,	   /* 0 -> rank: start batch N */
+	MPI_TAG_ABORT,	   /* 0 -> rank: stop the run */
+	MPI_TAG_FAIL,	   /* rank -> 0: my run cannot go on (its rank, MPI_FAIL_* bits) */
+	MPI_TAG_RESULT,	   /* rank -> 0: gather.c's bytes */
+	MPI_TAG_FINAL,	   /* 0 -> rank: everything received */
+};
+
+#define MPI_FAIL_STOPPED 0x10000 /* with the rank: stopped by a signal, not failed */
+
+struct mpi_world {
+	bool on; /* started by mpirun with more than one rank */
+	int rank, size;
+	pthread_mutex_t lock;
+	atomic_int *stop;    /* the run's, while it lasts */
+	atomic_bool aborted; /* rank 0 told every rank to stop (or this rank was told) */
+	bool ran;	     /* mpi_agree let the run go */
+	uint64_t timeout_ns; /* IOGAUGE_MPI_TIMEOUT */
+	bool must_abort;     /* a rank did not answer: MPI_Finalize would wait for it */
+};
+
+extern struct mpi_world mpi_world;
+
+/* CLOCK_MONOTONIC ns. */
+uint64_t mpi_now(void);
+/* Sends one int to @dst under the lock.  0, or an MPI error code. */
+int mpi_send_int(int dst, int tag, int v);
+/* Waits for a message from @src with @tag (MPI_ANY_SOURCE, MPI_ANY_TAG
+ * allowed) until mpi_now() reaches @deadline, or *@give_up turns true
+ * (may be NULL).  1 with *st filled, 0 when it gave up or timed out, -1
+ * on an MPI error. */
+int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atomic_bool *give_up);
+/* Receives the int message *st announced. */
+int mpi_recv_int(const MPI_Status *st, int *v);
+/* Rank 0: every rank told to stop, and this one stopped (once). */
+void mpi_abort_all(void);
+
+/* gate.c's watcher thread ended (gather.c, before the results go). */
+void mpi_watch_end(void);
+
+/* gather.c's copy of every rank's results let go (mpi_finish). */
+void mpi_gathered_free(void);
+
+/* Standard error held (capture.c): rank > 0 from mpi_start on. */
+void mpi_capture_start(void);
+/* Held text written out, each line after "rank N (HOST): ", or dropped. */
+void mpi_capture_end(bool replay);
+
+#endif

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run's lockstep across ranks: a barrier before each stonewall batch
+ * (every rank has laid out its files; rank 0 says go to all at once), and
+ * a watcher thread that carries a failure or a stop from one rank to the
+ * others: a rank whose run cannot go on tells rank 0, which tells every
+ * rank to stop.  Rank 0 counts the arrivals itself rather than call
+ * MPI_Barrier, which could not be given up: a wait ends at the abort or
+ * after IOGAUGE_MPI_TIMEOUT.
+ */
+#include <signal.h>
+#include <time.h>
+
+#include "mpi/comm.h"
+#include "mpi/mpi.h"
+#include "run/run.h"
+
+static pthread_t watcher;
+static atomic_bool watching;
+static int batch; /* gates passed */
+
+/* Rank 0: a rank's failure or stop ends the run everywhere.  Another
+ * rank: rank 0's abort, or its own stop told to rank 0. */
+static void *watch_ranks(void *arg)
+{
+	struct timespec nap = { 0, 5000000 }; /* 5 ms */
+	bool told = false;
+	MPI_Status st;
+	int v, got;
+
+	(void)arg;
+	while (atomic_load(&watching)) {
+		if (mpi_world.rank == 0) {
+			got = mpi_wait_msg(MPI_ANY_SOURCE, MPI_TAG_FAIL, &st, 0, NULL);
+			if (got == 1 && mpi_recv_int(&st, &v) == MPI_SUCCESS)
+				mpi_abort_all();
+			else if (atomic_load(mpi_world.stop))
+				mpi_abort_all(); /* Ctrl-C on rank 0's terminal */
+		} else {
+			got = mpi_wait_msg(0, MPI_TAG_ABORT, &st, 0, NULL);
+			if (got == 1 && mpi_recv_int(&st, &v) == MPI_SUCCESS) {
+				atomic_store(&mpi_world.aborted, true);
+				if (!atomic_load(mpi_world.stop))
+					atomic_store(mpi_world.stop, SIGTERM);
+			} else if (!told && atomic_load(mpi_world.stop) &&
+				   !atomic_load(&mpi_world.aborted)) {
+				told = true;
+				mpi_send_int(0, MPI_TAG_FAIL, mpi_world.rank | MPI_FAIL_STOPPED);
+			}
+		}
+		if (got != 1)
+			nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
+/* Rank 0: every other rank at this gate, then go; an abort or the
+ * timeout ends the wait and the run. */
+static void gate_root(void)
+{
+	uint64_t deadline = mpi_now() + mpi_world.timeout_ns;
+	int need = mpi_world.size - 1, v, r;
+	MPI_Status st;
+
+	while (need > 0 && !atomic_load(&mpi_world.aborted)) {
+		if (mpi_wait_msg(MPI_ANY_SOURCE, MPI_TAG_READY, &st, deadline,
+				 &mpi_world.aborted) != 1)
+			break;
+		if (mpi_recv_int(&st, &v) == MPI_SUCCESS)
+			need--;
+	}
+	if (need > 0) {
+		mpi_abort_all();
+		return;
+	}
+	for (r = 1; r < mpi_world.size; r++)
+		mpi_send_int(r, MPI_TAG_GO, batch);
+}
+
+static void gate_rank(void)
+{
+	uint64_t deadline = mpi_now() + mpi_world.timeout_ns;
+	MPI_Status st;
+	int v;
+
+	if (mpi_send_int(0, MPI_TAG_READY, batch) != MPI_SUCCESS ||
+	    mpi_wait_msg(0, MPI_TAG_GO, &st, deadline, &mpi_world.aborted) != 1 ||
+	    mpi_recv_int(&st, &v) != MPI_SUCCESS) {
+		/* No go: this rank does not start alone. */
+		if (!atomic_load(mpi_world.stop))
+			atomic_store(mpi_world.stop, SIGTERM);
+	}
+}
+
+static void gate(void *arg)
+{
+	(void)arg;
+	if (atomic_load(mpi_world.stop))
+		return;
+	if (mpi_world.rank == 0)
+		gate_root();
+	else
+		gate_rank();
+	batch++;
+}
+
+void mpi_run_begin(atomic_int *stop, struct run_watch *watch)
+{
+	if (!mpi_world.on || mpi_world.size < 2)
+		return;
+	mpi_world.stop = stop;
+	watch->gate = gate;
+	watch->gate_arg = NULL;
+	atomic_store(&watching, true);
+	if (pthread_create(&watcher, NULL, watch_ranks, NULL))
+		atomic_store(&watching, false);
+}
+
+void mpi_watch_end(void)
+{
+	if (atomic_exchange(&watching, false))
+		pthread_join(watcher, NULL);
+}

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reduction: every rank sends rank 0 its clones' counters and full
+ * latency histograms (stats_save's bytes: the same bucket layout on every
+ * rank), or why its run could not start; rank 0 adds each clone's into
+ * its own clone of the same job and number, as numjobs clones are added,
+ * so that every percentile is read from the summed histogram.  Each
+ * rank's own results are kept for the per-host and per-rank rows.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mpi/comm.h"
+#include "mpi/mpi.h"
+#include "mpi/ranks.h"
+#include "run/run.h"
+#include "util/util.h"
+
+#define WIRE_MAGIC 0x696f67617567650aull /* "iogauge\n" */
+#define NO_STRING  UINT64_MAX
+
+static struct run_ranks gathered;
+
+/* All @n bytes of @p to @fd: 0, or -errno. */
+static int put(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	ssize_t w;
+
+	for (; n; c += w, n -= (size_t)w)
+		if ((w = write(fd, c, n)) <= 0)
+			return w < 0 ? -errno : -EIO;
+	return 0;
+}
+
+static int put_u64(int fd, uint64_t v)
+{
+	return put(fd, &v, sizeof(v));
+}
+
+static int put_str(int fd, const char *s)
+{
+	int ret = put_u64(fd, s ? strlen(s) : NO_STRING);
+
+	return ret || !s ? ret : put(fd, s, strlen(s));
+}
+
+static int get(int fd, void *p, size_t n)
+{
+	char *c = p;
+	ssize_t r;
+
+	for (; n; c += r, n -= (size_t)r)
+		if ((r = read(fd, c, n)) <= 0)
+			return r < 0 ? -errno : -EIO;
+	return 0;
+}
+
+static int get_u64(int fd, uint64_t *v)
+{
+	return get(fd, v, sizeof(*v));
+}
+
+/* A string put_str wrote (NULL for none) into *s; free it. */
+static int get_str(int fd, char **s)
+{
+	uint64_t n;
+	int ret = get_u64(fd, &n);
+
+	*s = NULL;
+	if (ret || n == NO_STRING)
+		return ret;
+	if (n > 1u << 20)
+		return -EIO;
+	*s = xmalloc(n + 1);
+	(*s)[n] = '\0';
+	return get(fd, *s, n);
+}
+
+/* This rank's outcome as bytes in a memfd: @ret and @cause when its run
+ * could not start, else each clone's.  The fd, or -errno. */
+static int encode(int ret, const char *cause, const struct run *run)
+{
+	unsigned nr = ret ? 0 : run->nr, i;
+	int fd = memfd_create("iogauge-rank", MFD_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = put_u64(fd, WIRE_MAGIC);
+	err = err ?: put_u64(fd, (uint64_t)(int64_t)ret);
+	err = err ?: put_str(fd, ret ? cause : NULL);
+	err = err ?: put_str(fd, mpi_host());
+	err = err ?: put_u64(fd, ret ? 0 : run->duration);
+	err = err ?: put_u64(fd, nr);
+	for (i = 0; i < nr && !err; i++) {
+		const struct run_result *r = &run->results[i];
+
+		err = put_u64(fd, r->job_index);
+		err = err ?: put_u64(fd, r->clone);
+		err = err ?: put_u64(fd, (uint64_t)(int64_t)r->error_no);
+		err = err ?: put_str(fd, r->error);
+		err = err ?: stats_save(&r->stats, fd);
+	}
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* Rank 0: @fd (decode's bytes from rank @rank) into @rr, clone by clone
+ * against @run's.  0, or -EIO with *why. */
+static int decode(int fd, const struct run *run, struct rank_run *rr, char **why)
+{
+	uint64_t magic, ret, nr, job_index, clone, error_no;
+	unsigned i;
+	int err;
+
+	err = get_u64(fd, &magic);
+	if (!err && magic != WIRE_MAGIC)
+		err = -EIO;
+	err = err ?: get_u64(fd, &ret);
+	err = err ?: get_str(fd, &rr->error);
+	err = err ?: get_str(fd, &rr->host);
+	err = err ?: get_u64(fd, &rr->duration);
+	err = err ?: get_u64(fd, &nr);
+	if (err) {
+		*why = xasprintf("its result could not be read: %s", strerror(-err));
+		return -EIO;
+	}
+	if (ret && !rr->error)
+		rr->error = xasprintf("its run could not start: %s", strerror((int)-(int64_t)ret));
+	if (nr && nr != run->nr) {
+		*why = xasprintf(
+			"it ran %llu job clones, rank 0 ran %u: are the job files the same?",
+			(unsigned long long)nr, run->nr);
+		return -EIO;
+	}
+	rr->results = nr ? xcalloc(nr, sizeof(*rr->results)) : NULL;
+	rr->nr = (unsigned)nr;
+	for (i = 0; i < nr; i++) {
+		struct run_result *r = &rr->results[i];
+		const struct run_result *own = &run->results[i];
+
+		stats_init(&r->stats);
+		err = get_u64(fd, &job_index);
+		err = err ?: get_u64(fd, &clone);
+		err = err ?: get_u64(fd, &error_no);
+		err = err ?: get_str(fd, &r->error);
+		err = err ?: stats_load(&r->stats, fd);
+		if (err) {
+			*why = xasprintf("its result could not be read: %s", strerror(-err));
+			return -EIO;
+		}
+		if (job_index != own->job_index || clone != own->clone) {
+			*why = xasprintf("its clone %u is job %llu clone %llu, rank 0's job %u "
+					 "clone %u: are the job files the same?",
+					 i, (unsigned long long)job_index,
+					 (unsigned long long)clone, own->job_index, own->clone);
+			return -EIO;
+		}
+		r->error_no = (int)(int64_t)error_no;
+		r->job = own->job;
+		r->job_index = own->job_index;
+		r->clone = own->clone;
+		r->group = own->group;
+		r->engine = own->engine;
+		r->depth = own->depth;
+		r->t_start = 0; /* another host's clock */
+	}
+	return 0;
+}
+
+/* @rank's message (*st) received and decoded into @rr.  0, or -EIO
+ * with *why. */
+static int receive(const MPI_Status *st, const struct run *run, struct rank_run *rr, char **why)
+{
+	char *buf;
+	int count = 0, rc, fd, ret;
+
+	MPI_Get_count(st, MPI_BYTE, &count);
+	buf = xmalloc(count ? (size_t)count : 1);
+	pthread_mutex_lock(&mpi_world.lock);
+	rc = MPI_Recv(buf, count, MPI_BYTE, st->MPI_SOURCE, MPI_TAG_RESULT, MPI_COMM_WORLD,
+		      MPI_STATUS_IGNORE);
+	pthread_mutex_unlock(&mpi_world.lock);
+	fd = memfd_create("iogauge-rank", MFD_CLOEXEC);
+	if (rc != MPI_SUCCESS || fd < 0 || put(fd, buf, (size_t)count) ||
+	    lseek(fd, 0, SEEK_SET) != 0) {
+		*why = xasprintf("its result could not be received");
+		ret = -EIO;
+	} else {
+		ret = decode(fd, run, rr, why);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ret;
+}
+
+/* A rank other than 0: its outcome to rank 0, then rank 0's last word
+ * awaited (everything rank 0 sent before it is read and dropped). */
+static void send_to_root(int ret, const char *cause, const struct run *run)
+{
+	uint64_t deadline = mpi_now() + mpi_world.timeout_ns;
+	struct timespec nap = { 0, 200000 };
+	MPI_Request req;
+	MPI_Status st;
+	char *buf = NULL;
+	off_t len = 0;
+	int fd, done = 0, v;
+
+	if (ret && !atomic_load(&mpi_world.aborted))
+		mpi_send_int(0, MPI_TAG_FAIL, mpi_world.rank);
+	fd = encode(ret, cause, run);
+	if (fd >= 0) {
+		len = lseek(fd, 0, SEEK_END);
+		buf = len > 0 && len < INT32_MAX ? xmalloc((size_t)len) : NULL;
+		if (buf && pread(fd, buf, (size_t)len, 0) != len)
+			len = 0;
+		close(fd);
+	}
+	if (!buf)
+		len = 0; /* an empty result: rank 0 names this rank */
+	pthread_mutex_lock(&mpi_world.lock);
+	done = MPI_Isend(buf, (int)len, MPI_BYTE, 0, MPI_TAG_RESULT, MPI_COMM_WORLD, &req) !=
+	       MPI_SUCCESS;
+	pthread_mutex_unlock(&mpi_world.lock);
+	while (!done && mpi_now() < deadline) {
+		pthread_mutex_lock(&mpi_world.lock);
+		if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			done = 1;
+		pthread_mutex_unlock(&mpi_world.lock);
+		if (!done)
+			nanosleep(&nap, NULL);
+	}
+	if (!done) {
+		mpi_world.must_abort = true;
+		free(buf);
+		return;
+	}
+	free(buf);
+	while (mpi_wait_msg(0, MPI_ANY_TAG, &st, deadline, NULL) == 1) {
+		mpi_recv_int(&st, &v);
+		if (st.MPI_TAG == MPI_TAG_FINAL)
+			return;
+	}
+	mpi_world.must_abort = true;
+}
+
+static void stats_copy(struct run_stats *dst, const struct run_stats *src)
+{
+	stats_init(dst);
+	stats_merge(dst, src);
+	dst->latency_depth = src->latency_depth;
+	dst->ioprio = src->ioprio;
+}
+
+/* Rank 0's own results, copied before the others are added to them. */
+static void keep_own(const struct run *run, struct rank_run *rr)
+{
+	unsigned i;
+
+	rr->host = xstrdup(mpi_host());
+	rr->duration = run->duration;
+	rr->nr = run->nr;
+	rr->results = xcalloc(run->nr ? run->nr : 1, sizeof(*rr->results));
+	for (i = 0; i < run->nr; i++) {
+		rr->results[i] = run->results[i];
+		rr->results[i].error =
+			run->results[i].error ? xstrdup(run->results[i].error) : NULL;
+		rr->results[i].first_error = NULL;
+		rr->results[i].logs = NULL;
+		rr->results[i].ss = NULL;
+		stats_copy(&rr->results[i].stats, &run->results[i].stats);
+	}
+}
+
+/* Rank 0: every other rank's outcome, in rank order. */
+static void gather_all(const struct run *run, struct strbuf *failed)
+{
+	uint64_t deadline = mpi_now() + mpi_world.timeout_ns;
+	struct rank_run *rr;
+	MPI_Status st;
+	char *why;
+	int r, v, got;
+
+	for (r = 1; r < mpi_world.size; r++) {
+		rr = &gathered.v[r];
+		rr->rank = (unsigned)r;
+		why = NULL;
+		while ((got = mpi_wait_msg(r, MPI_ANY_TAG, &st, deadline, NULL)) == 1 &&
+		       st.MPI_TAG != MPI_TAG_RESULT) {
+			/* A gate it reached, or a failure told before its result. */
+			mpi_recv_int(&st, &v);
+			if (st.MPI_TAG == MPI_TAG_FAIL)
+				mpi_abort_all();
+		}
+		if (got != 1) {
+			why = xasprintf("sent no result within %llu s (IOGAUGE_MPI_TIMEOUT)",
+					(unsigned long long)(mpi_world.timeout_ns / 1000000000ull));
+			mpi_world.must_abort = true;
+		} else if (receive(&st, run, rr, &why) == 0 && rr->error) {
+			mpi_abort_all(); /* it could not start: nor do the rest */
+		}
+		if (!rr->host)
+			rr->host = xstrdup("?");
+		if (why) {
+			free(rr->error);
+			rr->error = why;
+		}
+	}
+	for (r = 1; r < mpi_world.size; r++)
+		mpi_send_int(r, MPI_TAG_FINAL, 0);
+	for (r = 1; r < mpi_world.size; r++) {
+		unsigned i;
+
+		rr = &gathered.v[r];
+		if (rr->error)
+			strbuf_addf(failed, "%srank %d (%s): %s", failed->len ? "\n" : "", r,
+				    rr->host, rr->error);
+		for (i = 0; i < rr->nr; i++)
+			if (rr->results[i].error)
+				strbuf_addf(failed, "%srank %d (%s): [%s] %s",
+					    failed->len ? "\n" : "", r, rr->host,
+					    rr->results[i].job->name, rr->results[i].error);
+	}
+}
+
+/* Each rank's clones added into rank 0's @run, and the hosts counted. */
+static void reduce(struct run *run)
+{
+	unsigned r, i, k;
+
+	for (r = 1; r < gathered.n; r++) {
+		const struct rank_run *rr = &gathered.v[r];
+
+		for (i = 0; i < rr->nr; i++)
+			stats_merge(&run->results[i].stats, &rr->results[i].stats);
+		if (rr->duration > run->duration)
+			run->duration = rr->duration;
+	}
+	for (r = 0; r < gathered.n; r++) {
+		for (k = 0; k < r && strcmp(gathered.v[k].host, gathered.v[r].host); k++)
+			;
+		gathered.hosts += k == r;
+	}
+	run->ranks = &gathered;
+}
+
+int mpi_run_end(int ret, const char *cause, struct run *run, bool per_rank, char **failed)
+{
+	struct strbuf sb = { 0 };
+
+	*failed = NULL;
+	if (!mpi_world.on || mpi_world.size < 2)
+		return ret;
+	mpi_watch_end();
+	if (mpi_world.rank) {
+		send_to_root(ret, cause, run);
+		return ret;
+	}
+	if (ret)
+		mpi_abort_all();
+	gathered.n = (unsigned)mpi_world.size;
+	gathered.v = xcalloc(gathered.n, sizeof(*gathered.v));
+	gathered.per_rank = per_rank;
+	if (!ret)
+		keep_own(run, &gathered.v[0]);
+	else
+		gathered.v[0].host = xstrdup(mpi_host());
+	gather_all(ret ? &(struct run){ 0 } : run, &sb);
+	if (!ret)
+		reduce(run);
+	*failed = sb.len ? strbuf_detach(&sb) : NULL;
+	strbuf_free(&sb);
+	return ret;
+}
+
+void mpi_gathered_free(void)
+{
+	unsigned r, i;
+
+	for (r = 0; r < gathered.n; r++) {
+		struct rank_run *rr = &gathered.v[r];
+
+		for (i = 0; i < rr->nr; i++) {
+			free(rr->results[i].error);
+			stats_free(&rr->results[i].stats);
+		}
+		free(rr->results);
+		free(rr->host);
+		free(rr->error);
+	}
+	free(gathered.v);
+	memset(&gathered, 0, sizeof(gathered));
+}
