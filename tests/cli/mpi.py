@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+# Many ranks, one report (issue 25).  In every build: filename_format's
+# $rank, $nranks and $hostname name a real file (0, 1 and this host
+# without mpirun).  In the MPI build (IOGAUGE_MPI=1), mpirun -np 4 on this
+# machine, with the null engine and with real files in a scratch folder:
+# the "All clients" totals are 4 times one rank's for size-bound jobs, and
+# equal numjobs=4 on one rank; the summed histogram's N is the ranks' N
+# added, its bins are theirs added, and its p99 is the p99 of all their
+# samples (read from those bins as fio reads a percentile); the text
+# report's host and rank rows; a rank whose folder is missing ends the run
+# within 10 s, named with its host, the others' unlink=1 files gone; bad
+# input is refused by every rank and told once.
+#
+# Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_MPI (1: built with MPI).
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+from clitest import capture, check, finish
+
+BIN = os.environ.get("IOGAUGE_BIN", "build/iogauge")
+HOST = socket.gethostname()
+NP = 4
+
+
+def mpirun_env():
+    env = dict(os.environ)
+    if os.getuid() == 0:
+        # Open MPI's own opt-in for root: without it mpirun refuses.
+        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    # ASan's leak check would count Open MPI's own allocations.
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    return env
+
+
+def mpirun(args, np=NP, cwd=None, timeout=60):
+    # Four ranks on two cores: --oversubscribe.  Shared memory without
+    # CMA (ptrace may be refused in a container).
+    argv = ["mpirun", "--oversubscribe", "-np", str(np),
+            "--mca", "btl_vader_single_copy_mechanism", "none", BIN] + args
+    return capture(argv, cwd=cwd, timeout=timeout, env=mpirun_env())
+
+
+def single_rank_names(tmp):
+    """$rank, $nranks, $hostname without mpirun: 0, 1 and this host."""
+    st, out, err = capture([BIN, "--name=f", "--ioengine=psync", "--rw=write", "--size=64k",
+                            "--filename_format=%s/r$rank.n$nranks.$hostname.$jobnum" % tmp,
+                            "--output-format=json"])
+    path = os.path.join(tmp, "r0.n1.%s.0" % HOST)
+    check(st == 0, "single rank: exit %d: %s" % (st, err.strip()))
+    check(os.path.exists(path) and os.path.getsize(path) == 65536,
+          "single rank: %s written with 64 KiB (folder: %s)" % (path, os.listdir(tmp)))
+    check("client_stats" not in out, "single rank: JSON has jobs, not client_stats")
+
+
+def clat(entry):
+    return entry["read"]["clat_ns"] if entry["read"]["total_ios"] else entry["write"]["clat_ns"]
+
+
+def p99_of_bins(bins, lo, hi):
+    """fio's percentile from json+ bins: the first bin whose running count
+    reaches ceil(99% of N), clamped to the samples' min and max."""
+    n = sum(bins.values())
+    rank = max(1, -(-99 * n // 100))
+    seen = 0
+    for mid in sorted(bins, key=int):
+        seen += bins[mid]
+        if seen >= rank:
+            return min(max(int(mid), lo), hi)
+    return hi
+
+
+def ios(entry):
+    return entry["read"]["total_ios"] + entry["write"]["total_ios"]
+
+
+def sums(doc, key):
+    """Per rank (from its hostname/port entries) and All clients: total I/Os."""
+    ranks = {}
+    for e in doc[key]:
+        if e["jobname"] == "All clients":
+            continue
+        ranks[e["port"]] = ranks.get(e["port"], 0) + ios(e)
+    alls = [e for e in doc[key] if e["jobname"] == "All clients"]
+    return ranks, alls
+
+
+def check_run(name, doc, one_rank_ios):
+    check("client_stats" in doc, "%s: client_stats in the JSON" % name)
+    if "client_stats" not in doc:
+        return
+    ranks, alls = sums(doc, "client_stats")
+    check(sorted(ranks) == list(range(NP)), "%s: entries of ranks %s" % (name, sorted(ranks)))
+    check(all(e["hostname"] == HOST for e in doc["client_stats"]),
+          "%s: every entry's hostname is %s" % (name, HOST))
+    check(len(alls) == 1, "%s: one All clients entry, not %d" % (name, len(alls)))
+    if not alls:
+        return
+    agg = alls[0]
+    check(ios(agg) == NP * one_rank_ios,
+          "%s: All clients did %d I/Os, %d x one rank's %d" % (name, ios(agg), NP, one_rank_ios))
+    check(all(v == one_rank_ios for v in ranks.values()),
+          "%s: each rank did one rank's I/Os: %s" % (name, ranks))
+    parts = [clat(e) for e in doc["client_stats"] if e["jobname"] != "All clients"]
+    total = clat(agg)
+    check(total["N"] == sum(p["N"] for p in parts),
+          "%s: summed N %d = the ranks' %s" % (name, total["N"], [p["N"] for p in parts]))
+    bins = {}
+    for p in parts:
+        for k, v in p["bins"].items():
+            bins[k] = bins.get(k, 0) + v
+    check(bins == total["bins"], "%s: All clients' bins are the ranks' added" % name)
+    lo = min(p["min"] for p in parts)
+    hi = max(p["max"] for p in parts)
+    want = p99_of_bins(bins, lo, hi)
+    got = total["percentile"]["99.000000"]
+    check(got == want, "%s: All clients' p99 %d = the p99 of every sample %d" % (name, got, want))
+
+
+def null_engine(tmp):
+    job = ["--name=n", "--ioengine=null", "--rw=randread", "--size=8m", "--bs=4k"]
+    st, out, err = capture([BIN, "--output-format=json+"] + job)
+    one = ios(json.loads(out)["jobs"][0]) if st == 0 else -1
+    check(one == 2048, "null, one rank without mpirun: %d I/Os (exit %d %s)" % (one, st, err))
+    st, out, err = mpirun(["--output-format=json+"] + job)
+    check(st == 0, "null, %d ranks: exit %d: %s" % (NP, st, err.strip()))
+    if st == 0:
+        check_run("null", json.loads(out), one)
+    # numjobs=4 on one rank and numjobs=1 on 4 ranks: the same totals.
+    st, out, err = capture([BIN, "--output-format=json", "--numjobs=4",
+                            "--group_reporting"] + job)
+    local = json.loads(out)["jobs"][0] if st == 0 else None
+    st, out, err = mpirun(["--output-format=json"] + job)
+    alls = [e for e in json.loads(out)["client_stats"] if e["jobname"] == "All clients"] \
+        if st == 0 else []
+    if check(local is not None and len(alls) == 1, "numjobs: both runs reported"):
+        for d in ("read", "write"):
+            for k in ("total_ios", "io_bytes"):
+                check(local[d][k] == alls[0][d][k],
+                      "numjobs=4 locally %s %s %d = 4 ranks' %d" %
+                      (d, k, local[d][k], alls[0][d][k]))
+
+
+def real_files(tmp):
+    for r in range(NP):
+        os.mkdir(os.path.join(tmp, "d%d" % r))
+    job = ["--name=w", "--ioengine=psync", "--rw=randwrite", "--size=512k", "--bs=4k",
+           "--filename_format=%s/d$rank/f.$nranks.$jobnum" % tmp]
+    st, out, err = mpirun(["--output-format=json+"] + job)
+    check(st == 0, "files, %d ranks: exit %d: %s" % (NP, st, err.strip()))
+    if st == 0:
+        check_run("files", json.loads(out), 128)
+    for r in range(NP):
+        path = os.path.join(tmp, "d%d" % r, "f.%d.0" % NP)
+        check(os.path.exists(path) and os.path.getsize(path) == 512 * 1024,
+              "files: rank %d wrote %s (512 KiB)" % (r, path))
+    # The text report: the summed entry, a host row and (--per-rank) a row per rank.
+    st, out, err = mpirun(["--per-rank"] + job)
+    check(st == 0 and "Hosts: %d ranks on 1 host" % NP in out,
+          "text: the hosts table (exit %d)\n%s" % (st, out))
+    rows = [line for line in out.splitlines() if line.strip().startswith(tuple(
+        "%d (%s)" % (r, HOST) for r in range(NP)))]
+    check(len(rows) == NP, "text: --per-rank gives %d rank rows: %s" % (NP, rows))
+    host_rows = [line.split() for line in out.splitlines() if line.split()[:2] == [HOST, str(NP)]]
+    check(len(host_rows) == 1 and host_rows[0][6] == str(NP * 128),
+          "text: the host row counts %d I/Os: %s" % (NP * 128, host_rows))
+
+
+def rank_fails(tmp):
+    """Rank 2's folder is missing: it cannot open its file."""
+    for r in (0, 1, 3):
+        os.mkdir(os.path.join(tmp, "u%d" % r))
+    job = ["--name=u", "--ioengine=psync", "--rw=write", "--size=256k", "--bs=4k",
+           "--unlink=1", "--filename_format=%s/u$rank/f" % tmp, "--output-format=json"]
+    t0 = time.monotonic()
+    st, out, err = mpirun(job, timeout=30)
+    secs = time.monotonic() - t0
+    check(st != 0, "fault: exit %d, not 0" % st)
+    check(secs < 10, "fault: ended in %.1f s" % secs)
+    check("rank 2 (%s): %s/u2/f: No such file or directory" % (HOST, tmp) in err,
+          "fault: rank 2 and its host named: %s" % err.strip())
+    left = [os.path.join("u%d" % r, f) for r in (0, 1, 3)
+            for f in os.listdir(os.path.join(tmp, "u%d" % r))]
+    check(not left, "fault: the other ranks removed their unlink=1 files: %s" % left)
+    try:
+        failed = json.loads(out)["failed_ranks"]
+    except (ValueError, KeyError):
+        failed = None
+    check(failed is not None and [f["rank"] for f in failed] == [2],
+          "fault: the JSON's failed_ranks names rank 2: %s" % failed)
+
+
+def bad_input():
+    st, out, err = mpirun(["--name=b", "--ioengine=null", "--size=1m", "--bs=3q"])
+    check(st == 2, "bad input: exit %d, not 2" % st)
+    check(err.count("'3q'") == 1, "bad input: told once, not %d times:\n%s" %
+          (err.count("'3q'"), err))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iogauge-mpi-")
+    try:
+        single_rank_names(tmp)
+        if os.environ.get("IOGAUGE_MPI") != "1" or not shutil.which("mpirun"):
+            print("mpi: built without MPI: the single-rank part only")
+        else:
+            null_engine(tmp)
+            real_files(tmp)
+            rank_fails(tmp)
+            bad_input()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    finish("mpi")
+
+
+if __name__ == "__main__":
+    main()
