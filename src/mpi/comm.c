@@ -141,8 +141,8 @@ int mpi_finish(int status)
 
 	if (!mpi_world.on)
 		return status;
-	if (!agreed)
-		reduce(status, PHASE_EXIT, out);
+	if (!agreed && reduce(status, PHASE_EXIT, out) == MPI_SUCCESS && !status)
+		status = out[0]; /* rank 0 tells the others' refusal too */
 	/* A run that ran sent its failures to rank 0 (gather.c); before it,
 	 * a refusal is told here only when rank 0 did not tell its own. */
 	if (mpi_world.rank > 0 && mpi_world.size > 1)
@@ -154,7 +154,10 @@ int mpi_finish(int status)
 		MPI_Abort(MPI_COMM_WORLD, status ? status : 1);
 	}
 	MPI_Finalize();
-	return status;
+	/* Rank 0's status is the run's (it gathered every rank's failures):
+	 * another rank's non-zero one would make mpirun kill rank 0 as it
+	 * reports, and print its own lines about it. */
+	return mpi_world.rank > 0 && mpi_world.size > 1 ? 0 : status;
 }
 
 int mpi_send_int(int dst, int tag, int v)
@@ -206,5 +209,5 @@ void mpi_abort_all(void)
 	if (mpi_world.stop && !atomic_load(mpi_world.stop))
 		atomic_store(mpi_world.stop, SIGTERM);
 	for (r = 1; r < mpi_world.size; r++)
-		mpi_send_int(r, MPI_TAG_ABORT, 0);
+		mpi_send_int(r, TAG_ABORT, 0);
 }

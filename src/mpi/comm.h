@@ -16,15 +16,17 @@
 
 /* Point-to-point tags; between two ranks MPI keeps each sender's order. */
 enum mpi_tag {
-	MPI_TAG_READY = 1, /* rank -> 0: at gate N */
-	MPI_TAG_GO,	   /* 0 -> rank: start batch N */
-	MPI_TAG_ABORT,	   /* 0 -> rank: stop the run */
-	MPI_TAG_FAIL,	   /* rank -> 0: my run cannot go on (its rank, MPI_FAIL_* bits) */
-	MPI_TAG_RESULT,	   /* rank -> 0: gather.c's bytes */
-	MPI_TAG_FINAL,	   /* 0 -> rank: everything received */
+	TAG_READY = 1, /* rank -> 0: at gate N */
+	TAG_GO,	       /* 0 -> rank: start batch N */
+	TAG_ABORT,     /* 0 -> rank: stop the run */
+	TAG_FAIL,      /* rank -> 0: my run cannot go on (its rank, MPI_FAIL_* bits) */
+	TAG_RESULT,    /* rank -> 0: gather.c's bytes */
+	TAG_FINAL,     /* 0 -> rank: everything received */
+	TAG_PING,      /* 0 -> rank: clock.c's, rank 0's wall clock */
+	TAG_PONG,      /* rank -> 0: the rank's wall clock */
 };
 
-#define MPI_FAIL_STOPPED 0x10000 /* with the rank: stopped by a signal, not failed */
+#define FAIL_STOPPED 0x10000 /* with the rank: stopped by a signal, not failed */
 
 struct mpi_world {
 	bool on; /* started by mpirun with more than one rank */
@@ -35,6 +37,7 @@ struct mpi_world {
 	bool ran;	     /* mpi_agree let the run go */
 	uint64_t timeout_ns; /* IOGAUGE_MPI_TIMEOUT */
 	bool must_abort;     /* a rank did not answer: MPI_Finalize would wait for it */
+	int64_t start_real;  /* CLOCK_REALTIME ns when this rank passed its first gate; 0: not */
 };
 
 extern struct mpi_world mpi_world;
@@ -55,6 +58,14 @@ void mpi_abort_all(void);
 
 /* gate.c's watcher thread ended (gather.c, before the results go). */
 void mpi_watch_end(void);
+
+/* clock.c: CLOCK_REALTIME in ns; each rank's offset from rank 0 measured
+ * (every rank calls it, before the run); rank @r's offset and round trip
+ * (rank 0; 0 when not measured); the figures let go. */
+int64_t mpi_realtime(void);
+void mpi_clock_measure(void);
+void mpi_clock_of(int r, int64_t *offset, uint64_t *rtt);
+void mpi_clock_free(void);
 
 /* gather.c's copy of every rank's results let go (mpi_finish). */
 void mpi_gathered_free(void);

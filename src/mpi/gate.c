@@ -31,13 +31,13 @@ static void *watch_ranks(void *arg)
 	(void)arg;
 	while (atomic_load(&watching)) {
 		if (mpi_world.rank == 0) {
-			got = mpi_wait_msg(MPI_ANY_SOURCE, MPI_TAG_FAIL, &st, 0, NULL);
+			got = mpi_wait_msg(MPI_ANY_SOURCE, TAG_FAIL, &st, 0, NULL);
 			if (got == 1 && mpi_recv_int(&st, &v) == MPI_SUCCESS)
 				mpi_abort_all();
 			else if (atomic_load(mpi_world.stop))
 				mpi_abort_all(); /* Ctrl-C on rank 0's terminal */
 		} else {
-			got = mpi_wait_msg(0, MPI_TAG_ABORT, &st, 0, NULL);
+			got = mpi_wait_msg(0, TAG_ABORT, &st, 0, NULL);
 			if (got == 1 && mpi_recv_int(&st, &v) == MPI_SUCCESS) {
 				atomic_store(&mpi_world.aborted, true);
 				if (!atomic_load(mpi_world.stop))
@@ -45,7 +45,7 @@ static void *watch_ranks(void *arg)
 			} else if (!told && atomic_load(mpi_world.stop) &&
 				   !atomic_load(&mpi_world.aborted)) {
 				told = true;
-				mpi_send_int(0, MPI_TAG_FAIL, mpi_world.rank | MPI_FAIL_STOPPED);
+				mpi_send_int(0, TAG_FAIL, mpi_world.rank | FAIL_STOPPED);
 			}
 		}
 		if (got != 1)
@@ -63,8 +63,7 @@ static void gate_root(void)
 	MPI_Status st;
 
 	while (need > 0 && !atomic_load(&mpi_world.aborted)) {
-		if (mpi_wait_msg(MPI_ANY_SOURCE, MPI_TAG_READY, &st, deadline,
-				 &mpi_world.aborted) != 1)
+		if (mpi_wait_msg(MPI_ANY_SOURCE, TAG_READY, &st, deadline, &mpi_world.aborted) != 1)
 			break;
 		if (mpi_recv_int(&st, &v) == MPI_SUCCESS)
 			need--;
@@ -74,7 +73,7 @@ static void gate_root(void)
 		return;
 	}
 	for (r = 1; r < mpi_world.size; r++)
-		mpi_send_int(r, MPI_TAG_GO, batch);
+		mpi_send_int(r, TAG_GO, batch);
 }
 
 static void gate_rank(void)
@@ -83,8 +82,8 @@ static void gate_rank(void)
 	MPI_Status st;
 	int v;
 
-	if (mpi_send_int(0, MPI_TAG_READY, batch) != MPI_SUCCESS ||
-	    mpi_wait_msg(0, MPI_TAG_GO, &st, deadline, &mpi_world.aborted) != 1 ||
+	if (mpi_send_int(0, TAG_READY, batch) != MPI_SUCCESS ||
+	    mpi_wait_msg(0, TAG_GO, &st, deadline, &mpi_world.aborted) != 1 ||
 	    mpi_recv_int(&st, &v) != MPI_SUCCESS) {
 		/* No go: this rank does not start alone. */
 		if (!atomic_load(mpi_world.stop))
@@ -101,6 +100,8 @@ static void gate(void *arg)
 		gate_root();
 	else
 		gate_rank();
+	if (!batch && !atomic_load(mpi_world.stop))
+		mpi_world.start_real = mpi_realtime();
 	batch++;
 }
 
@@ -109,6 +110,7 @@ void mpi_run_begin(atomic_int *stop, struct run_watch *watch)
 	if (!mpi_world.on || mpi_world.size < 2)
 		return;
 	mpi_world.stop = stop;
+	mpi_clock_measure();
 	watch->gate = gate;
 	watch->gate_arg = NULL;
 	atomic_store(&watching, true);

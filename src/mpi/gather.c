@@ -96,6 +96,7 @@ static int encode(int ret, const char *cause, const struct run *run)
 	err = err ?: put_str(fd, ret ? cause : NULL);
 	err = err ?: put_str(fd, mpi_host());
 	err = err ?: put_u64(fd, ret ? 0 : run->duration);
+	err = err ?: put_u64(fd, (uint64_t)mpi_world.start_real);
 	err = err ?: put_u64(fd, nr);
 	for (i = 0; i < nr && !err; i++) {
 		const struct run_result *r = &run->results[i];
@@ -117,7 +118,7 @@ static int encode(int ret, const char *cause, const struct run *run)
  * against @run's.  0, or -EIO with *why. */
 static int decode(int fd, const struct run *run, struct rank_run *rr, char **why)
 {
-	uint64_t magic, ret, nr, job_index, clone, error_no;
+	uint64_t magic, ret, nr, job_index, clone, error_no, start;
 	unsigned i;
 	int err;
 
@@ -128,11 +129,16 @@ static int decode(int fd, const struct run *run, struct rank_run *rr, char **why
 	err = err ?: get_str(fd, &rr->error);
 	err = err ?: get_str(fd, &rr->host);
 	err = err ?: get_u64(fd, &rr->duration);
+	err = err ?: get_u64(fd, &start);
 	err = err ?: get_u64(fd, &nr);
 	if (err) {
 		*why = xasprintf("its result could not be read: %s", strerror(-err));
 		return -EIO;
 	}
+	mpi_clock_of((int)rr->rank, &rr->clock_offset_ns, &rr->rtt_ns);
+	/* On rank 0's clock, against rank 0's own start. */
+	if (start && mpi_world.start_real)
+		rr->start_skew_ns = (int64_t)start - rr->clock_offset_ns - mpi_world.start_real;
 	if (ret && !rr->error)
 		rr->error = xasprintf("its run could not start: %s", strerror((int)-(int64_t)ret));
 	if (nr && nr != run->nr) {
@@ -186,7 +192,7 @@ static int receive(const MPI_Status *st, const struct run *run, struct rank_run 
 	MPI_Get_count(st, MPI_BYTE, &count);
 	buf = xmalloc(count ? (size_t)count : 1);
 	pthread_mutex_lock(&mpi_world.lock);
-	rc = MPI_Recv(buf, count, MPI_BYTE, st->MPI_SOURCE, MPI_TAG_RESULT, MPI_COMM_WORLD,
+	rc = MPI_Recv(buf, count, MPI_BYTE, st->MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD,
 		      MPI_STATUS_IGNORE);
 	pthread_mutex_unlock(&mpi_world.lock);
 	fd = memfd_create("iogauge-rank", MFD_CLOEXEC);
@@ -216,7 +222,7 @@ static void send_to_root(int ret, const char *cause, const struct run *run)
 	int fd, done = 0, v;
 
 	if (ret && !atomic_load(&mpi_world.aborted))
-		mpi_send_int(0, MPI_TAG_FAIL, mpi_world.rank);
+		mpi_send_int(0, TAG_FAIL, mpi_world.rank);
 	fd = encode(ret, cause, run);
 	if (fd >= 0) {
 		len = lseek(fd, 0, SEEK_END);
@@ -228,7 +234,7 @@ static void send_to_root(int ret, const char *cause, const struct run *run)
 	if (!buf)
 		len = 0; /* an empty result: rank 0 names this rank */
 	pthread_mutex_lock(&mpi_world.lock);
-	done = MPI_Isend(buf, (int)len, MPI_BYTE, 0, MPI_TAG_RESULT, MPI_COMM_WORLD, &req) !=
+	done = MPI_Isend(buf, (int)len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD, &req) !=
 	       MPI_SUCCESS;
 	pthread_mutex_unlock(&mpi_world.lock);
 	while (!done && mpi_now() < deadline) {
@@ -247,7 +253,7 @@ static void send_to_root(int ret, const char *cause, const struct run *run)
 	free(buf);
 	while (mpi_wait_msg(0, MPI_ANY_TAG, &st, deadline, NULL) == 1) {
 		mpi_recv_int(&st, &v);
-		if (st.MPI_TAG == MPI_TAG_FINAL)
+		if (st.MPI_TAG == TAG_FINAL)
 			return;
 	}
 	mpi_world.must_abort = true;
@@ -284,7 +290,7 @@ static void keep_own(const struct run *run, struct rank_run *rr)
 /* Rank 0: every other rank's outcome, in rank order. */
 static void gather_all(const struct run *run, struct strbuf *failed)
 {
-	uint64_t deadline = mpi_now() + mpi_world.timeout_ns;
+	uint64_t deadline = mpi_now() + mpi_world.timeout_ns, t0 = mpi_now(), t;
 	struct rank_run *rr;
 	MPI_Status st;
 	char *why;
@@ -295,18 +301,22 @@ static void gather_all(const struct run *run, struct strbuf *failed)
 		rr->rank = (unsigned)r;
 		why = NULL;
 		while ((got = mpi_wait_msg(r, MPI_ANY_TAG, &st, deadline, NULL)) == 1 &&
-		       st.MPI_TAG != MPI_TAG_RESULT) {
+		       st.MPI_TAG != TAG_RESULT) {
 			/* A gate it reached, or a failure told before its result. */
 			mpi_recv_int(&st, &v);
-			if (st.MPI_TAG == MPI_TAG_FAIL)
+			if (st.MPI_TAG == TAG_FAIL)
 				mpi_abort_all();
 		}
 		if (got != 1) {
 			why = xasprintf("sent no result within %llu s (IOGAUGE_MPI_TIMEOUT)",
 					(unsigned long long)(mpi_world.timeout_ns / 1000000000ull));
 			mpi_world.must_abort = true;
-		} else if (receive(&st, run, rr, &why) == 0 && rr->error) {
-			mpi_abort_all(); /* it could not start: nor do the rest */
+		} else {
+			t = mpi_now();
+			if (receive(&st, run, rr, &why) == 0 && rr->error)
+				mpi_abort_all(); /* it could not start: nor do the rest */
+			gathered.sum_ns += mpi_now() - t;
+			gathered.wait_ns = t - t0;
 		}
 		if (!rr->host)
 			rr->host = xstrdup("?");
@@ -316,7 +326,7 @@ static void gather_all(const struct run *run, struct strbuf *failed)
 		}
 	}
 	for (r = 1; r < mpi_world.size; r++)
-		mpi_send_int(r, MPI_TAG_FINAL, 0);
+		mpi_send_int(r, TAG_FINAL, 0);
 	for (r = 1; r < mpi_world.size; r++) {
 		unsigned i;
 
@@ -375,8 +385,12 @@ int mpi_run_end(int ret, const char *cause, struct run *run, bool per_rank, char
 	else
 		gathered.v[0].host = xstrdup(mpi_host());
 	gather_all(ret ? &(struct run){ 0 } : run, &sb);
-	if (!ret)
+	if (!ret) {
+		uint64_t t = mpi_now();
+
 		reduce(run);
+		gathered.sum_ns += mpi_now() - t;
+	}
 	*failed = sb.len ? strbuf_detach(&sb) : NULL;
 	strbuf_free(&sb);
 	return ret;
@@ -399,4 +413,5 @@ void mpi_gathered_free(void)
 	}
 	free(gathered.v);
 	memset(&gathered, 0, sizeof(gathered));
+	mpi_clock_free();
 }

@@ -21,13 +21,22 @@ struct rank_run {
 	unsigned nr;
 	uint64_t duration; /* ns, its run's */
 	char *error;	   /* why its run could not start, or NULL */
+	/* ns: its wall clock (CLOCK_REALTIME) minus rank 0's, measured by
+	 * the ping with the shortest round trip (rtt_ns) before the run. */
+	int64_t clock_offset_ns;
+	uint64_t rtt_ns;
+	/* ns: when it passed the first gate, on rank 0's clock, minus when
+	 * rank 0 did: how together the ranks started; 0 if it did not. */
+	int64_t start_skew_ns;
 };
 
 struct run_ranks {
 	struct rank_run *v; /* by rank */
 	unsigned n;
-	unsigned hosts; /* distinct host names */
-	bool per_rank;	/* --per-rank: a row per rank too */
+	unsigned hosts;	  /* distinct host names */
+	bool per_rank;	  /* --per-rank: a row per rank too */
+	uint64_t wait_ns; /* rank 0's wait for the last rank's results */
+	uint64_t sum_ns;  /* rank 0's time receiving, reading and adding them */
 };
 
 #endif

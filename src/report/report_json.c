@@ -398,6 +398,24 @@ static void clients(struct json *j, const struct run *run, const struct jobset *
 		job_object(j, &es.v[i], run, js, plus, "All clients", &rk->v[rk->n - 1]);
 	report_entries_free(&es);
 	json_close(j, ']');
+	/* iogauge's own: the ranks' clocks, their start and the sum's cost. */
+	json_open(j, "mpi", '{');
+	json_u64(j, "ranks", rk->n);
+	json_u64(j, "hosts", rk->hosts);
+	json_u64(j, "gather_wait_us", rk->wait_ns / 1000);
+	json_u64(j, "gather_sum_us", rk->sum_ns / 1000);
+	json_open(j, "clocks", '[');
+	for (r = 0; r < rk->n; r++) {
+		json_open(j, NULL, '{');
+		json_u64(j, "rank", rk->v[r].rank);
+		json_str(j, "hostname", rk->v[r].host);
+		json_i64(j, "clock_offset_ns", rk->v[r].clock_offset_ns);
+		json_u64(j, "clock_rtt_ns", rk->v[r].rtt_ns);
+		json_i64(j, "start_skew_ns", rk->v[r].start_skew_ns);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	json_close(j, '}');
 	json_open(j, "failed_ranks", '[');
 	for (r = 0; r < rk->n; r++) {
 		if (!rk->v[r].error)

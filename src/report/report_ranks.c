@@ -41,7 +41,10 @@ static void row_add(struct row *w, const struct rank_run *rr)
 	}
 }
 
-static void row_print(const char *name, const struct row *w, struct strbuf *sb)
+/* @rr (may be NULL): a rank's row, with its clock's offset (and the
+ * measure's error, half the round trip) and its start after rank 0's. */
+static void row_print(const char *name, const struct row *w, const struct rank_run *rr,
+		      struct strbuf *sb)
 {
 	double secs = (double)w->elapsed / 1e9;
 	unsigned d;
@@ -55,12 +58,16 @@ static void row_print(const char *name, const struct row *w, struct strbuf *sb)
 	strbuf_addf(sb, " %12llu %10.2f %10.2f", (unsigned long long)(w->ios[0] + w->ios[1]),
 		    hist_mean(&w->lat) / 1000.0, (double)hist_percentile(&w->lat, 99.0) / 1000.0);
 	if (w->failed)
-		strbuf_addf(sb, "  %u failed\n", w->failed);
+		strbuf_addf(sb, "  %u failed", w->failed);
 	else
-		strbuf_addf(sb, " %7llu\n", (unsigned long long)w->errors);
+		strbuf_addf(sb, " %7llu", (unsigned long long)w->errors);
+	if (rr)
+		strbuf_addf(sb, " %+9.1f %8.1f %+9.1f", (double)rr->clock_offset_ns / 1000.0,
+			    (double)rr->rtt_ns / 2000.0, (double)rr->start_skew_ns / 1000.0);
+	strbuf_addc(sb, '\n');
 }
 
-static const char header[] = "  %-20s %5s %11s %11s %11s %11s %12s %10s %10s %7s\n";
+static const char header[] = "  %-20s %5s %11s %11s %11s %11s %12s %10s %10s %7s";
 
 void report_ranks(const struct run *run, struct strbuf *sb)
 {
@@ -75,6 +82,7 @@ void report_ranks(const struct run *run, struct strbuf *sb)
 		    rk->hosts == 1 ? "" : "s");
 	strbuf_addf(sb, header, "host", "ranks", "read IOPS", "write IOPS", "read MiB/s",
 		    "write MiB/s", "I/Os", "lat mean", "lat p99", "errors");
+	strbuf_addc(sb, '\n');
 	for (r = 0; r < rk->n; r++) {
 		/* The first rank of each host gathers the host's. */
 		for (k = 0; k < r && strcmp(rk->v[k].host, rk->v[r].host); k++)
@@ -86,7 +94,7 @@ void report_ranks(const struct run *run, struct strbuf *sb)
 		for (k = r; k < rk->n; k++)
 			if (!strcmp(rk->v[k].host, rk->v[r].host))
 				row_add(&w, &rk->v[k]);
-		row_print(rk->v[r].host, &w, sb);
+		row_print(rk->v[r].host, &w, NULL, sb);
 		hist_free(&w.lat);
 	}
 	if (!rk->per_rank)
@@ -94,15 +102,19 @@ void report_ranks(const struct run *run, struct strbuf *sb)
 	strbuf_addf(sb, "\nRanks:\n");
 	strbuf_addf(sb, header, "rank (host)", "ranks", "read IOPS", "write IOPS", "read MiB/s",
 		    "write MiB/s", "I/Os", "lat mean", "lat p99", "errors");
+	strbuf_addf(sb, " %9s %8s %9s\n", "clock", "+-", "start");
 	for (r = 0; r < rk->n; r++) {
 		memset(&w, 0, sizeof(w));
 		hist_init(&w.lat);
 		row_add(&w, &rk->v[r]);
 		snprintf(name, sizeof(name), "%u (%s)", rk->v[r].rank, rk->v[r].host);
-		row_print(name, &w, sb);
+		row_print(name, &w, &rk->v[r], sb);
 		hist_free(&w.lat);
 	}
 units:
 	strbuf_addf(sb,
-		    "  (latencies in us: reads and writes, from each row's summed histogram)\n");
+		    "  (latencies in us: reads and writes, from each row's summed histogram%s)\n",
+		    rk->per_rank ? "; clock: the rank's wall clock less rank 0's, +- its error;"
+				   " start: when it started less rank 0's, in us"
+				 : "");
 }

@@ -120,6 +120,14 @@ def check_run(name, doc, one_rank_ios):
     want = p99_of_bins(bins, lo, hi)
     got = total["percentile"]["99.000000"]
     check(got == want, "%s: All clients' p99 %d = the p99 of every sample %d" % (name, got, want))
+    # One host, one clock: each measured offset is within its error (half
+    # the ping's round trip), and every rank started (skew measured).
+    m = doc.get("mpi", {})
+    check(m.get("ranks") == NP and m.get("hosts") == 1, "%s: mpi ranks and hosts: %s" % (name, m))
+    clocks = m.get("clocks", [])
+    check(len(clocks) == NP and all(
+        abs(c["clock_offset_ns"]) * 2 <= c["clock_rtt_ns"] for c in clocks[1:]),
+        "%s: each clock offset within half its round trip: %s" % (name, clocks))
 
 
 def null_engine(tmp):
