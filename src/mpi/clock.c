@@ -56,7 +56,7 @@ static void measure(int r, uint64_t deadline)
 	for (i = 0; i < PINGS; i++) {
 		t0 = mpi_realtime();
 		if (send_i64(r, TAG_PING, t0) != MPI_SUCCESS ||
-		    mpi_wait_msg(r, TAG_PONG, &st, deadline, NULL) != 1 ||
+		    mpi_wait_msg(r, TAG_PONG, &st, deadline, NULL, NAP_PING) != 1 ||
 		    recv_i64(&st, &t1) != MPI_SUCCESS)
 			return;
 		t2 = mpi_realtime();
@@ -82,7 +82,7 @@ void mpi_clock_measure(void)
 		return;
 	}
 	for (i = 0; i < PINGS; i++)
-		if (mpi_wait_msg(0, TAG_PING, &st, deadline, NULL) != 1 ||
+		if (mpi_wait_msg(0, TAG_PING, &st, deadline, NULL, NAP_PING) != 1 ||
 		    recv_i64(&st, &v) != MPI_SUCCESS ||
 		    send_i64(0, TAG_PONG, mpi_realtime()) != MPI_SUCCESS)
 			return;

@@ -170,9 +170,10 @@ int mpi_send_int(int dst, int tag, int v)
 	return rc;
 }
 
-int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atomic_bool *give_up)
+int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atomic_bool *give_up,
+		 uint64_t nap_ns)
 {
-	struct timespec nap = { 0, 200000 }; /* 0.2 ms: the gate's skew */
+	struct timespec nap = { (time_t)(nap_ns / 1000000000ull), (long)(nap_ns % 1000000000ull) };
 	int flag = 0, rc;
 
 	for (;;) {

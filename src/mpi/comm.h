@@ -48,9 +48,17 @@ uint64_t mpi_now(void);
 int mpi_send_int(int dst, int tag, int v);
 /* Waits for a message from @src with @tag (MPI_ANY_SOURCE, MPI_ANY_TAG
  * allowed) until mpi_now() reaches @deadline, or *@give_up turns true
- * (may be NULL).  1 with *st filled, 0 when it gave up or timed out, -1
- * on an MPI error. */
-int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atomic_bool *give_up);
+ * (may be NULL), looking every @nap_ns.  1 with *st filled, 0 when it
+ * gave up or timed out, -1 on an MPI error. */
+int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atomic_bool *give_up,
+		 uint64_t nap_ns);
+
+/* How often a wait looks: at a gate (the ranks' start spread), for a
+ * clock's ping (its error), and when nothing is in a hurry (64 ranks on
+ * two CPUs would otherwise take them from rank 0 as it adds). */
+#define NAP_GATE 200000ull
+#define NAP_PING 20000ull
+#define NAP_IDLE 5000000ull
 /* Receives the int message *st announced. */
 int mpi_recv_int(const MPI_Status *st, int *v);
 /* Rank 0: every rank told to stop, and this one stopped (once). */

@@ -31,13 +31,13 @@ static void *watch_ranks(void *arg)
 	(void)arg;
 	while (atomic_load(&watching)) {
 		if (mpi_world.rank == 0) {
-			got = mpi_wait_msg(MPI_ANY_SOURCE, TAG_FAIL, &st, 0, NULL);
+			got = mpi_wait_msg(MPI_ANY_SOURCE, TAG_FAIL, &st, 0, NULL, 0);
 			if (got == 1 && mpi_recv_int(&st, &v) == MPI_SUCCESS)
 				mpi_abort_all();
 			else if (atomic_load(mpi_world.stop))
 				mpi_abort_all(); /* Ctrl-C on rank 0's terminal */
 		} else {
-			got = mpi_wait_msg(0, TAG_ABORT, &st, 0, NULL);
+			got = mpi_wait_msg(0, TAG_ABORT, &st, 0, NULL, 0);
 			if (got == 1 && mpi_recv_int(&st, &v) == MPI_SUCCESS) {
 				atomic_store(&mpi_world.aborted, true);
 				if (!atomic_load(mpi_world.stop))
@@ -63,7 +63,8 @@ static void gate_root(void)
 	MPI_Status st;
 
 	while (need > 0 && !atomic_load(&mpi_world.aborted)) {
-		if (mpi_wait_msg(MPI_ANY_SOURCE, TAG_READY, &st, deadline, &mpi_world.aborted) != 1)
+		if (mpi_wait_msg(MPI_ANY_SOURCE, TAG_READY, &st, deadline, &mpi_world.aborted,
+				 NAP_GATE) != 1)
 			break;
 		if (mpi_recv_int(&st, &v) == MPI_SUCCESS)
 			need--;
@@ -83,7 +84,7 @@ static void gate_rank(void)
 	int v;
 
 	if (mpi_send_int(0, TAG_READY, batch) != MPI_SUCCESS ||
-	    mpi_wait_msg(0, TAG_GO, &st, deadline, &mpi_world.aborted) != 1 ||
+	    mpi_wait_msg(0, TAG_GO, &st, deadline, &mpi_world.aborted, NAP_GATE) != 1 ||
 	    mpi_recv_int(&st, &v) != MPI_SUCCESS) {
 		/* No go: this rank does not start alone. */
 		if (!atomic_load(mpi_world.stop))

@@ -201,7 +201,10 @@ static int receive(const MPI_Status *st, const struct run *run, struct rank_run 
 		*why = xasprintf("its result could not be received");
 		ret = -EIO;
 	} else {
+		uint64_t t = mpi_now();
+
 		ret = decode(fd, run, rr, why);
+		gathered.add_ns += mpi_now() - t;
 	}
 	if (fd >= 0)
 		close(fd);
@@ -251,7 +254,7 @@ static void send_to_root(int ret, const char *cause, const struct run *run)
 		return;
 	}
 	free(buf);
-	while (mpi_wait_msg(0, MPI_ANY_TAG, &st, deadline, NULL) == 1) {
+	while (mpi_wait_msg(0, MPI_ANY_TAG, &st, deadline, NULL, NAP_IDLE) == 1) {
 		mpi_recv_int(&st, &v);
 		if (st.MPI_TAG == TAG_FINAL)
 			return;
@@ -300,7 +303,7 @@ static void gather_all(const struct run *run, struct strbuf *failed)
 		rr = &gathered.v[r];
 		rr->rank = (unsigned)r;
 		why = NULL;
-		while ((got = mpi_wait_msg(r, MPI_ANY_TAG, &st, deadline, NULL)) == 1 &&
+		while ((got = mpi_wait_msg(r, MPI_ANY_TAG, &st, deadline, NULL, NAP_GATE)) == 1 &&
 		       st.MPI_TAG != TAG_RESULT) {
 			/* A gate it reached, or a failure told before its result. */
 			mpi_recv_int(&st, &v);
@@ -390,6 +393,7 @@ int mpi_run_end(int ret, const char *cause, struct run *run, bool per_rank, char
 
 		reduce(run);
 		gathered.sum_ns += mpi_now() - t;
+		gathered.add_ns += mpi_now() - t;
 	}
 	*failed = sb.len ? strbuf_detach(&sb) : NULL;
 	strbuf_free(&sb);

@@ -37,6 +37,7 @@ struct run_ranks {
 	bool per_rank;	  /* --per-rank: a row per rank too */
 	uint64_t wait_ns; /* rank 0's wait for the last rank's results */
 	uint64_t sum_ns;  /* rank 0's time receiving, reading and adding them */
+	uint64_t add_ns;  /* of it, reading and adding: no MPI, no wait */
 };
 
 #endif

@@ -404,6 +404,7 @@ static void clients(struct json *j, const struct run *run, const struct jobset *
 	json_u64(j, "hosts", rk->hosts);
 	json_u64(j, "gather_wait_us", rk->wait_ns / 1000);
 	json_u64(j, "gather_sum_us", rk->sum_ns / 1000);
+	json_u64(j, "gather_add_us", rk->add_ns / 1000);
 	json_open(j, "clocks", '[');
 	for (r = 0; r < rk->n; r++) {
 		json_open(j, NULL, '{');
