@@ -223,6 +223,7 @@ struct job {
 	struct size_or_pct io_size;
 	struct size_or_pct offset;
 	struct size_or_pct offset_increment;
+	struct size_or_pct offset_rank_increment; /* under mpirun: rank N starts N of these later */
 	/* bytes a percentage start is rounded up to; 0: the smallest block */
 	uint64_t offset_align;
 

@@ -737,7 +737,7 @@ static int check_job(struct job *job, struct conflicts *c, char **cause)
 	if (ops && (ops->flags & ENGINE_F_NOFILES) &&
 	    (job->size.pct ||
 	     (!job->size.val && !job->filesize_min && !(ops->flags & ENGINE_F_BLOCKFILE)) ||
-	     job->offset.pct || job->offset_increment.pct))
+	     job->offset.pct || job->offset_increment.pct || job->offset_rank_increment.pct))
 		noted(c, job, cause,
 		      job_fail_at(job, "ioengine", cause,
 				  "ioengine=%s opens no file, so it needs size= (or filesize=) in "

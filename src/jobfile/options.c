@@ -438,6 +438,8 @@ const struct opt_def opt_table[OPT_NR] = {
 	  .help = "round a percentage offset up to this (0: the smallest block size)" },
 	[OPT_OFFSET_INCREMENT] = { .name = "offset_increment", .kind = &opt_kind_size_pct, F(offset_increment), .def = "0",
 	  .help = "added to offset for each clone" },
+	[OPT_OFFSET_RANK_INCREMENT] = { .name = "offset_rank_increment", .kind = &opt_kind_size_pct,
+	  F(offset_rank_increment), .def = "0", .help = "iogauge: added to offset for each MPI rank" },
 	[OPT_OPENDIR] = { .name = "opendir", .kind = &opt_kind_str, F(opendir),
 	  .help = "use every regular file below this directory" },
 	[OPT_OPENFILES] = { .name = "openfiles", .kind = &opt_kind_uint, F(openfiles), .max = 1000000, .def = "0",

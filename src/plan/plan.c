@@ -12,6 +12,7 @@
 #include "engines/engine.h"
 #include "jobfile/jobfile.h"
 #include "jobfile/options.h"
+#include "mpi/mpi.h"
 #include "plan/plan.h"
 #include "workload/rand.h"
 
@@ -85,11 +86,23 @@ static int plan_memory(struct job_plan *jp, uint64_t page, char **cause)
 static int plan_regions(struct job_plan *jp, char **cause)
 {
 	const struct job *job = jp->job;
-	uint64_t last = job->numjobs - 1, shift, first, end;
+	uint64_t last = job->numjobs - 1, shift, first, end, own;
+	uint64_t rstep = job->offset_rank_increment.pct ? 0 : job->offset_rank_increment.val;
 	const char *blame;
 
 	jp->nfiles = job->filename.n ? job->filename.n : job->nrfiles;
 	jp->start = job->offset.pct ? 0 : job->offset.val;
+	/* Under mpirun each rank's region starts rstep further on; every rank
+	 * checks the last rank's, so that all refuse the same job alike. */
+	if (__builtin_mul_overflow(rstep, (uint64_t)mpi_size() - 1, &shift) ||
+	    __builtin_add_overflow(jp->start, shift, &first))
+		return job_fail_at(job, "offset_rank_increment", cause,
+				   "offset=%llu plus offset_rank_increment=%llu for each of %u "
+				   "ranks is past 2^64 bytes",
+				   (unsigned long long)jp->start, (unsigned long long)rstep,
+				   mpi_size());
+	own = jp->start + rstep * mpi_rank();
+	jp->start = first;
 	jp->step = job->offset_increment.pct ? 0 : job->offset_increment.val;
 	if (job->filesize_min)
 		jp->len = job->filesize_max; /* the region ends there, or at the start */
@@ -107,8 +120,10 @@ static int plan_regions(struct job_plan *jp, char **cause)
 		end = first > jp->len ? first : jp->len;
 	else if (__builtin_add_overflow(first, jp->len, &end))
 		end = UINT64_MAX;
-	if (end <= PLAN_REGION_MAX)
+	if (end <= PLAN_REGION_MAX) {
+		jp->start = own;
 		return 0;
+	}
 	/* The largest part of the sum is the one to blame. */
 	if (job->filesize_min && jp->len > first)
 		blame = "filesize";
@@ -227,7 +242,13 @@ int plan_region_in_file(const struct job_plan *jp, unsigned clone, uint64_t size
 		bad |= __builtin_mul_overflow(add, (uint64_t)clone, &add);
 		bad |= __builtin_add_overflow(*start, add, start);
 	}
-	if ((job->offset.pct || job->offset_increment.pct) && *start % align)
+	if (job->offset_rank_increment.pct) {
+		add = plan_pct(size, job->offset_rank_increment.val);
+		bad |= __builtin_mul_overflow(add, (uint64_t)mpi_rank(), &add);
+		bad |= __builtin_add_overflow(*start, add, start);
+	}
+	if ((job->offset.pct || job->offset_increment.pct || job->offset_rank_increment.pct) &&
+	    *start % align)
 		bad |= __builtin_add_overflow(*start, align - *start % align, start);
 	if (bad) {
 		*start = UINT64_MAX;
@@ -238,7 +259,8 @@ int plan_region_in_file(const struct job_plan *jp, unsigned clone, uint64_t size
 	if (job->size.pct)
 		*len = plan_pct(size, job->size.val) / min_bs * min_bs;
 	/* A percentage takes its region from what is left after the start. */
-	if ((job->offset.pct || job->offset_increment.pct || job->size.pct) &&
+	if ((job->offset.pct || job->offset_increment.pct || job->offset_rank_increment.pct ||
+	     job->size.pct) &&
 	    (__builtin_add_overflow(*start, *len, &end) || end > size))
 		*len = size > *start ? size - *start : 0;
 	else if (!*len)

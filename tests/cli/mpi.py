@@ -179,6 +179,28 @@ def real_files(tmp):
           "text: the host row counts %d I/Os: %s" % (NP * 128, host_rows))
 
 
+def shared_file(tmp):
+    """offset_rank_increment: 4 ranks write a quarter each of one file."""
+    path = os.path.join(tmp, "shared")
+    job = ["--name=s", "--ioengine=psync", "--rw=write", "--size=256k", "--bs=4k",
+           "--filename=%s" % path, "--offset_rank_increment=256k", "--output-format=json"]
+    st, out, err = mpirun(job)
+    check(st == 0, "shared file: exit %d: %s" % (st, err.strip()))
+    size = os.path.getsize(path) if os.path.exists(path) else -1
+    check(size == NP * 256 * 1024, "shared file: %d bytes, 4 x 256 KiB" % size)
+    zero = bytes(4096)
+    empty = []
+    if size > 0:
+        with open(path, "rb") as f:
+            data = f.read()
+        empty = [i // 4096 for i in range(0, len(data), 4096) if data[i:i + 4096] == zero]
+    check(not empty, "shared file: every 4 KiB block written (unwritten: %s)" % empty[:8])
+    # Without MPI it is rank 0's: the same as no option.
+    st, out, err = capture([BIN] + job[:-1] + ["--filename=%s.1" % path])
+    check(st == 0 and os.path.getsize(path + ".1") == 256 * 1024,
+          "shared file, one rank: 256 KiB from offset 0 (exit %d %s)" % (st, err.strip()))
+
+
 def rank_fails(tmp):
     """Rank 2's folder is missing: it cannot open its file."""
     for r in (0, 1, 3):
@@ -219,6 +241,7 @@ def main():
         else:
             null_engine(tmp)
             real_files(tmp)
+            shared_file(tmp)
             rank_fails(tmp)
             bad_input()
     finally:
