@@ -202,7 +202,7 @@ static int load_run(const char *path, struct cmp_run *run, char **cause)
 {
 	json_error_t jerr;
 	json_t *doc, *jobs, *j;
-	size_t len = 0, i;
+	size_t len = 0, i, alls = 0;
 	char *text = slurp(path, &len), *start;
 	unsigned d;
 	int ret = 0;
@@ -224,6 +224,14 @@ static int load_run(const char *path, struct cmp_run *run, char **cause)
 	}
 	free(text);
 	jobs = json_object_get(doc, "jobs");
+	/* fio's client/server JSON, and iogauge's under mpirun: the summed
+	 * "All clients" entries (a single client's own when there are none). */
+	if (!jobs && (jobs = json_object_get(doc, "client_stats")))
+		json_array_foreach (jobs, i, j)
+			alls += !strcmp(json_string_value(json_object_get(j, "jobname"))
+						? json_string_value(json_object_get(j, "jobname"))
+						: "",
+					"All clients");
 	if (!json_is_array(jobs) || !json_array_size(jobs)) {
 		json_decref(doc);
 		return set_cause(cause, "%s: not an iogauge or fio JSON report (no \"jobs\")",
@@ -232,9 +240,12 @@ static int load_run(const char *path, struct cmp_run *run, char **cause)
 	run->path = xstrdup(path);
 	run->jobs = xcalloc(json_array_size(jobs), sizeof(*run->jobs));
 	json_array_foreach (jobs, i, j) {
-		struct cmp_job *cj = &run->jobs[run->nr++];
 		const char *name = json_string_value(json_object_get(j, "jobname"));
+		struct cmp_job *cj;
 
+		if (alls && strcmp(name ? name : "", "All clients"))
+			continue;
+		cj = &run->jobs[run->nr++];
 		cj->name = xstrdup(name ? name : "");
 		for (d = 0; d < 3 && !ret; d++)
 			ret = load_dir(json_object_get(j, dir_keys[d]), &cj->dir[d], path, cj->name,

@@ -92,20 +92,30 @@ static int encode(int ret, const char *cause, const struct run *run)
 	if (fd < 0)
 		return -errno;
 	err = put_u64(fd, WIRE_MAGIC);
-	err = err ?: put_u64(fd, (uint64_t)(int64_t)ret);
-	err = err ?: put_str(fd, ret ? cause : NULL);
-	err = err ?: put_str(fd, mpi_host());
-	err = err ?: put_u64(fd, ret ? 0 : run->duration);
-	err = err ?: put_u64(fd, (uint64_t)mpi_world.start_real);
-	err = err ?: put_u64(fd, nr);
+	if (!err)
+		err = put_u64(fd, (uint64_t)(int64_t)ret);
+	if (!err)
+		err = put_str(fd, ret ? cause : NULL);
+	if (!err)
+		err = put_str(fd, mpi_host());
+	if (!err)
+		err = put_u64(fd, ret ? 0 : run->duration);
+	if (!err)
+		err = put_u64(fd, (uint64_t)mpi_world.start_real);
+	if (!err)
+		err = put_u64(fd, nr);
 	for (i = 0; i < nr && !err; i++) {
 		const struct run_result *r = &run->results[i];
 
 		err = put_u64(fd, r->job_index);
-		err = err ?: put_u64(fd, r->clone);
-		err = err ?: put_u64(fd, (uint64_t)(int64_t)r->error_no);
-		err = err ?: put_str(fd, r->error);
-		err = err ?: stats_save(&r->stats, fd);
+		if (!err)
+			err = put_u64(fd, r->clone);
+		if (!err)
+			err = put_u64(fd, (uint64_t)(int64_t)r->error_no);
+		if (!err)
+			err = put_str(fd, r->error);
+		if (!err)
+			err = stats_save(&r->stats, fd);
 	}
 	if (err) {
 		close(fd);
@@ -125,12 +135,18 @@ static int decode(int fd, const struct run *run, struct rank_run *rr, char **why
 	err = get_u64(fd, &magic);
 	if (!err && magic != WIRE_MAGIC)
 		err = -EIO;
-	err = err ?: get_u64(fd, &ret);
-	err = err ?: get_str(fd, &rr->error);
-	err = err ?: get_str(fd, &rr->host);
-	err = err ?: get_u64(fd, &rr->duration);
-	err = err ?: get_u64(fd, &start);
-	err = err ?: get_u64(fd, &nr);
+	if (!err)
+		err = get_u64(fd, &ret);
+	if (!err)
+		err = get_str(fd, &rr->error);
+	if (!err)
+		err = get_str(fd, &rr->host);
+	if (!err)
+		err = get_u64(fd, &rr->duration);
+	if (!err)
+		err = get_u64(fd, &start);
+	if (!err)
+		err = get_u64(fd, &nr);
 	if (err) {
 		*why = xasprintf("its result could not be read: %s", strerror(-err));
 		return -EIO;
@@ -155,10 +171,14 @@ static int decode(int fd, const struct run *run, struct rank_run *rr, char **why
 
 		stats_init(&r->stats);
 		err = get_u64(fd, &job_index);
-		err = err ?: get_u64(fd, &clone);
-		err = err ?: get_u64(fd, &error_no);
-		err = err ?: get_str(fd, &r->error);
-		err = err ?: stats_load(&r->stats, fd);
+		if (!err)
+			err = get_u64(fd, &clone);
+		if (!err)
+			err = get_u64(fd, &error_no);
+		if (!err)
+			err = get_str(fd, &r->error);
+		if (!err)
+			err = stats_load(&r->stats, fd);
 		if (err) {
 			*why = xasprintf("its result could not be read: %s", strerror(-err));
 			return -EIO;

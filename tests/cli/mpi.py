@@ -163,6 +163,13 @@ def real_files(tmp):
     check(st == 0, "files, %d ranks: exit %d: %s" % (NP, st, err.strip()))
     if st == 0:
         check_run("files", json.loads(out), 128)
+        # A consumer: iogauge compare reads the All clients entries.
+        with open(os.path.join(tmp, "a.json"), "w") as f:
+            f.write(out)
+        st, out, err = capture([BIN, "compare", os.path.join(tmp, "a.json"),
+                                os.path.join(tmp, "a.json")])
+        check(st == 0 and "All clients  write  IOPS" in out,
+              "compare reads client_stats' All clients (exit %d): %s%s" % (st, out, err))
     for r in range(NP):
         path = os.path.join(tmp, "d%d" % r, "f.%d.0" % NP)
         check(os.path.exists(path) and os.path.getsize(path) == 512 * 1024,
