@@ -147,6 +147,7 @@ static const char usage[] =
 	"  --inflate-log=FILE  print the text of a log fio stored compressed (.fz)\n"
 	"  --merge-blktrace-only write each merge_blktrace_file and stop\n"
 	"  --per-rank          under mpirun, a report row per rank besides each host's\n"
+	"  --rank-stonewall    under mpirun, the first rank to finish its jobs stops every rank\n"
 	"  --idle-prof=MODE    CPU idleness during the run: system, percpu; calibrate: the unit only\n"
 	"  --aux-path=DIR      write verify state and verify_dump files in DIR, not here\n"
 	"  --profile=NAME      add the jobs of fio's built-in benchmark NAME (tiobench, act)\n"
@@ -490,7 +491,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	t0 = run_now();
 	triggering = trigger_start(&tg, cli->trigger_file, cli->trigger_timeout, cli->trigger_cmd,
 				   &stop);
-	mpi_run_begin(&stop, &watch);
+	mpi_run_begin(&stop, &watch, cli->rank_stonewall);
 	ret = run_jobs(plan, &stop, &watch, &run, &cause);
 	/* MPI: rank 0 sums every rank's results into run and names the failed. */
 	ret = mpi_run_end(ret, cause, &run, cli->per_rank, &ranks_failed);

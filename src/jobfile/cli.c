@@ -25,7 +25,7 @@ static const char *const cli_flags[] = {
 	"trigger",	 "crctest",	   "bandwidth-log", "inflate-log",  "merge-blktrace-only",
 	"idle-prof",	 "aux-path",	   "profile",	    "html",
 	"status-interval", "summary",	   "bundle",
-	"per-rank",
+	"per-rank",	 "rank-stonewall",
 };
 /* clang-format on */
 
@@ -376,6 +376,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 			ret = cli->bundle ? 0 : -EINVAL;
 		} else if (!strcmp(name, "per-rank") && !eq) {
 			cli->per_rank = true;
+		} else if (!strcmp(name, "rank-stonewall") && !eq) {
+			cli->rank_stonewall = true;
 		} else if (!strcmp(name, "crctest")) {
 			cli->crctest = eq ? eq + 1 : "";
 		} else if (!strcmp(name, "cmdhelp")) {

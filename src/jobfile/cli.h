@@ -56,6 +56,7 @@ struct cli {
 	bool summary;		  /* --summary: the run in one line after the report */
 	const char *bundle;	  /* --bundle=PATH: the run's .tar.gz, or NULL; into argv */
 	bool per_rank;		  /* --per-rank: MPI, a report row per rank */
+	bool rank_stonewall;	  /* --rank-stonewall: MPI, the first rank done stops all */
 	bool act_prep;		  /* --profile=act --prep: its table counts no I/O, as fio's */
 	uint32_t act_rows;	  /* --profile=act: its table's slices; 0: not act */
 	uint64_t act_slice_ns;	  /* --profile=act: a slice's length (--slice-duration) */

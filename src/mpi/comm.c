@@ -207,8 +207,10 @@ void mpi_abort_all(void)
 
 	if (atomic_exchange(&mpi_world.aborted, true))
 		return;
-	if (mpi_world.stop && !atomic_load(mpi_world.stop))
+	if (mpi_world.stop && !atomic_load(mpi_world.stop)) {
+		atomic_store(&mpi_world.stop_ours, true);
 		atomic_store(mpi_world.stop, SIGTERM);
+	}
 	for (r = 1; r < mpi_world.size; r++)
 		mpi_send_int(r, TAG_ABORT, 0);
 }

@@ -27,6 +27,7 @@ enum mpi_tag {
 };
 
 #define FAIL_STOPPED 0x10000 /* with the rank: stopped by a signal, not failed */
+#define FAIL_DONE    0x20000 /* with the rank: done first (--rank-stonewall) */
 
 struct mpi_world {
 	bool on; /* started by mpirun with more than one rank */
@@ -38,6 +39,10 @@ struct mpi_world {
 	uint64_t timeout_ns; /* IOGAUGE_MPI_TIMEOUT */
 	bool must_abort;     /* a rank did not answer: MPI_Finalize would wait for it */
 	int64_t start_real;  /* CLOCK_REALTIME ns when this rank passed its first gate; 0: not */
+	int64_t end_real;    /* ... when its run ended */
+	bool rank_stonewall; /* --rank-stonewall */
+	atomic_bool stonewalled; /* rank 0: a rank done first stopped the rest */
+	atomic_bool stop_ours;	 /* the run's stop was stored by the abort, not a signal */
 };
 
 extern struct mpi_world mpi_world;

@@ -32,16 +32,20 @@ static void *watch_ranks(void *arg)
 	while (atomic_load(&watching)) {
 		if (mpi_world.rank == 0) {
 			got = mpi_wait_msg(MPI_ANY_SOURCE, TAG_FAIL, &st, 0, NULL, 0);
-			if (got == 1 && mpi_recv_int(&st, &v) == MPI_SUCCESS)
+			if (got == 1 && mpi_recv_int(&st, &v) == MPI_SUCCESS) {
+				if (v & FAIL_DONE)
+					atomic_store(&mpi_world.stonewalled, true);
 				mpi_abort_all();
-			else if (atomic_load(mpi_world.stop))
+			} else if (atomic_load(mpi_world.stop))
 				mpi_abort_all(); /* Ctrl-C on rank 0's terminal */
 		} else {
 			got = mpi_wait_msg(0, TAG_ABORT, &st, 0, NULL, 0);
 			if (got == 1 && mpi_recv_int(&st, &v) == MPI_SUCCESS) {
 				atomic_store(&mpi_world.aborted, true);
-				if (!atomic_load(mpi_world.stop))
+				if (!atomic_load(mpi_world.stop)) {
+					atomic_store(&mpi_world.stop_ours, true);
 					atomic_store(mpi_world.stop, SIGTERM);
+				}
 			} else if (!told && atomic_load(mpi_world.stop) &&
 				   !atomic_load(&mpi_world.aborted)) {
 				told = true;
@@ -106,11 +110,12 @@ static void gate(void *arg)
 	batch++;
 }
 
-void mpi_run_begin(atomic_int *stop, struct run_watch *watch)
+void mpi_run_begin(atomic_int *stop, struct run_watch *watch, bool rank_stonewall)
 {
 	if (!mpi_world.on || mpi_world.size < 2)
 		return;
 	mpi_world.stop = stop;
+	mpi_world.rank_stonewall = rank_stonewall;
 	mpi_clock_measure();
 	watch->gate = gate;
 	watch->gate_arg = NULL;

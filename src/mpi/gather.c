@@ -93,6 +93,10 @@ static int encode(int ret, const char *cause, const struct run *run)
 		return -errno;
 	err = put_u64(fd, WIRE_MAGIC);
 	if (!err)
+		err = put_u64(fd, (uint64_t)mpi_world.end_real);
+	if (!err)
+		err = put_u64(fd, ret ? 1 : run->interrupted);
+	if (!err)
 		err = put_u64(fd, (uint64_t)(int64_t)ret);
 	if (!err)
 		err = put_str(fd, ret ? cause : NULL);
@@ -128,13 +132,17 @@ static int encode(int ret, const char *cause, const struct run *run)
  * against @run's.  0, or -EIO with *why. */
 static int decode(int fd, const struct run *run, struct rank_run *rr, char **why)
 {
-	uint64_t magic, ret, nr, job_index, clone, error_no, start;
+	uint64_t magic, ret, nr, job_index, clone, error_no, start, end, stopped;
 	unsigned i;
 	int err;
 
 	err = get_u64(fd, &magic);
 	if (!err && magic != WIRE_MAGIC)
 		err = -EIO;
+	if (!err)
+		err = get_u64(fd, &end);
+	if (!err)
+		err = get_u64(fd, &stopped);
 	if (!err)
 		err = get_u64(fd, &ret);
 	if (!err)
@@ -153,8 +161,12 @@ static int decode(int fd, const struct run *run, struct rank_run *rr, char **why
 	}
 	mpi_clock_of((int)rr->rank, &rr->clock_offset_ns, &rr->rtt_ns);
 	/* On rank 0's clock, against rank 0's own start. */
-	if (start && mpi_world.start_real)
+	rr->done_ns = -1;
+	rr->stopped = stopped != 0;
+	if (start && mpi_world.start_real) {
 		rr->start_skew_ns = (int64_t)start - rr->clock_offset_ns - mpi_world.start_real;
+		rr->done_ns = (int64_t)end - rr->clock_offset_ns - mpi_world.start_real;
+	}
 	if (ret && !rr->error)
 		rr->error = xasprintf("its run could not start: %s", strerror((int)-(int64_t)ret));
 	if (nr && nr != run->nr) {
@@ -234,7 +246,7 @@ static int receive(const MPI_Status *st, const struct run *run, struct rank_run 
 
 /* A rank other than 0: its outcome to rank 0, then rank 0's last word
  * awaited (everything rank 0 sent before it is read and dropped). */
-static void send_to_root(int ret, const char *cause, const struct run *run)
+static void send_to_root(int ret, const char *cause, const struct run *run, bool done_first)
 {
 	uint64_t deadline = mpi_now() + mpi_world.timeout_ns;
 	struct timespec nap = { 0, 200000 };
@@ -244,8 +256,8 @@ static void send_to_root(int ret, const char *cause, const struct run *run)
 	off_t len = 0;
 	int fd, done = 0, v;
 
-	if (ret && !atomic_load(&mpi_world.aborted))
-		mpi_send_int(0, TAG_FAIL, mpi_world.rank);
+	if ((ret || done_first) && !atomic_load(&mpi_world.aborted))
+		mpi_send_int(0, TAG_FAIL, mpi_world.rank | (ret ? 0 : FAIL_DONE));
 	fd = encode(ret, cause, run);
 	if (fd >= 0) {
 		len = lseek(fd, 0, SEEK_END);
@@ -297,6 +309,8 @@ static void keep_own(const struct run *run, struct rank_run *rr)
 
 	rr->host = xstrdup(mpi_host());
 	rr->duration = run->duration;
+	rr->stopped = run->interrupted;
+	rr->done_ns = mpi_world.start_real ? mpi_world.end_real - mpi_world.start_real : -1;
 	rr->nr = run->nr;
 	rr->results = xcalloc(run->nr ? run->nr : 1, sizeof(*rr->results));
 	for (i = 0; i < run->nr; i++) {
@@ -389,20 +403,27 @@ static void reduce(struct run *run)
 int mpi_run_end(int ret, const char *cause, struct run *run, bool per_rank, char **failed)
 {
 	struct strbuf sb = { 0 };
+	bool done_first;
 
 	*failed = NULL;
 	if (!mpi_world.on || mpi_world.size < 2)
 		return ret;
+	mpi_world.end_real = mpi_realtime();
+	/* --rank-stonewall: a rank that ran its jobs to their end stops the rest. */
+	done_first = mpi_world.rank_stonewall && !ret && !run->interrupted;
 	mpi_watch_end();
 	if (mpi_world.rank) {
-		send_to_root(ret, cause, run);
+		send_to_root(ret, cause, run, done_first);
 		return ret;
 	}
-	if (ret)
+	if (done_first && !atomic_load(&mpi_world.aborted))
+		atomic_store(&mpi_world.stonewalled, true);
+	if (ret || done_first)
 		mpi_abort_all();
 	gathered.n = (unsigned)mpi_world.size;
 	gathered.v = xcalloc(gathered.n, sizeof(*gathered.v));
 	gathered.per_rank = per_rank;
+	gathered.rank_stonewall = mpi_world.rank_stonewall;
 	if (!ret)
 		keep_own(run, &gathered.v[0]);
 	else
@@ -414,6 +435,10 @@ int mpi_run_end(int ret, const char *cause, struct run *run, bool per_rank, char
 		reduce(run);
 		gathered.sum_ns += mpi_now() - t;
 		gathered.add_ns += mpi_now() - t;
+		/* Stopped by the rank stonewall only: the run ended as asked. */
+		gathered.stonewalled = atomic_load(&mpi_world.stonewalled);
+		if (gathered.stonewalled && atomic_load(&mpi_world.stop_ours))
+			run->interrupted = false;
 	}
 	*failed = sb.len ? strbuf_detach(&sb) : NULL;
 	strbuf_free(&sb);

@@ -40,7 +40,9 @@ int mpi_agree(int status);
 /*
  * The run's hooks: mpi_run_begin sets @watch's gate (every rank starts
  * each stonewall group together) and watches for a rank that fails or is
- * stopped, which stores SIGTERM in *@stop on every rank.  mpi_run_end,
+ * stopped, which stores SIGTERM in *@stop on every rank; with
+ * @rank_stonewall (--rank-stonewall) a rank that finishes its jobs stops
+ * the others too, as IOR's stonewall, and that is no interruption.  mpi_run_end,
  * after run_jobs returned @ret: every rank's results sent to rank 0,
  * which sums them into @run (each clone's counters and histograms, as
  * numjobs clones add) and keeps each rank's in run->ranks (@per_rank:
@@ -48,7 +50,7 @@ int mpi_agree(int status);
  * names each rank that failed with its host and cause, one a line, or
  * is NULL.
  */
-void mpi_run_begin(atomic_int *stop, struct run_watch *watch);
+void mpi_run_begin(atomic_int *stop, struct run_watch *watch, bool rank_stonewall);
 int mpi_run_end(int ret, const char *cause, struct run *run, bool per_rank, char **failed);
 
 /* The end, with this rank's exit @status: the one to exit with. */

@@ -28,16 +28,22 @@ struct rank_run {
 	/* ns: when it passed the first gate, on rank 0's clock, minus when
 	 * rank 0 did: how together the ranks started; 0 if it did not. */
 	int64_t start_skew_ns;
+	/* ns: when its run ended, on rank 0's clock, after rank 0's start;
+	 * -1: not known (it did not start). */
+	int64_t done_ns;
+	bool stopped; /* its run was stopped (a signal, a failed rank, --rank-stonewall) */
 };
 
 struct run_ranks {
 	struct rank_run *v; /* by rank */
 	unsigned n;
-	unsigned hosts;	  /* distinct host names */
-	bool per_rank;	  /* --per-rank: a row per rank too */
-	uint64_t wait_ns; /* rank 0's wait for the last rank's results */
-	uint64_t sum_ns;  /* rank 0's time receiving, reading and adding them */
-	uint64_t add_ns;  /* of it, reading and adding: no MPI, no wait */
+	unsigned hosts;	     /* distinct host names */
+	bool per_rank;	     /* --per-rank: a row per rank too */
+	uint64_t wait_ns;    /* rank 0's wait for the last rank's results */
+	uint64_t sum_ns;     /* rank 0's time receiving, reading and adding them */
+	uint64_t add_ns;     /* of it, reading and adding: no MPI, no wait */
+	bool rank_stonewall; /* --rank-stonewall was given */
+	bool stonewalled;    /* ... and a rank done first stopped the others */
 };
 
 #endif

@@ -38,10 +38,11 @@ int mpi_agree(int status)
 	return status;
 }
 
-void mpi_run_begin(atomic_int *stop, struct run_watch *watch)
+void mpi_run_begin(atomic_int *stop, struct run_watch *watch, bool rank_stonewall)
 {
 	(void)stop;
 	(void)watch;
+	(void)rank_stonewall;
 }
 
 int mpi_run_end(int ret, const char *cause, struct run *run, bool per_rank, char **failed)

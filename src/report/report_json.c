@@ -405,6 +405,8 @@ static void clients(struct json *j, const struct run *run, const struct jobset *
 	json_u64(j, "gather_wait_us", rk->wait_ns / 1000);
 	json_u64(j, "gather_sum_us", rk->sum_ns / 1000);
 	json_u64(j, "gather_add_us", rk->add_ns / 1000);
+	json_u64(j, "rank_stonewall", rk->rank_stonewall);
+	json_u64(j, "stonewalled", rk->stonewalled);
 	json_open(j, "clocks", '[');
 	for (r = 0; r < rk->n; r++) {
 		json_open(j, NULL, '{');
@@ -413,6 +415,8 @@ static void clients(struct json *j, const struct run *run, const struct jobset *
 		json_i64(j, "clock_offset_ns", rk->v[r].clock_offset_ns);
 		json_u64(j, "clock_rtt_ns", rk->v[r].rtt_ns);
 		json_i64(j, "start_skew_ns", rk->v[r].start_skew_ns);
+		json_i64(j, "done_ns", rk->v[r].done_ns);
+		json_u64(j, "stopped", rk->v[r].stopped);
 		json_close(j, '}');
 	}
 	json_close(j, ']');

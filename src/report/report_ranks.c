@@ -67,6 +67,35 @@ static void row_print(const char *name, const struct row *w, const struct rank_r
 	strbuf_addc(sb, '\n');
 }
 
+/* elbencho's pair: when the first rank and the last one were done. */
+static void done_lines(const struct run_ranks *rk, struct strbuf *sb)
+{
+	int first = -1, last = -1;
+	unsigned r;
+
+	for (r = 0; r < rk->n; r++) {
+		if (rk->v[r].done_ns < 0)
+			continue;
+		if (first < 0 || rk->v[r].done_ns < rk->v[first].done_ns)
+			first = (int)r;
+		if (last < 0 || rk->v[r].done_ns > rk->v[last].done_ns)
+			last = (int)r;
+	}
+	if (first < 0)
+		return;
+	strbuf_addf(sb,
+		    "Done: first rank %d (%s) at %.4f s, last rank %d (%s) at %.4f s, after rank "
+		    "0's start on its clock\n",
+		    first, rk->v[first].host, (double)rk->v[first].done_ns / 1e9, last,
+		    rk->v[last].host, (double)rk->v[last].done_ns / 1e9);
+	if (rk->stonewalled)
+		strbuf_addf(sb,
+			    "--rank-stonewall: rank %d finished its jobs first and stopped the "
+			    "others, the last %.3f ms later (the wear-out); the figures are the "
+			    "ranks' sum to then\n",
+			    first, (double)(rk->v[last].done_ns - rk->v[first].done_ns) / 1e6);
+}
+
 static const char header[] = "  %-20s %5s %11s %11s %11s %11s %12s %10s %10s %7s";
 
 void report_ranks(const struct run *run, struct strbuf *sb)
@@ -97,6 +126,7 @@ void report_ranks(const struct run *run, struct strbuf *sb)
 		row_print(rk->v[r].host, &w, NULL, sb);
 		hist_free(&w.lat);
 	}
+	done_lines(rk, sb);
 	if (!rk->per_rank)
 		goto units;
 	strbuf_addf(sb, "\nRanks:\n");

@@ -208,6 +208,42 @@ def shared_file(tmp):
           "shared file, one rank: 256 KiB from offset 0 (exit %d %s)" % (st, err.strip()))
 
 
+def stonewall():
+    """Rank r paced at 100 x 4^r IOPS, 200 I/Os each: rank 3 is done
+    first (31 ms), rank 0 last (2 s).  --rank-stonewall stops every rank
+    when rank 3 is done; without it each does its 200."""
+    def run(flag):
+        argv = ["mpirun", "--oversubscribe", "-np", str(NP), "--mca",
+                "btl_vader_single_copy_mechanism", "none", "sh", "-c",
+                'exec "$0" "$@" --rate_iops=$((100 << (2 * OMPI_COMM_WORLD_RANK)))', BIN,
+                "--name=s", "--ioengine=null", "--rw=read", "--bs=4k", "--size=1m",
+                "--number_ios=200", "--output-format=json"] + flag
+        st, out, err = capture(argv, timeout=60, env=mpirun_env())
+        check(st == 0, "stonewall %s: exit %d: %s" % (flag, st, err.strip()))
+        return json.loads(out) if st == 0 else None
+
+    for flag in ([], ["--rank-stonewall"]):
+        doc = run(flag)
+        if not doc:
+            continue
+        done = {c["rank"]: c for c in doc["mpi"]["clocks"]}
+        ios = {e["port"]: e["read"]["total_ios"] for e in doc["client_stats"]
+               if e["jobname"] != "All clients"}
+        first = min(done, key=lambda r: done[r]["done_ns"])
+        last = max(done, key=lambda r: done[r]["done_ns"])
+        check(first == 3 and ios[3] == 200 and not done[3]["stopped"],
+              "stonewall %s: rank 3 done first with its 200 I/Os: %s %s" % (flag, done, ios))
+        if flag:
+            check(doc["mpi"]["stonewalled"] == 1 and ios[0] < 200 and done[0]["stopped"],
+                  "--rank-stonewall: rank 0 stopped short of 200 I/Os: %s" % ios)
+            alls = [e for e in doc["client_stats"] if e["jobname"] == "All clients"]
+            check(alls and alls[0]["read"]["total_ios"] == sum(ios.values()),
+                  "--rank-stonewall: All clients sums what each did: %s" % ios)
+        else:
+            check(last == 0 and all(v == 200 for v in ios.values()),
+                  "no stonewall: rank 0 done last, every rank did 200: %s %s" % (last, ios))
+
+
 def rank_fails(tmp):
     """Rank 2's folder is missing: it cannot open its file."""
     for r in (0, 1, 3):
@@ -249,6 +285,7 @@ def main():
             null_engine(tmp)
             real_files(tmp)
             shared_file(tmp)
+            stonewall()
             rank_fails(tmp)
             bad_input()
     finally:
