@@ -13,6 +13,7 @@
 
 #include "mpi/comm.h"
 #include "mpi/mpi.h"
+#include "run/forkgate.h"
 #include "run/run.h"
 
 static pthread_t watcher;
@@ -30,6 +31,8 @@ static void *watch_ranks(void *arg)
 
 	(void)arg;
 	while (atomic_load(&watching)) {
+		/* MPI calls may allocate: no clone is forked meanwhile (forkgate.h). */
+		forkgate_hold();
 		if (mpi_world.rank == 0) {
 			got = mpi_wait_msg(MPI_ANY_SOURCE, TAG_FAIL, &st, 0, NULL, 0);
 			if (got == 1 && mpi_recv_int(&st, &v) == MPI_SUCCESS) {
@@ -52,6 +55,7 @@ static void *watch_ranks(void *arg)
 				mpi_send_int(0, TAG_FAIL, mpi_world.rank | FAIL_STOPPED);
 			}
 		}
+		forkgate_release();
 		if (got != 1)
 			nanosleep(&nap, NULL);
 	}
@@ -120,7 +124,7 @@ void mpi_run_begin(atomic_int *stop, struct run_watch *watch, bool rank_stonewal
 	watch->gate = gate;
 	watch->gate_arg = NULL;
 	atomic_store(&watching, true);
-	if (pthread_create(&watcher, NULL, watch_ranks, NULL))
+	if (forkgate_thread(&watcher, watch_ranks, NULL))
 		atomic_store(&watching, false);
 }
 
