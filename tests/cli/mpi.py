@@ -25,6 +25,15 @@ from clitest import capture, check, finish
 BIN = os.environ.get("IOGAUGE_BIN", "build/iogauge")
 HOST = socket.gethostname()
 NP = 4
+# Where the ranks run (tests/cli/mpi_hosts.py sets both for two network
+# namespaces): mpirun's placement arguments, and each rank's host name.
+LAUNCH = ["--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"]
+HOSTS = [HOST] * NP
+
+
+def host_names():
+    """The distinct hosts, in rank order."""
+    return [h for i, h in enumerate(HOSTS) if h not in HOSTS[:i]]
 
 
 def mpirun_env():
@@ -41,8 +50,7 @@ def mpirun_env():
 def mpirun(args, np=NP, cwd=None, timeout=60):
     # Four ranks on two cores: --oversubscribe.  Shared memory without
     # CMA (ptrace may be refused in a container).
-    argv = ["mpirun", "--oversubscribe", "-np", str(np),
-            "--mca", "btl_vader_single_copy_mechanism", "none", BIN] + args
+    argv = ["mpirun", "-np", str(np)] + LAUNCH + [BIN] + args
     return capture(argv, cwd=cwd, timeout=timeout, env=mpirun_env())
 
 
@@ -96,8 +104,8 @@ def check_run(name, doc, one_rank_ios):
         return
     ranks, alls = sums(doc, "client_stats")
     check(sorted(ranks) == list(range(NP)), "%s: entries of ranks %s" % (name, sorted(ranks)))
-    check(all(e["hostname"] == HOST for e in doc["client_stats"]),
-          "%s: every entry's hostname is %s" % (name, HOST))
+    check(all(e["hostname"] == HOSTS[e["port"]] for e in doc["client_stats"]),
+          "%s: every entry's hostname is its rank's, %s" % (name, HOSTS))
     check(len(alls) == 1, "%s: one All clients entry, not %d" % (name, len(alls)))
     if not alls:
         return
@@ -123,7 +131,8 @@ def check_run(name, doc, one_rank_ios):
     # One host, one clock: each measured offset is within its error (half
     # the ping's round trip), and every rank started (skew measured).
     m = doc.get("mpi", {})
-    check(m.get("ranks") == NP and m.get("hosts") == 1, "%s: mpi ranks and hosts: %s" % (name, m))
+    check(m.get("ranks") == NP and m.get("hosts") == len(host_names()),
+          "%s: mpi ranks and hosts: %s" % (name, m))
     clocks = m.get("clocks", [])
     check(len(clocks) == NP and all(
         abs(c["clock_offset_ns"]) * 2 <= c["clock_rtt_ns"] for c in clocks[1:]),
@@ -174,16 +183,24 @@ def real_files(tmp):
         path = os.path.join(tmp, "d%d" % r, "f.%d.0" % NP)
         check(os.path.exists(path) and os.path.getsize(path) == 512 * 1024,
               "files: rank %d wrote %s (512 KiB)" % (r, path))
-    # The text report: the summed entry, a host row and (--per-rank) a row per rank.
+    text_rows(job)
+
+
+def text_rows(job):
+    """The text report: the summed entry, a row per host and (--per-rank)
+    a row per rank, 128 I/Os each."""
     st, out, err = mpirun(["--per-rank"] + job)
-    check(st == 0 and "Hosts: %d ranks on 1 host" % NP in out,
+    nh = len(host_names())
+    check(st == 0 and "Hosts: %d ranks on %d host%s" % (NP, nh, "" if nh == 1 else "s") in out,
           "text: the hosts table (exit %d)\n%s" % (st, out))
     rows = [line for line in out.splitlines() if line.strip().startswith(tuple(
-        "%d (%s)" % (r, HOST) for r in range(NP)))]
+        "%d (%s)" % (r, HOSTS[r]) for r in range(NP)))]
     check(len(rows) == NP, "text: --per-rank gives %d rank rows: %s" % (NP, rows))
-    host_rows = [line.split() for line in out.splitlines() if line.split()[:2] == [HOST, str(NP)]]
-    check(len(host_rows) == 1 and host_rows[0][6] == str(NP * 128),
-          "text: the host row counts %d I/Os: %s" % (NP * 128, host_rows))
+    for h in host_names():
+        n = HOSTS.count(h)
+        row = [line.split() for line in out.splitlines() if line.split()[:2] == [h, str(n)]]
+        check(len(row) == 1 and row[0][6] == str(n * 128),
+              "text: host %s's row counts %d I/Os: %s" % (h, n * 128, row))
 
 
 def shared_file(tmp):
@@ -209,15 +226,14 @@ def shared_file(tmp):
 
 
 def stonewall():
-    """Rank r paced at 100 x 4^r IOPS, 200 I/Os each: rank 3 is done
-    first (31 ms), rank 0 last (2 s).  --rank-stonewall stops every rank
-    when rank 3 is done; without it each does its 200."""
+    """Rank r paced at 200 x 4^r IOPS, 100 I/Os each: rank 3 is done
+    first (8 ms), rank 0 last (0.5 s).  --rank-stonewall stops every rank
+    when rank 3 is done; without it each does its 100."""
     def run(flag):
-        argv = ["mpirun", "--oversubscribe", "-np", str(NP), "--mca",
-                "btl_vader_single_copy_mechanism", "none", "sh", "-c",
-                'exec "$0" "$@" --rate_iops=$((100 << (2 * OMPI_COMM_WORLD_RANK)))', BIN,
+        argv = ["mpirun", "-np", str(NP)] + LAUNCH + ["sh", "-c",
+                'exec "$0" "$@" --rate_iops=$((200 << (2 * OMPI_COMM_WORLD_RANK)))', BIN,
                 "--name=s", "--ioengine=null", "--rw=read", "--bs=4k", "--size=1m",
-                "--number_ios=200", "--output-format=json"] + flag
+                "--number_ios=100", "--output-format=json"] + flag
         st, out, err = capture(argv, timeout=60, env=mpirun_env())
         check(st == 0, "stonewall %s: exit %d: %s" % (flag, st, err.strip()))
         return json.loads(out) if st == 0 else None
@@ -231,17 +247,17 @@ def stonewall():
                if e["jobname"] != "All clients"}
         first = min(done, key=lambda r: done[r]["done_ns"])
         last = max(done, key=lambda r: done[r]["done_ns"])
-        check(first == 3 and ios[3] == 200 and not done[3]["stopped"],
-              "stonewall %s: rank 3 done first with its 200 I/Os: %s %s" % (flag, done, ios))
+        check(first == 3 and ios[3] == 100 and not done[3]["stopped"],
+              "stonewall %s: rank 3 done first with its 100 I/Os: %s %s" % (flag, done, ios))
         if flag:
-            check(doc["mpi"]["stonewalled"] == 1 and ios[0] < 200 and done[0]["stopped"],
-                  "--rank-stonewall: rank 0 stopped short of 200 I/Os: %s" % ios)
+            check(doc["mpi"]["stonewalled"] == 1 and ios[0] < 100 and done[0]["stopped"],
+                  "--rank-stonewall: rank 0 stopped short of 100 I/Os: %s" % ios)
             alls = [e for e in doc["client_stats"] if e["jobname"] == "All clients"]
             check(alls and alls[0]["read"]["total_ios"] == sum(ios.values()),
                   "--rank-stonewall: All clients sums what each did: %s" % ios)
         else:
-            check(last == 0 and all(v == 200 for v in ios.values()),
-                  "no stonewall: rank 0 done last, every rank did 200: %s %s" % (last, ios))
+            check(last == 0 and all(v == 100 for v in ios.values()),
+                  "no stonewall: rank 0 done last, every rank did 100: %s %s" % (last, ios))
 
 
 def rank_fails(tmp):
@@ -255,15 +271,19 @@ def rank_fails(tmp):
     secs = time.monotonic() - t0
     check(st != 0, "fault: exit %d, not 0" % st)
     check(secs < 10, "fault: ended in %.1f s" % secs)
-    check("rank 2 (%s): %s/u2/f: No such file or directory" % (HOST, tmp) in err,
+    check("rank 2 (%s): %s/u2/f: No such file or directory" % (HOSTS[2], tmp) in err,
           "fault: rank 2 and its host named: %s" % err.strip())
     left = [os.path.join("u%d" % r, f) for r in (0, 1, 3)
             for f in os.listdir(os.path.join(tmp, "u%d" % r))]
     check(not left, "fault: the other ranks removed their unlink=1 files: %s" % left)
     try:
-        failed = json.loads(out)["failed_ranks"]
+        doc = json.loads(out)
+        failed = doc["failed_ranks"]
     except (ValueError, KeyError):
-        failed = None
+        doc, failed = {}, None
+    check(all(e["hostname"] == HOSTS[e["port"]] for e in doc.get("client_stats", [])
+              if e["jobname"] != "All clients"),
+          "fault: each rank's entries name its host %s" % HOSTS)
     check(failed is not None and [f["rank"] for f in failed] == [2],
           "fault: the JSON's failed_ranks names rank 2: %s" % failed)
 
