@@ -27,6 +27,10 @@ struct mpi_world mpi_world = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static int rank0_status;
 static int own_status;
 static bool agreed;
+/* Rank 0: every rank's host name, gathered once the run is agreed, so
+ * that a rank that never sends its result is still named with its host. */
+#define HOST_LEN 256
+static char (*hosts)[HOST_LEN];
 
 uint64_t mpi_now(void)
 {
@@ -132,7 +136,25 @@ int mpi_agree(int status)
 	if (!out[0] && out[1] == PHASE_EXIT)
 		out[0] = 2;
 	mpi_world.ran = !out[0];
+	if (mpi_world.ran) {
+		char own[HOST_LEN] = "";
+
+		strncpy(own, mpi_host(), HOST_LEN - 1);
+		if (mpi_world.rank == 0)
+			hosts = xcalloc((size_t)mpi_world.size, sizeof(*hosts));
+		pthread_mutex_lock(&mpi_world.lock);
+		if (MPI_Gather(own, HOST_LEN, MPI_CHAR, hosts, HOST_LEN, MPI_CHAR, 0,
+			       MPI_COMM_WORLD) != MPI_SUCCESS &&
+		    hosts)
+			memset(hosts, 0, (size_t)mpi_world.size * sizeof(*hosts));
+		pthread_mutex_unlock(&mpi_world.lock);
+	}
 	return out[0];
+}
+
+const char *mpi_host_of(int r)
+{
+	return hosts && r >= 0 && r < mpi_world.size && hosts[r][0] ? hosts[r] : "?";
 }
 
 int mpi_finish(int status)
@@ -148,6 +170,8 @@ int mpi_finish(int status)
 	if (mpi_world.rank > 0 && mpi_world.size > 1)
 		mpi_capture_end(!mpi_world.ran && own_status && !rank0_status);
 	mpi_gathered_free();
+	free(hosts);
+	hosts = NULL;
 	if (mpi_world.must_abort) {
 		fflush(stdout);
 		fflush(stderr);

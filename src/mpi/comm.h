@@ -66,6 +66,8 @@ int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atom
 #define NAP_IDLE 5000000ull
 /* Receives the int message *st announced. */
 int mpi_recv_int(const MPI_Status *st, int *v);
+/* Rank 0: rank @r's host name as mpi_agree gathered it, or "?". */
+const char *mpi_host_of(int r);
 /* Rank 0: every rank told to stop, and this one stopped (once). */
 void mpi_abort_all(void);
 

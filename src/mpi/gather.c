@@ -296,7 +296,8 @@ static int receive(const MPI_Status *st, const struct run *run, struct rank_run 
  * awaited (everything rank 0 sent before it is read and dropped). */
 static void send_to_root(int ret, const char *cause, const struct run *run, bool done_first)
 {
-	uint64_t deadline = mpi_now() + mpi_world.timeout_ns;
+	/* Twice rank 0's: it may wait that long for another rank first. */
+	uint64_t deadline = mpi_now() + 2 * mpi_world.timeout_ns;
 	struct timespec nap = { 0, 200000 };
 	MPI_Request req;
 	MPI_Status st;
@@ -433,7 +434,7 @@ static void gather_all(const struct run *run, struct strbuf *failed)
 			mpi_world.must_abort = true;
 		}
 		if (!rr->host)
-			rr->host = xstrdup("?");
+			rr->host = xstrdup(mpi_host_of(r));
 	}
 	free(got);
 	for (r = 1; r < mpi_world.size; r++)
