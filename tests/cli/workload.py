@@ -209,9 +209,15 @@ def rates(tmp):
               j["read"]["iops"])
     j, _ = jrun(tmp, "thinktime=2000\nthinktime_spin=2000\ninvalidate=0\n", runtime=2)
     if j:
+        # A spin is busy: CPU time per I/O near the 2 ms think (a sleep
+        # would use next to none).  A loaded machine preempts the spinner,
+        # so both IOPS and CPU% fall (CI, gcc pass beside helpers: 262 IOPS
+        # at 43%, 1.6 ms of CPU an I/O): CPU per I/O is what stays.
         usr = j["usr_cpu"] + j["sys_cpu"]
-        check(400 < j["read"]["iops"] < 520 and usr > 80, "thinktime_spin=2ms: %.0f IOPS, "
-              "%.0f%% CPU (a spin is busy)" % (j["read"]["iops"], usr))
+        ms_per_io = usr / 100 * 1000 / max(j["read"]["iops"], 1)
+        check(150 < j["read"]["iops"] < 520 and ms_per_io > 1.0,
+              "thinktime_spin=2ms: %.0f IOPS, %.0f%% CPU, %.2f ms of CPU an I/O "
+              "(a spin is busy)" % (j["read"]["iops"], usr, ms_per_io))
     # A stalled device: the disk throttled to 100 reads/s (cgroup v1 blkio)
     # under a 400 IOPS schedule.  Service latency stays that of one throttled
     # read; the response time grows with the backlog; the rate is not kept.
