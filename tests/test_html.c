@@ -24,7 +24,7 @@ static void test_text(void **state)
 		{ "plain job-1", "plain job-1" },
 		{ "<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;" },
 		{ "a & b", "a &amp; b" },
-		{ "\"q\" 'r'", "&quot;q&quot; &#39;r&#39;" },
+		{ "\"q\" 'r'", "&quot;q&quot; &apos;r&apos;" },
 		{ "&amp;", "&amp;amp;" },
 		{ "tab\tline\nret\r", "tab\tline\nret\r" },
 		{ "bell\a esc\x1b del\x7f", "bell? esc? del?" },

@@ -102,6 +102,14 @@ int cmp_table_make(const struct cmp_side *a, const struct cmp_side *b, double th
 		   struct cmp_table *t, char **cause);
 void cmp_table_free(struct cmp_table *t);
 
+/* A row's figures as the tables print them: A and B (2 decimals for us
+ * and MiB/s, else 1), the change and the interval in %% ("-" without). */
+struct cmp_cells {
+	char a[32], b[32], change[32], interval[64];
+};
+void cmp_row_cells(const struct cmp_row *r, struct cmp_cells *c);
+extern const char *const cmp_dir_names[3];
+
 /* The tables as text (one block per table) or as one JSON document. */
 void cmp_print_text(const struct cmp_table *t, unsigned nr, struct strbuf *out);
 void cmp_print_json(const struct cmp_table *t, unsigned nr, struct strbuf *out);

@@ -11,11 +11,29 @@
 #include "compare/compare.h"
 #include "report/json.h"
 
-static const char *const dir_names[3] = { "read", "write", "trim" };
+const char *const cmp_dir_names[3] = { "read", "write", "trim" };
 
 static void pct_of(char *buf, size_t n, double ratio)
 {
 	snprintf(buf, n, "%+.1f%%", (ratio - 1) * 100);
+}
+
+void cmp_row_cells(const struct cmp_row *r, struct cmp_cells *c)
+{
+	int dec = !strcmp(r->unit, "us") || !strcmp(r->unit, "MiB/s") ? 2 : 1;
+
+	snprintf(c->a, sizeof(c->a), "%.*f", dec, r->a);
+	snprintf(c->b, sizeof(c->b), "%.*f", dec, r->b);
+	pct_of(c->change, sizeof(c->change), r->ratio);
+	if (r->lo == 0 && r->hi == 0) {
+		snprintf(c->interval, sizeof(c->interval), "-");
+	} else {
+		char lo[24], hi[24];
+
+		pct_of(lo, sizeof(lo), r->lo);
+		pct_of(hi, sizeof(hi), r->hi);
+		snprintf(c->interval, sizeof(c->interval), "[%s, %s]", lo, hi);
+	}
 }
 
 void cmp_print_text(const struct cmp_table *t, unsigned nr, struct strbuf *out)
@@ -41,24 +59,12 @@ void cmp_print_text(const struct cmp_table *t, unsigned nr, struct strbuf *out)
 			    "how");
 		for (i = 0; i < tb->nr; i++) {
 			const struct cmp_row *r = &tb->rows[i];
-			int dec = !strcmp(r->unit, "us") || !strcmp(r->unit, "MiB/s") ? 2 : 1;
-			char a[32], b[32], ch[32], iv[64];
+			struct cmp_cells c;
 
-			snprintf(a, sizeof(a), "%.*f", dec, r->a);
-			snprintf(b, sizeof(b), "%.*f", dec, r->b);
-			pct_of(ch, sizeof(ch), r->ratio);
-			if (r->lo == 0 && r->hi == 0) {
-				snprintf(iv, sizeof(iv), "-");
-			} else {
-				char lo[24], hi[24];
-
-				pct_of(lo, sizeof(lo), r->lo);
-				pct_of(hi, sizeof(hi), r->hi);
-				snprintf(iv, sizeof(iv), "[%s, %s]", lo, hi);
-			}
+			cmp_row_cells(r, &c);
 			strbuf_addf(out, "%-*s%-7s%-13s%-7s%-13s%-13s%-9s%-20s%-14s%s\n", (int)jw,
-				    r->job, dir_names[r->dir], r->metric, r->unit, a, b, ch, iv,
-				    cmp_verdict_names[r->verdict], r->how);
+				    r->job, cmp_dir_names[r->dir], r->metric, r->unit, c.a, c.b,
+				    c.change, c.interval, cmp_verdict_names[r->verdict], r->how);
 		}
 		/* The same run on both sides (a bundle and its own report): say so. */
 		for (i = 0; i < tb->nr && tb->rows[i].a == tb->rows[i].b; i++)
@@ -95,7 +101,7 @@ void cmp_print_json(const struct cmp_table *t, unsigned nr, struct strbuf *out)
 
 			json_open(&j, NULL, '{');
 			json_str(&j, "job", r->job);
-			json_str(&j, "direction", dir_names[r->dir]);
+			json_str(&j, "direction", cmp_dir_names[r->dir]);
 			json_str(&j, "metric", r->metric);
 			json_str(&j, "unit", r->unit);
 			json_dbl(&j, "a", r->a);

@@ -13,9 +13,8 @@
 
 #include "compare/cmp_stats.h"
 #include "compare/compare.h"
+#include "report/html/html.h"
 #include "report/plot.h"
-
-static const char *const dir_names[3] = { "read", "write", "trim" };
 
 static const char style[] =
 	"body{font-family:sans-serif;margin:1em;color:#222;max-width:75em}"
@@ -29,38 +28,11 @@ static const char style[] =
 	"svg{max-width:100%;height:auto}code{word-break:break-all}"
 	"@media print{.scroll{overflow:visible}h2{break-after:avoid}svg{break-inside:avoid}}";
 
-static void html_escape(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			strbuf_adds(sb, "&amp;");
-			break;
-		case '<':
-			strbuf_adds(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(sb, "&gt;");
-			break;
-		case '"':
-			strbuf_adds(sb, "&quot;");
-			break;
-		default:
-			strbuf_addc(sb, *s);
-		}
-	}
-}
-
 static void cell(struct strbuf *out, const char *cls, const char *text)
 {
 	strbuf_addf(out, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-	html_escape(out, text);
+	html_text(out, text);
 	strbuf_adds(out, "</td>");
-}
-
-static void pct_of(char *buf, size_t n, double ratio)
-{
-	snprintf(buf, n, "%+.1f%%", (ratio - 1) * 100);
 }
 
 static void table_html(const struct cmp_table *tb, unsigned k, struct strbuf *out)
@@ -71,9 +43,9 @@ static void table_html(const struct cmp_table *tb, unsigned k, struct strbuf *ou
 
 	strbuf_addf(out, "<section class=\"comparison\" id=\"comparison-%u\">\n<h2>", k + 1);
 	strbuf_adds(out, "B against A</h2>\n<p>A: <code>");
-	html_escape(out, tb->a_path);
+	html_text(out, tb->a_path);
 	strbuf_adds(out, "</code><br>B: <code>");
-	html_escape(out, tb->b_path);
+	html_text(out, tb->b_path);
 	strbuf_addf(out,
 		    "</code></p>\n<p>The change is B against A; the interval is its 95%% "
 		    "confidence interval; differences within %.1f%% count as the same.</p>\n"
@@ -84,31 +56,19 @@ static void table_html(const struct cmp_table *tb, unsigned k, struct strbuf *ou
 	strbuf_adds(out, "</tr></thead>\n<tbody>\n");
 	for (i = 0; i < tb->nr; i++) {
 		const struct cmp_row *r = &tb->rows[i];
-		int dec = !strcmp(r->unit, "us") || !strcmp(r->unit, "MiB/s") ? 2 : 1;
-		char a[32], b[32], ch[32], iv[64];
+		struct cmp_cells v;
 
-		snprintf(a, sizeof(a), "%.*f", dec, r->a);
-		snprintf(b, sizeof(b), "%.*f", dec, r->b);
-		pct_of(ch, sizeof(ch), r->ratio);
-		if (r->lo == 0 && r->hi == 0) {
-			snprintf(iv, sizeof(iv), "-");
-		} else {
-			char lo[24], hi[24];
-
-			pct_of(lo, sizeof(lo), r->lo);
-			pct_of(hi, sizeof(hi), r->hi);
-			snprintf(iv, sizeof(iv), "[%s, %s]", lo, hi);
-		}
+		cmp_row_cells(r, &v);
 		strbuf_addf(out, "<tr class=\"%s\">",
 			    r->verdict == CMP_NONE ? "none" : cmp_verdict_names[r->verdict]);
 		cell(out, NULL, r->job);
-		cell(out, NULL, dir_names[r->dir]);
+		cell(out, NULL, cmp_dir_names[r->dir]);
 		cell(out, NULL, r->metric);
 		cell(out, NULL, r->unit);
-		cell(out, "n", a);
-		cell(out, "n", b);
-		cell(out, "n", ch);
-		cell(out, "n", iv);
+		cell(out, "n", v.a);
+		cell(out, "n", v.b);
+		cell(out, "n", v.change);
+		cell(out, "n", v.interval);
 		cell(out, "v", cmp_verdict_names[r->verdict]);
 		cell(out, NULL, r->how);
 		strbuf_adds(out, "</tr>\n");
@@ -161,7 +121,7 @@ static void cdfs_html(const struct cmp_side *sides, unsigned nsides, struct strb
 	for (s = 0; s < nsides; s++) {
 		names[s] = xasprintf("%c", s < 26 ? 'A' + s : '?');
 		strbuf_addf(out, "%s%s: <code>", s ? "<br>" : "<p>", names[s]);
-		html_escape(out, sides[s].path);
+		html_text(out, sides[s].path);
 		strbuf_addf(out, "</code>%s", s + 1 == nsides ? "</p>\n" : "");
 	}
 	for (j = 0; j < first->nr; j++)
@@ -175,11 +135,11 @@ static void cdfs_html(const struct cmp_side *sides, unsigned nsides, struct strb
 				ds[s] = (struct plot_dist){ names[s], &hs[s] };
 			}
 			strbuf_addf(out, "<figure class=\"cdf\" data-job=\"");
-			html_escape(out, first->jobs[j].name);
-			strbuf_addf(out, "\" data-direction=\"%s\">\n", dir_names[d]);
+			html_text(out, first->jobs[j].name);
+			strbuf_addf(out, "\" data-direction=\"%s\">\n", cmp_dir_names[d]);
 			if (have == nsides) {
 				title = xasprintf("[%s] %s completion latency", first->jobs[j].name,
-						  dir_names[d]);
+						  cmp_dir_names[d]);
 				svg.len = 0;
 				plot_cdf_svg(&svg, title, ds, nsides);
 				free(title);
@@ -188,11 +148,11 @@ static void cdfs_html(const struct cmp_side *sides, unsigned nsides, struct strb
 				strbuf_adds(out, body ? body : svg.buf);
 			} else {
 				strbuf_adds(out, "<p>[");
-				html_escape(out, first->jobs[j].name);
+				html_text(out, first->jobs[j].name);
 				strbuf_addf(out,
 					    "] %s: no latency bins in every report; run with "
 					    "--output-format=json+ to see the curves here.</p>\n",
-					    dir_names[d]);
+					    cmp_dir_names[d]);
 			}
 			strbuf_adds(out, "</figure>\n");
 			for (s = 0; s < nsides; s++)

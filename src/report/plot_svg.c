@@ -30,6 +30,8 @@ void svg_escape(struct strbuf *sb, const char *s)
 			svg_puts(sb, entity[e - special]);
 		else if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r')
 			strbuf_addc(sb, '?'); /* XML 1.0 cannot carry these, not even as &#n; */
+		else if ((unsigned char)*s == 0x7f)
+			strbuf_addc(sb, '?'); /* HTML allows no control byte */
 		else
 			strbuf_addc(sb, *s);
 	}

@@ -206,7 +206,7 @@ def check_page(f, j, tmp, page, shots):
     check(ODD in f["title"] or f["title"] == "iogauge report: mix", "title %r" % f["title"])
     with open(page) as fh:
         raw = fh.read()
-    check("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;" in raw,
+    check("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &apos;q&apos;" in raw,
           "the markup name is escaped in the file")
     kinds = {p["kind"]: p for p in mix["plots"]}
     for k in ("cdf", "iops", "bw", "lat-read", "lat-write", "heat-read", "heat-write", "ms"):
