@@ -53,8 +53,19 @@ static void purge(const struct pts_plan *p, struct pts_result *res)
 
 static void common_args(const struct pts_plan *p, const char *name, struct str_list *a)
 {
+	struct strbuf f = { 0 };
+	const char *c;
+
+	/* fio's filename= splits at ':' (a list): /dev/disk/by-path names
+	 * hold them, so each is written as fio's "\:". */
+	strbuf_adds(&f, "--filename=");
+	for (c = p->device; *c; c++) {
+		if (*c == ':')
+			strbuf_addc(&f, '\\');
+		strbuf_addc(&f, *c);
+	}
 	str_list_push(a, xasprintf("--name=%s", name));
-	str_list_push(a, xasprintf("--filename=%s", p->device));
+	str_list_push(a, strbuf_detach(&f));
 	str_list_push(a, xasprintf("--ioengine=%s", p->ioengine));
 	str_list_push(a, xasprintf("--iodepth=%u", p->iodepth));
 	str_list_push(a, xstrdup("--direct=1"));

@@ -312,8 +312,13 @@ int sweep_point_run(const struct str_list *args, const double *pcts, unsigned np
 	if (code == 2) {
 		*cause = messages(err, "the job was refused");
 		ret = -EINVAL;
-	} else if (code > 128 || sweep_stop_signal) {
-		ret = -EINTR;
+	} else if (sweep_stop_signal || (WIFEXITED(status) && code > 128)) {
+		ret = -EINTR; /* stopped: by the signal passed on, or its own */
+	} else if (WIFSIGNALED(status)) {
+		/* A crash or the OOM killer is a failure, not a stop. */
+		*cause = xasprintf("the run was killed by signal %d (%s)", WTERMSIG(status),
+				   strsignal(WTERMSIG(status)));
+		ret = -EIO;
 	} else if (code || !doc) {
 		*cause = messages(err, "the run printed no report");
 		ret = -EIO;

@@ -65,6 +65,7 @@ struct slo_state {
 	double answer, above; /* above: the lowest rate seen to miss; 0 none */
 	unsigned met, runs;   /* at the answer */
 	int best_depth;	      /* index into depth, or -1 */
+	bool stopped;	      /* the search ended early: a signal or a failed run */
 };
 
 static const char *flag_value(const char *arg, const char *name)
@@ -381,7 +382,17 @@ static void print_text(const struct slo_state *s, struct strbuf *out)
 			strbuf_addf(out, " %12.2f", w->m.resp[k] / 1e3);
 		strbuf_addf(out, "  %s\n", w->meets ? "meets" : "misses");
 	}
-	if (!s->answer)
+	if (s->stopped) {
+		double best = 0;
+
+		for (i = 0; i < s->nwalk; i++)
+			if (s->walk[i].meets && s->walk[i].rate > best)
+				best = s->walk[i].rate;
+		strbuf_adds(out, "answer: none: the search stopped before it ended");
+		if (best > 0)
+			strbuf_addf(out, " (the highest rate that met so far: rate_iops=%.0f)", best);
+		strbuf_addc(out, '\n');
+	} else if (!s->answer)
 		strbuf_addf(out,
 			    "answer: no rate meets the targets: the lowest tried, rate_iops=%.0f, "
 			    "misses\n",
@@ -450,7 +461,9 @@ static void print_json(const struct slo_state *s, struct strbuf *out)
 	json_object_set_new(doc, "capacity_iops", json_real(s->capacity));
 	json_object_set_new(doc, "walk", walk);
 	json_object_set_new(doc, "answer_rate_iops",
-			    s->answer ? json_integer((json_int_t)s->answer) : json_null());
+			    s->answer && !s->stopped ? json_integer((json_int_t)s->answer)
+						     : json_null());
+	json_object_set_new(doc, "complete", json_boolean(!s->stopped));
 	json_object_set_new(doc, "answer_met", json_integer(s->met));
 	json_object_set_new(doc, "answer_runs", json_integer(s->runs));
 	json_object_set_new(doc, "lowest_missed_rate_iops",
@@ -546,6 +559,7 @@ int slo_main(int argc, char **argv)
 	}
 	if (!ret && o.has_depth)
 		ret = closed_loop(s);
+	s->stopped = ret != 0;
 	if (ret == -EINTR)
 		status = 128 + sweep_stop_signal;
 	else if (ret)

@@ -152,6 +152,8 @@ def cli_checks():
               "knee along iodepth: " in so, "text: %d %s %s" % (rc, so, se))
         stopped(tmp)
         slo_input(tmp)
+        slo_stopped(tmp)
+        child_killed(tmp)
     finally:
         shutil.rmtree(tmp)
 
@@ -191,6 +193,64 @@ def stopped(tmp):
           "SIGTERM: exit %d after %.2f s, points %s: %s" % (p.returncode, took, pts, err))
     print("SIGTERM: exit %d after %.2f s, %s I/Os of the point reported" %
           (p.returncode, took, pts[0]["ios"] if pts else None))
+
+
+def child_killed(tmp):
+    """A point's child killed (SIGKILL, as the OOM killer does) is a failure
+    named with its signal, exit 1: not a stop by the user (exit 128 was
+    given before: the reviewer's finding)."""
+    job = os.path.join(tmp, "killed.fio")
+    with open(job, "w") as f:
+        f.write("[k]\nioengine=null\nsize=1m\nrw=randread\ntime_based\nruntime=30\n")
+    p = subprocess.Popen([BIN, "sweep", job, "--bs=4k,8k"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    kids = "/proc/%d/task/%d/children" % (p.pid, p.pid)
+    end = time.monotonic() + 20
+    killed = False
+    while time.monotonic() < end and p.poll() is None and not killed:
+        for pid in open(kids).read().split():
+            try:
+                cmd = open("/proc/%s/cmdline" % pid).read()
+            except OSError:
+                continue
+            if "--parse-only" not in cmd and "--output-format=json+" in cmd:
+                os.kill(int(pid), signal.SIGKILL)
+                killed = True
+        time.sleep(0.02)
+    try:
+        out, err = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    check(killed and p.returncode == 1 and "killed by signal 9 (Killed)" in err,
+          "a point's child killed: exit %d: %s" % (p.returncode, err[-300:]))
+
+
+def slo_stopped(tmp):
+    """SIGTERM once the lowest rate has met, during the next run: exit 143
+    and the walk so far, with no answer claimed ("no rate meets" was
+    printed here before: the reviewer's finding)."""
+    job = os.path.join(tmp, "slostop.fio")
+    with open(job, "w") as f:
+        f.write("[s]\nioengine=null\nsize=1m\nrw=randread\ntime_based\nruntime=5s\n")
+    p = subprocess.Popen([BIN, "slo", job, "--target=p99<=10s", "--min-rate=100",
+                          "--max-rate=1000", "--set", "runtime=1s"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+    for line in p.stderr:
+        seen.append(line)
+        if "rate_iops=100:" in line:
+            break
+    p.send_signal(signal.SIGTERM)
+    try:
+        out, err = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    check(p.returncode == 128 + signal.SIGTERM and
+          "answer: none: the search stopped before it ended (the highest rate that met so "
+          "far: rate_iops=100)" in out and "no rate meets" not in out + err,
+          "slo stopped mid-search: exit %d: %s%s%s" % (p.returncode, out, "".join(seen), err))
 
 
 def slo_input(tmp):
