@@ -390,7 +390,8 @@ static void print_text(const struct slo_state *s, struct strbuf *out)
 				best = s->walk[i].rate;
 		strbuf_adds(out, "answer: none: the search stopped before it ended");
 		if (best > 0)
-			strbuf_addf(out, " (the highest rate that met so far: rate_iops=%.0f)", best);
+			strbuf_addf(out, " (the highest rate that met so far: rate_iops=%.0f)",
+				    best);
 		strbuf_addc(out, '\n');
 	} else if (!s->answer)
 		strbuf_addf(out,
