@@ -670,10 +670,27 @@ static int run_to_output(const struct cli *cli, const struct sqlio *sq, struct j
 	}
 	/* Checked before anything runs: a report, log or plot that cannot be
 	 * written is bad input, not the end of a long run. */
-	for (i = 0; i < cli->js.names.n && !cause; i++)
-		if (output_is_input(cli->output, cli->js.names.v[i]))
+	for (i = 0; i < cli->js.names.n && !cause; i++) {
+		const char *in = cli->js.names.v[i];
+
+		if (output_is_input(cli->output, in))
 			cause = xasprintf("--output=%s is %s, a job file: it would be replaced",
-					  cli->output, cli->js.names.v[i]);
+					  cli->output, in);
+		else if (output_is_input(cli->html, in))
+			cause = xasprintf("--html=%s is %s, a job file: it would be replaced",
+					  cli->html, in);
+		else if (output_is_input(cli->bundle, in))
+			cause = xasprintf("--bundle=%s is %s, a job file: it would be replaced",
+					  cli->bundle, in);
+	}
+	if (!cause && cli->bundle &&
+	    ((cli->output &&
+	      (!strcmp(cli->bundle, cli->output) || output_is_input(cli->bundle, cli->output))) ||
+	     (cli->html &&
+	      (!strcmp(cli->bundle, cli->html) || output_is_input(cli->bundle, cli->html)))))
+		cause = xasprintf("--bundle=%s: the same file as --output or --html: one would "
+				  "replace the other",
+				  cli->bundle);
 	if (cause || report_files_check(jobs, nr, cli->plot, &cause) ||
 	    (cli->bundle && bundle_check(cli->bundle, &cause)) ||
 	    output_open(&dest, mpi_rank() ? NULL : cli->output, &cause)) {

@@ -48,6 +48,11 @@ int bundle_check(const char *path, char **cause)
 				strerror(errno ? errno : ENOTDIR));
 	else if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		ret = set_cause(cause, "--bundle %s: a folder (a bundle is a .tar.gz file)", path);
+	else if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		ret = set_cause(cause,
+				"--bundle %s: not a regular file (a device or a pipe): a bundle "
+				"is a .tar.gz file, written whole at the end",
+				path);
 	free(dir);
 	return ret;
 }

@@ -111,7 +111,7 @@ int recipe_main(int argc, char **argv, int (*run)(int argc, char **argv))
 	bool own_file = false, dry = false, user_direct = false;
 	struct recipe r = { 0 };
 	struct statfs sfs;
-	int i, k, words, nargs = 0, status, probe = 1;
+	int i, k, words, nargs = 0, status, probe = 1, dir_at = -1, dir_words = 0;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fputs(usage, argc < 2 ? stderr : stdout);
@@ -144,11 +144,16 @@ int recipe_main(int argc, char **argv, int (*run)(int argc, char **argv))
 			user_direct = true;
 		if ((v = set_value(argc, argv, i, "directory", &words))) {
 			base = v;
+			dir_at = i;
+			dir_words = words;
 			continue; /* its folder of its own is made under it */
 		}
 		for (k = 0; k < words; k++)
 			args[nargs++] = argv[i + k];
 	}
+	/* With filename= no folder is made: directory= is the job's own. */
+	for (k = 0; (own_file || dry) && dir_at >= 0 && k < dir_words; k++)
+		args[nargs++] = argv[dir_at + k];
 	if (!dry && !own_file) {
 		tmp = xasprintf("%s/iogauge-recipe-XXXXXX", base);
 		if (!mkdtemp(tmp)) {

@@ -157,7 +157,16 @@ def main():
         for argv, want in (([BIN, "--bundle=" + d + "/missing/b.tar.gz", "job.fio"],
                             "--bundle %s/missing/b.tar.gz: cannot write in" % d),
                            ([BIN, "--bundle", d, "job.fio"], "a folder"),
-                           ([BIN, "compare", bundle, bogus], "bogus.tar.gz")):
+                           ([BIN, "compare", bundle, bogus], "bogus.tar.gz"),
+                           # Never over what it reads, nor over another output.
+                           ([BIN, "--bundle=job.fio", "job.fio"],
+                            "--bundle=job.fio is job.fio, a job file"),
+                           ([BIN, "--bundle=inc.fio", "job.fio"], "a job file"),
+                           ([BIN, "--bundle=o.txt", "--output=o.txt", "job.fio"],
+                            "the same file as --output or --html"),
+                           ([BIN, "--bundle=/dev/null", "job.fio"], "not a regular file"),
+                           ([BIN, "--html=job.fio", "job.fio"],
+                            "--html=job.fio is job.fio, a job file")):
             rc, out, err = capture(argv, cwd=d)
             check(rc == 2 and want in err and not os.path.exists(os.path.join(d, "written.bin")),
                   "%s: %d %r" % (argv[1:], rc, err))

@@ -204,6 +204,16 @@ def default_job(scratch):
     doc = json.loads(out) if rc == 0 else {"jobs": []}
     check(rc == 0 and "its files go in" not in err and len(doc["jobs"]) == 2 and
           os.listdir(d) == [], "--set filename=: %d %r" % (rc, err))
+    # A relative filename= with directory=: the file is there, not in the
+    # current folder (directory= was dropped once: the review's finding).
+    rc, out, err = capture([BIN, "recipe", "log-writer", "--set", "runtime=1", "--set", "size=1m",
+                            "--set", "directory=" + base, "--set", "filename=mine.dat",
+                            "--set", "unlink=0"], cwd=d)
+    check(rc == 0 and os.listdir(base) == ["mine.dat"] and os.listdir(d) == [],
+          "filename= with directory=: %d, %s holds %s, the current folder %s: %r"
+          % (rc, base, os.listdir(base), os.listdir(d), err))
+    if os.path.exists(os.path.join(base, "mine.dat")):
+        os.unlink(os.path.join(base, "mine.dat"))
     # Nothing is made for a run that runs nothing.
     rc, out, err = capture([BIN, "recipe", "default", "--parse-only"], cwd=d)
     check(rc == 0 and "directory=" not in out.split("[seqwrite")[0].replace(
