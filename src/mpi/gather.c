@@ -134,7 +134,7 @@ static int encode(int ret, const char *cause, const struct run *run)
 static int decode(int fd, const struct run *run, struct rank_run *rr, char **why)
 {
 	uint64_t magic, ret, nr, job_index, clone, error_no, start, end, stopped;
-	unsigned i;
+	unsigned i, k;
 	int err;
 
 	err = get_u64(fd, &magic);
@@ -192,15 +192,23 @@ static int decode(int fd, const struct run *run, struct rank_run *rr, char **why
 			err = get_str(fd, &r->error);
 		if (!err)
 			err = stats_load(&r->stats, fd);
-		if (err) {
+		if (err)
 			*why = xasprintf("its result could not be read: %s", strerror(-err));
-			return -EIO;
-		}
-		if (job_index != own->job_index || clone != own->clone) {
+		else if (job_index != own->job_index || clone != own->clone)
 			*why = xasprintf("its clone %u is job %llu clone %llu, rank 0's job %u "
 					 "clone %u: are the job files the same?",
 					 i, (unsigned long long)job_index,
 					 (unsigned long long)clone, own->job_index, own->clone);
+		if (err || job_index != own->job_index || clone != own->clone) {
+			/* None of it counts: what was read is dropped, so that
+			 * no clone of another job is summed (or reported). */
+			for (k = 0; k <= i; k++) {
+				stats_free(&rr->results[k].stats);
+				free(rr->results[k].error);
+			}
+			free(rr->results);
+			rr->results = NULL;
+			rr->nr = 0;
 			return -EIO;
 		}
 		r->error_no = (int)(int64_t)error_no;

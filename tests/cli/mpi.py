@@ -297,6 +297,31 @@ def bad_input():
           (err.count("'3q'"), err))
 
 
+def jobs_differ(tmp):
+    """Two ranks whose job files differ with the same clone count ([a] x2,
+    [b] x1 against [a] x1, [b] x2): rank 1 named, exit 1, and the report
+    holds rank 0's clones alone (its clone of b was summed into a's and the
+    JSON report crashed rank 0 with SIGSEGV before: the review's finding)."""
+    job = os.path.join(tmp, "differ.fio")
+    with open(job, "w") as f:
+        f.write("[a]\nioengine=null\nsize=1m\nnumjobs=${NA}\n"
+                "[b]\nioengine=null\nsize=1m\nnumjobs=${NB}\n")
+    argv = (["mpirun", "-np", "1"] + LAUNCH + ["-x", "NA=2", "-x", "NB=1", BIN,
+                                               "--output-format=json", job, ":",
+                                               "-np", "1", "-x", "NA=1", "-x", "NB=2", BIN,
+                                               "--output-format=json", job])
+    st, out, err = capture(argv, timeout=60, env=mpirun_env())
+    try:
+        doc = json.loads(out[out.find("{"):])
+    except ValueError:
+        doc = {}
+    total = [c for c in doc.get("client_stats", []) if c["jobname"] == "All clients"]
+    check(st == 1 and "rank 1" in err and "are the job files the same?" in err and
+          sum(ios(c) for c in total) == 3 * 256,
+          "job files that differ: exit %d, All clients %s: %s" %
+          (st, [ios(c) for c in total], err[-400:]))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-mpi-")
     try:
@@ -310,6 +335,7 @@ def main():
             stonewall()
             rank_fails(tmp)
             bad_input()
+            jobs_differ(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     finish("mpi")
