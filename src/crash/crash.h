@@ -113,6 +113,17 @@ void crash_mode_hello(const struct crash_mode *m, uint64_t run_id, struct wire_h
  * *cause set. */
 int crash_log_open(struct crash_log *log, const char *path, const struct wire_hello *h,
 		   char **cause);
+/* Room a remote witness leaves above the highest generation it knows of
+ * for writes made but never acknowledged (a batch, a window: at most
+ * 65536 writes). */
+#define CRASH_LOG_GEN_MARGIN (1ull << 24)
+/* Goes on with the log at @path when it is one of run @run: its header
+ * into @h, its last round into *rounds, into *next a generation past
+ * every one its writers may have stamped, and @log open to append (a
+ * last line cut short is cut off).  1 then; 0 when @path is missing or
+ * not a log of @run; -errno with *cause set when it cannot be read. */
+int crash_log_resume(struct crash_log *log, const char *path, uint64_t run, struct wire_hello *h,
+		     uint64_t *next, unsigned *rounds, char **cause);
 int crash_log_round(struct crash_log *log, unsigned round, char **cause);
 void crash_log_ack(struct crash_log *log, const struct crash_ack *a);
 /* Pending log text is written out past this many bytes. */

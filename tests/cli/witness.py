@@ -86,6 +86,43 @@ def garbage(rng, path):
     return b"\n" * rng.randrange(1, 5)
 
 
+def restarted(tmp):
+    """A witness restarted over its run's log goes on with it: the next
+    writer's generations are newer than any an earlier writer stamped, so
+    a block left by that earlier, longer session is a loss, not a pass."""
+    log = os.path.join(tmp, "again.log")
+    dat = os.path.join(tmp, "again.dat")
+
+    def one(runtime):
+        p, port = start_witness(tmp, log, run="c0ffee")
+        try:
+            rc, out, err = capture([BIN, "crash", "--name=a", "--filename=" + dat,
+                                    "--size=%d" % SIZE, "--fsync=8", "--rounds=1",
+                                    "--runtime=" + runtime, "--set",
+                                    "witness=127.0.0.1:%d/c0ffee" % port], timeout=60)
+            check(rc == 0, "a writer of run c0ffee, %s: exit %d: %s%s" % (runtime, rc, out, err))
+        finally:
+            p.send_signal(signal.SIGTERM)
+            p.wait(timeout=10)
+
+    one("1s")
+    shutil.copy(dat, dat + ".first")
+    first = sum(1 for ln in open(log) if ln.startswith("a "))
+    one("100ms")
+    lines = open(log).read().splitlines()
+    check(sum(1 for ln in lines if ln.startswith("a ")) > first and "round 2" in lines and
+          lines.count("iogauge crash witness 1") == 1,
+          "the restarted witness appends its round 2 to the run's log")
+    check("going on after its round 1" in open(os.path.join(tmp, "witness.err")).read(),
+          "the restarted witness says it goes on with the log")
+    # The storage lost every write of the second session.
+    shutil.copy(dat + ".first", dat)
+    rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
+    print("restarted witness, the first session's file put back: exit %d" % rc)
+    check(rc == 1 and re.search(r" [1-9]\d* lost", out) is not None,
+          "the second session's writes, lost, are found lost: exit %d: %s%s" % (rc, out, err))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-witness-", dir=os.environ.get("TMPDIR", "/tmp"))
     log = os.path.join(tmp, "acks.log")
@@ -176,6 +213,8 @@ def main():
         rc, out, _ = capture([BIN, "crash", "--check", "--witness=" + log])
         check("without an end line" not in out,
               "the witness ends its round when it stops: %s" % out)
+
+        restarted(tmp)
 
         # Bad flags.
         for args, msg in ((["--listen=127.0.0.1:0", "--log=" + log], "--run"),
