@@ -75,6 +75,7 @@ struct crash_figures {
 	char what[16];			       /* "pwrite", "fsync", "open", "pipe" */
 	uint64_t err_off, err_len;
 	char note[160]; /* the remote witness's refusal, as it gave it */
+	bool witnessed; /* the remote witness said ok to the writer's hello */
 };
 
 /* Latency histograms: each sync call, each acknowledgement's wait (from

@@ -184,6 +184,14 @@ static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_i
 		;
 	if (ret < 0)
 		return ret;
+	/* Killed still waiting for the witness's ok: nothing was witnessed. */
+	if (killed && m->witness_host && !sh->fig.witnessed)
+		return set_cause_errno(cause, ETIMEDOUT,
+				       "round %u: the witness at %s:%s had not answered the "
+				       "writer's hello when it was killed, %.3f s in: nothing "
+				       "was witnessed",
+				       r, m->witness_host, m->witness_port,
+				       (double)out->killed_after / 1e9);
 	if (!killed && !strcmp(sh->fig.what, "witness")) {
 		const struct crash_figures *f = &sh->fig;
 

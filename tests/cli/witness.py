@@ -6,7 +6,9 @@
 # each refused without a crash, the witness still serving after them; it
 # listens only where told (not on 127.0.0.2); a log cut short and an
 # acknowledgement for a block the file does not hold give clear results;
-# killing the witness mid-stream stops the writer with an error.
+# killing the witness mid-stream stops the writer with an error; so
+# does a witness that never answers or never takes the connection; a
+# witness restarted over its run's log goes on with it.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -84,6 +86,47 @@ def garbage(rng, path):
     if kind == 4:  # a line too long
         return b"x" * 5000 + b"\n"
     return b"\n" * rng.randrange(1, 5)
+
+
+def silent(tmp):
+    """A witness that takes the connection and never answers, and one whose
+    host drops it (a full backlog): the writer gives up within seconds and
+    the run fails, named; a kill before the witness's ok fails the round."""
+    def run(port, runtime):
+        t0 = time.monotonic()
+        rc, out, err = capture([BIN, "crash", "--name=s", "--filename=" +
+                                os.path.join(tmp, "s.dat"), "--size=%d" % SIZE, "--fsync=4",
+                                "--rounds=1", "--runtime=" + runtime, "--set",
+                                "witness=127.0.0.1:%d/abc" % port], timeout=60)
+        return rc, out, err, time.monotonic() - t0
+
+    mute = socket.socket()
+    full = socket.socket()
+    held = socket.socket()
+    try:
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(8)
+        rc, out, err, took = run(mute.getsockname()[1], "300ms")
+        check(rc == 1 and "had not answered the writer's hello" in err and
+              "nothing was witnessed" in err,
+              "killed before a silent witness's ok: exit %d: %r" % (rc, err))
+        rc, out, err, took = run(mute.getsockname()[1], "30s")
+        print("silent witness: the writer stopped in %.2f s, exit %d" % (took, rc))
+        check(rc == 1 and "timed out" in err and took < 12,
+              "a silent witness stops the writer: exit %d in %.1f s: %r" % (rc, took, err))
+        # One connection fills a backlog of 0: the next SYN is dropped.
+        full.bind(("127.0.0.1", 0))
+        full.listen(0)
+        held.connect(full.getsockname())
+        rc, out, err, took = run(full.getsockname()[1], "30s")
+        print("unreachable witness: the writer stopped in %.2f s, exit %d" % (took, rc))
+        check(rc == 1 and "timed out" in err and took < 12,
+              "a witness that never takes the connection: exit %d in %.1f s: %r" %
+              (rc, took, err))
+    finally:
+        held.close()
+        full.close()
+        mute.close()
 
 
 def restarted(tmp):
@@ -215,6 +258,7 @@ def main():
               "the witness ends its round when it stops: %s" % out)
 
         restarted(tmp)
+        silent(tmp)
 
         # Bad flags.
         for args, msg in ((["--listen=127.0.0.1:0", "--log=" + log], "--run"),
