@@ -63,8 +63,8 @@ static void child_signals(void)
 /* --trigger: @cmd through the shell, with the writer's process ID in
  * IOGAUGE_CRASH_WRITER, waited for: a power cut's command never returns.
  * A stop (SIGINT, SIGTERM) kills its process group: a command that hangs
- * held the stop for as long.  *@status: its wait status, or -1 when it
- * could not start. */
+ * held the stop for as long.  What it prints goes to standard error.
+ * *@status: its wait status, or -1 when it could not start. */
 static void run_trigger(const char *cmd, pid_t writer, const atomic_int *stop, int *status)
 {
 	const struct timespec tick = { .tv_sec = 0, .tv_nsec = 10000000 };
@@ -76,6 +76,8 @@ static void run_trigger(const char *cmd, pid_t writer, const atomic_int *stop, i
 	t = fork();
 	if (!t) {
 		setpgid(0, 0);
+		/* Its output is not the report's: standard output may be JSON. */
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 		setenv("IOGAUGE_CRASH_WRITER", id, 1);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);

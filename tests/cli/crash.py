@@ -429,6 +429,16 @@ def trigger(tmp):
     rc, out, err, _ = crash(tmp, "trig", [], rounds=1, runtime="100ms", more=["--trigger=exit 3"])
     check(rc == 0 and json.loads(out)["jobs"][0]["rounds"][0]["trigger_status"] == 3 << 8,
           "a failing --trigger is noted: exit %d" % rc)
+    # What the trigger prints goes to standard error, never into the report.
+    rc, out, err, _ = crash(tmp, "trig", [], rounds=1, runtime="100ms",
+                            more=["--trigger=echo fired"])
+    try:
+        json.loads(out)
+        parsed = True
+    except ValueError:
+        parsed = False
+    check(rc == 0 and parsed and "fired" in err,
+          "--trigger's output on stderr, the JSON whole: exit %d, %r" % (rc, out[:80]))
 
 
 def recipes(tmp):
