@@ -397,18 +397,32 @@ def seeds(tmp):
 
 
 def enospc(tmp):
-    """A run-time failure: the writer's file on a full tmpfs (root only)."""
+    """A run-time failure: the writer's file on a full tmpfs (root only); the
+    acknowledgements made before it stay in --witness=LOG."""
     mnt = os.path.join(tmp, "full")
     os.mkdir(mnt)
     with tmpfs(mnt, "256k") as ok:
         if not ok:
             print("enospc: no tmpfs (not root?): skipped")
             return
+        log = os.path.join(tmp, "full.log")
         rc, out, err = capture([BIN, "crash", "--name=full", "--filename=" + mnt + "/f",
-                                "--size=1m", "--rounds=1", "--runtime=2s"], timeout=60)
+                                "--size=1m", "--rounds=1", "--runtime=2s",
+                                "--witness=" + log], timeout=60)
         check(rc == 1 and "No space left on device" in err and "offset 262144" in err and
               mnt + "/f" in err and "ERROR: the run stopped" in out,
               "a full file system: exit %d, %r %r" % (rc, out, err))
+        # The round failed, but the writes acknowledged before it are in the
+        # log, its round ended, and they check.
+        lines = open(log).read().splitlines() if os.path.exists(log) else []
+        acks = sum(1 for ln in lines if ln.startswith("a "))
+        print("enospc: %d acknowledgements in the failed round's log" % acks)
+        check(acks == 64 and "end 1 64" in lines,
+              "a failed round's acknowledgements are kept in --witness=LOG: %d, %s" %
+              (acks, lines[-2:]))
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
+        check(rc == 0 and " 0 lost" in out and " 64 writes acked" in out,
+              "--check of the failed round's log: exit %d: %s%s" % (rc, out, err))
 
 
 def trigger(tmp):
