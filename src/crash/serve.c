@@ -157,7 +157,7 @@ static int serve_peer(struct witness *w, struct peer *p)
 		return 0;
 	}
 	if (!w->open) {
-		if (crash_log_open(&w->log, w->log_path, &h, &cause))
+		if (crash_log_open(&w->log, w->log_path, &h, true, &cause))
 			goto log_failed;
 		w->open = true;
 		w->first = h;

@@ -22,12 +22,12 @@ void crash_mode_hello(const struct crash_mode *m, uint64_t run_id, struct wire_h
 	h->bs = m->bs;
 	h->size = m->size;
 	snprintf(h->verify, sizeof(h->verify), "%s", opt_enum_name(OPT_VERIFY, (int)m->verify));
-	snprintf(h->promise, sizeof(h->promise), "%s", m->promises ? "kill" : "none");
+	snprintf(h->promise, sizeof(h->promise), "%s", crash_promise_names[m->promise]);
 	snprintf(h->mode, sizeof(h->mode), "%s", m->name);
 	snprintf(h->file, sizeof(h->file), "%s", m->path);
 }
 
-int crash_log_open(struct crash_log *log, const char *path, const struct wire_hello *h,
+int crash_log_open(struct crash_log *log, const char *path, const struct wire_hello *h, bool remote,
 		   char **cause)
 {
 	memset(log, 0, sizeof(*log));
@@ -37,9 +37,10 @@ int crash_log_open(struct crash_log *log, const char *path, const struct wire_he
 	log->path = xstrdup(path);
 	strbuf_addf(&log->pend,
 		    "iogauge crash witness 1\nrun %llx\nfile %s\nbs %llu\nsize %llu\n"
-		    "verify %s\nmode %s\npromise %s\n",
+		    "verify %s\nmode %s\n%spromise %s\n",
 		    (unsigned long long)h->run, h->file, (unsigned long long)h->bs,
-		    (unsigned long long)h->size, h->verify, h->mode, h->promise);
+		    (unsigned long long)h->size, h->verify, h->mode,
+		    remote ? "witness remote\n" : "", h->promise);
 	return crash_log_flush(log, false, 0, 0, cause);
 }
 

@@ -94,6 +94,10 @@ MODES = [
     ("fdatasync-4", ["--fdatasync=4"], True),
     ("window-2ms", ["--fsync_window=2ms"], True),
 ]
+# What each promises: only the modes that wait for stable storage, a
+# power cut too; buffered writes and O_DIRECT alone, the writer's kill.
+PROMISE = {"user-buffer": "none", "none": "kill", "direct": "kill", "dsync": "power",
+           "osync": "power", "fsync-8": "power", "fdatasync-4": "power", "window-2ms": "power"}
 
 
 def crash(tmp, name, extra, rounds=5, runtime="200ms", more=()):
@@ -127,6 +131,8 @@ def modes(tmp):
         check(len(rounds) == 5 and tot["acked"] > 0,
               "%s: 5 rounds, with acknowledgements: %s" % (name, [r["acked"] for r in rounds]))
         check(sum(r["acked"] for r in rounds) == tot["acked"], "%s: the total adds up" % name)
+        check(job["promise"] == PROMISE[name],
+              "%s: promise %s, not %s" % (name, job["promise"], PROMISE[name]))
         if promises:
             check(rc == 0 and tot["lost"] == tot["torn"] == tot["wrong_place"] == 0,
                   "%s: lost none (exit %d, %s)" % (name, rc, tot))

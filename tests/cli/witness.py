@@ -11,6 +11,7 @@
 # witness restarted over its run's log goes on with it.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
+import json
 import os
 import random
 import re
@@ -129,6 +130,49 @@ def silent(tmp):
         mute.close()
 
 
+def power_cut(tmp):
+    """A remote witness's log is a power cut's: a mode that does not wait
+    for stable storage (buffered writes) promises only to survive a kill,
+    so --check reports its losses as expected, exit 0; a mode that syncs
+    promises power, and a loss fails it."""
+    log = os.path.join(tmp, "power.log")
+    dat = os.path.join(tmp, "power.dat")
+    for mode, promise in (([], "kill"), (["--fdatasync=4"], "power")):
+        p, port = start_witness(tmp, log, run="beef")
+        try:
+            rc, out, err = capture([BIN, "crash", "--name=c", "--filename=" + dat,
+                                    "--size=%d" % SIZE, "--rounds=1", "--runtime=200ms",
+                                    "--set", "witness=127.0.0.1:%d/beef" % port] + mode,
+                                   timeout=60)
+            check(rc == 0, "a writer %s: exit %d: %s" % (mode, rc, err))
+        finally:
+            p.send_signal(signal.SIGTERM)
+            p.wait(timeout=10)
+        lines = open(log).read().splitlines()
+        check("promise " + promise in lines and "witness remote" in lines,
+              "%s: the remote log says promise %s, witness remote: %s" %
+              (mode, promise, lines[:10]))
+        # A write the storage lost: an acknowledgement newer than the file.
+        with open(log, "a") as f:
+            f.write("a 8192 1099511627775\n")
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
+        print("power cut, promise %s, a block lost: exit %d" % (promise, rc))
+        if promise == "kill":
+            check(rc == 0 and "lost at offset 8192" in out and
+                  "losses after a power cut expected" in out,
+                  "a kill-only promise's loss after a power cut: exit %d: %s" % (rc, out))
+        else:
+            check(rc == 1 and "FAILED" in out,
+                  "a power promise's loss after a power cut: exit %d: %s" % (rc, out))
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log,
+                                "--output-format=json"])
+        doc = json.loads(out) if rc in (0, 1) else {}
+        check(doc.get("promise") == promise and doc.get("power_cut") == "yes" and
+              doc.get("result") == ("ok" if promise == "kill" else "failed"),
+              "--check's JSON: %s" % {k: doc.get(k) for k in ("promise", "power_cut", "result")})
+        os.unlink(log)
+
+
 def restarted(tmp):
     """A witness restarted over its run's log goes on with it: the next
     writer's generations are newer than any an earlier writer stamped, so
@@ -197,7 +241,7 @@ def main():
         check(rc == 0, "a good writer after the garbage: exit %d: %s" % (rc, err))
         bad = [ln for ln in open(log) if not re.match(
             r"(iogauge crash witness 1|run [0-9a-f]+|file .+|bs \d+|size \d+|verify \w+|"
-            r"mode .+|promise \w+|round \d+|a \d+ \d+|end \d+ \d+)$", ln.rstrip("\n"))]
+            r"mode .+|witness remote|promise \w+|round \d+|a \d+ \d+|end \d+ \d+)$", ln.rstrip("\n"))]
         check(not bad, "the log holds only whole, valid lines: %s" % bad[:3])
         rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
         check(rc == 0, "--check after the garbage: exit %d: %s%s" % (rc, out, err))
@@ -258,6 +302,7 @@ def main():
               "the witness ends its round when it stops: %s" % out)
 
         restarted(tmp)
+        power_cut(tmp)
         silent(tmp)
 
         # Bad flags.
