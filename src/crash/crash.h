@@ -131,7 +131,8 @@ int crash_log_open(struct crash_log *log, const char *path, const struct wire_he
  * into @h, its last round into *rounds, into *next a generation past
  * every one its writers may have stamped, and @log open to append (a
  * last line cut short is cut off).  1 then; 0 when @path is missing or
- * not a log of @run; -errno with *cause set when it cannot be read. */
+ * not a log of @run (*rounds and *next untouched); -errno with *cause
+ * set when it cannot be read. */
 int crash_log_resume(struct crash_log *log, const char *path, uint64_t run, struct wire_hello *h,
 		     uint64_t *next, unsigned *rounds, char **cause);
 int crash_log_round(struct crash_log *log, unsigned round, char **cause);

@@ -72,14 +72,13 @@ int crash_log_resume(struct crash_log *log, const char *path, uint64_t run, stru
 	FILE *f = fopen(path, "re");
 	char line[WIRE_LINE_MAX + 64];
 	unsigned long long v, off, gen, max_gen = 0;
-	unsigned r, seen = 0, lineno = 0;
+	unsigned r, last = 0, seen = 0, lineno = 0;
 	off_t whole = 0;
 	int ret = 0, fd;
 
 	memset(log, 0, sizeof(*log));
 	log->fd = -1;
 	memset(h, 0, sizeof(*h));
-	*rounds = 0;
 	if (!f)
 		return errno == ENOENT ? 0
 				       : set_cause_errno(cause, errno, "witness log %s: %s", path,
@@ -102,8 +101,8 @@ int crash_log_resume(struct crash_log *log, const char *path, uint64_t run, stru
 			if (gen > max_gen)
 				max_gen = gen;
 		} else if (sscanf(line, "round %u", &r) == 1) {
-			if (r > *rounds)
-				*rounds = r;
+			if (r > last)
+				last = r;
 		} else if (sscanf(line, "run %llx", &v) == 1) {
 			h->run = v;
 			seen |= 1;
@@ -145,7 +144,8 @@ int crash_log_resume(struct crash_log *log, const char *path, uint64_t run, stru
 	log->path = xstrdup(path);
 	/* Each round's writer started at most CRASH_LOG_GEN_MARGIN past the
 	 * generations before it: the log's rounds bound all they wrote. */
-	*next = max_gen + (uint64_t)*rounds * CRASH_LOG_GEN_MARGIN;
+	*rounds = last;
+	*next = max_gen + (uint64_t)last * CRASH_LOG_GEN_MARGIN;
 	return 1;
 }
 

@@ -192,7 +192,16 @@ def restarted(tmp):
             p.send_signal(signal.SIGTERM)
             p.wait(timeout=10)
 
+    # A log of another run is emptied, none of it carried over.
+    with open(log, "w") as f:
+        f.write("iogauge crash witness 1\nrun abc\nfile %s\nbs 4096\nsize %d\nverify crc32c\n"
+                "mode none\npromise kill\nround 9\na 0 5\nend 9 1\n" % (dat, SIZE))
     one("1s")
+    lines = open(log).read().splitlines()
+    check("run c0ffee" in lines and "round 1" in lines and "run abc" not in lines and
+          not any(ln.startswith("round ") and ln != "round 1" for ln in lines),
+          "a log of another run is emptied, its rounds forgotten: %s" %
+          [ln for ln in lines if not ln.startswith("a ")])
     shutil.copy(dat, dat + ".first")
     first = sum(1 for ln in open(log) if ln.startswith("a "))
     one("100ms")
