@@ -176,9 +176,10 @@ static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_i
 		if (!killed && (now >= kill_at || *stop)) {
 			if (m->trigger && !*stop)
 				run_trigger(m->trigger, pid, stop, &out->trigger_status);
+			/* After the trigger: the writer lived on while it ran. */
+			out->killed_after = run_now() - t0;
 			kill(pid, SIGKILL);
 			killed = true;
-			out->killed_after = now - t0;
 		}
 		uint64_t wait = killed || kill_at - now > POLL_NS ? POLL_NS : kill_at - now;
 		struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)wait };

@@ -449,6 +449,13 @@ def trigger(tmp):
     rc, out, err, _ = crash(tmp, "trig", [], rounds=1, runtime="100ms", more=["--trigger=exit 3"])
     check(rc == 0 and json.loads(out)["jobs"][0]["rounds"][0]["trigger_status"] == 3 << 8,
           "a failing --trigger is noted: exit %d" % rc)
+    # killed_after_ns is when the SIGKILL went, after the trigger returned.
+    rc, out, err, _ = crash(tmp, "trig", [], rounds=1, runtime="100ms",
+                            more=["--trigger=sleep 0.3"])
+    r = json.loads(out)["jobs"][0]["rounds"][0] if rc == 0 else {}
+    check(r and r["killed_after_ns"] >= r["kill_at_ns"] + 300000000,
+          "killed_after_ns counts the trigger's 0.3 s: exit %d, %s" %
+          (rc, {k: r.get(k) for k in ("kill_at_ns", "killed_after_ns")}))
     # What the trigger prints goes to standard error, never into the report.
     rc, out, err, _ = crash(tmp, "trig", [], rounds=1, runtime="100ms",
                             more=["--trigger=echo fired"])
