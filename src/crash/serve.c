@@ -314,8 +314,8 @@ int witness_main(int argc, char **argv)
 		return 2;
 	}
 	/* A log it cannot write is bad input, said now, not at the first
-	 * writer (created here, emptied when the first writer says hello;
-	 * removed again if it cannot listen). */
+	 * writer (created here; one of another run emptied when the first
+	 * writer says hello; removed again if it cannot listen). */
 	lfd = open(w.log_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	created = lfd >= 0;
 	if (lfd < 0 && errno == EEXIST)
