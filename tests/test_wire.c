@@ -38,6 +38,18 @@ static void test_hello_round_trip(void **state)
 	assert_int_equal(got.size, 65536);
 	assert_string_equal(got.mode, h.mode);
 	assert_string_equal(got.file, h.file);
+	assert_string_equal(got.promise, "kill");
+	/* The three promises go through; another word does not. */
+	snprintf(h.promise, sizeof(h.promise), "power");
+	n = wire_format_hello(&h, buf, sizeof(buf));
+	buf[n - 1] = '\0';
+	assert_int_equal(wire_parse_hello(buf, &got, &why), 0);
+	assert_string_equal(got.promise, "power");
+	snprintf(h.promise, sizeof(h.promise), "none");
+	n = wire_format_hello(&h, buf, sizeof(buf));
+	buf[n - 1] = '\0';
+	assert_int_equal(wire_parse_hello(buf, &got, &why), 0);
+	assert_string_equal(got.promise, "none");
 	/* A tab in a field would split it: not formatted. */
 	snprintf(h.file, sizeof(h.file), "a\tb");
 	assert_int_equal(wire_format_hello(&h, buf, sizeof(buf)), 0);
@@ -51,6 +63,7 @@ static const char *const bad_hellos[] = {
 	"iogauge-witness 1 abc 0 65536 crc32c kill\tnone\tf",
 	"iogauge-witness 1 abc 4096 65537 crc32c kill\tnone\tf",
 	"iogauge-witness 1 abc 4096 65536 crc32c maybe\tnone\tf",
+	"iogauge-witness 1 abc 4096 65536 crc32c powers\tnone\tf",
 	"iogauge-witness 1 ABC 4096 65536 crc32c kill\tnone\tf",
 	"iogauge-witness 1 abc 4096 99999999999999999999 crc32c kill\tnone\tf",
 	"iogauge-witness 1 abc 4096 65536 crc32c kill\t\tf",

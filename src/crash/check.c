@@ -21,13 +21,15 @@
 #include "verify/verify.h"
 
 const char *const crash_fault_names[] = { "ok", "lost", "torn", "wrong place" };
+const char *const crash_promise_names[] = { "none", "kill", "power" };
 
 struct log_head {
 	uint64_t run, bs, size;
 	int verify;
 	char file[4096];
 	char mode[64];
-	bool promises;
+	int promise;   /* enum crash_promise; -1: a word it does not know */
+	bool remote;   /* "witness remote": a power cut's log */
 	unsigned seen; /* bit per header line read */
 };
 
@@ -85,8 +87,12 @@ static int head_line(struct log_head *h, const char *line)
 		copy_cut(h->mode, sizeof(h->mode), line + 5);
 		h->seen |= 32;
 	} else if (sscanf(line, "promise %63s", word) == 1) {
-		h->promises = !strcmp(word, "kill");
+		for (h->promise = CRASH_PROMISE_POWER;
+		     h->promise >= 0 && strcmp(word, crash_promise_names[h->promise]); h->promise--)
+			;
 		h->seen |= 64;
+	} else if (!strcmp(line, "witness remote")) {
+		h->remote = true;
 	} else {
 		return 0;
 	}
@@ -152,6 +158,13 @@ static int read_log(const char *path, unsigned round, struct log_head *h, uint64
 				ret = set_cause(cause,
 						"%s:%u: a header with a bad bs, size or "
 						"verify",
+						path, lineno);
+				break;
+			}
+			if (h->seen == 127 && h->promise < 0) {
+				ret = set_cause(cause,
+						"%s:%u: a header whose promise is not power, "
+						"kill or none",
 						path, lineno);
 				break;
 			}
@@ -286,7 +299,8 @@ int crash_check(const char *log_path, unsigned round, const char *file, struct c
 	path = file ? file : h.file;
 	copy_cut(res->file, sizeof(res->file), path);
 	copy_cut(res->mode, sizeof(res->mode), h.mode);
-	res->promises = h.promises;
+	res->promise = (enum crash_promise)h.promise;
+	res->power_cut = h.remote;
 	vj = xcalloc(1, sizeof(*vj));
 	vj->verify = (enum verify_kind)h.verify;
 	if (posix_memalign(&buf, 4096, h.bs)) {
@@ -347,6 +361,8 @@ out:
 
 bool crash_result_broken(const struct crash_result *res)
 {
-	return res->promises &&
+	enum crash_promise needed = res->power_cut ? CRASH_PROMISE_POWER : CRASH_PROMISE_KILL;
+
+	return res->promise >= needed &&
 	       (res->count[CRASH_LOST] || res->count[CRASH_TORN] || res->count[CRASH_WRONG_PLACE]);
 }

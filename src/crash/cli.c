@@ -257,7 +257,7 @@ static int run_job(const struct crash_mode *m, const char *log_path, struct cras
 	rep->rounds = xcalloc(m->rounds, sizeof(*rep->rounds));
 	hist_init(&rep->hists.sync);
 	hist_init(&rep->hists.wait);
-	ret = crash_log_open(&log, log_path, &hello, cause);
+	ret = crash_log_open(&log, log_path, &hello, false, cause);
 	if (ret)
 		return ret;
 	for (r = 1; r <= m->rounds && !stop; r++) {

@@ -29,6 +29,14 @@
  * (16 TiB of 4 KiB blocks, a 32 GiB table). */
 #define CRASH_MAX_BLOCKS (1ull << 32)
 
+/* What a mode promises of a write it acknowledged: nothing (a buffer in
+ * the writer), that it survives the writer's kill (it reached the
+ * kernel), or a power cut too (it waited for stable storage: O_SYNC,
+ * O_DSYNC, fsync, fdatasync, fsync_window). */
+enum crash_promise { CRASH_PROMISE_NONE, CRASH_PROMISE_KILL, CRASH_PROMISE_POWER };
+/* "none", "kill", "power": the log's and the hello's words. */
+extern const char *const crash_promise_names[];
+
 /* What a writer does, read from one job by crash_mode_make(). */
 struct crash_mode {
 	const struct job *job;
@@ -45,7 +53,7 @@ struct crash_mode {
 	unsigned rounds;
 	uint64_t seed;
 	enum verify_kind verify;
-	bool promises; /* an acknowledged write survives the writer's kill */
+	enum crash_promise promise;
 	/* witness=HOST:PORT/RUN: acknowledgements go to iogauge witness over
 	 * TCP (and the stamps carry RUN); NULL: to the parent. */
 	char *witness_host, *witness_port;
@@ -75,6 +83,7 @@ struct crash_figures {
 	char what[16];			       /* "pwrite", "fsync", "open", "pipe" */
 	uint64_t err_off, err_len;
 	char note[160]; /* the remote witness's refusal, as it gave it */
+	bool witnessed; /* the remote witness said ok to the writer's hello */
 };
 
 /* Latency histograms: each sync call, each acknowledgement's wait (from
@@ -109,10 +118,23 @@ struct wire_hello;
 
 /* The hello a writer of @m gives a witness (its log's header). */
 void crash_mode_hello(const struct crash_mode *m, uint64_t run_id, struct wire_hello *h);
-/* Creates @path (truncated) and writes the header of @h.  0 or -errno,
- * *cause set. */
-int crash_log_open(struct crash_log *log, const char *path, const struct wire_hello *h,
+/* Creates @path (truncated) and writes the header of @h; @remote: a remote
+ * witness's log ("witness remote": what it tests is a power cut).  0 or
+ * -errno, *cause set. */
+int crash_log_open(struct crash_log *log, const char *path, const struct wire_hello *h, bool remote,
 		   char **cause);
+/* Room a remote witness leaves above the highest generation it knows of
+ * for writes made but never acknowledged (a batch, a window: at most
+ * 65536 writes). */
+#define CRASH_LOG_GEN_MARGIN (1ull << 24)
+/* Goes on with the log at @path when it is one of run @run: its header
+ * into @h, its last round into *rounds, into *next a generation past
+ * every one its writers may have stamped, and @log open to append (a
+ * last line cut short is cut off).  1 then; 0 when @path is missing or
+ * not a log of @run (*rounds and *next untouched); -errno with *cause
+ * set when it cannot be read. */
+int crash_log_resume(struct crash_log *log, const char *path, uint64_t run, struct wire_hello *h,
+		     uint64_t *next, unsigned *rounds, char **cause);
 int crash_log_round(struct crash_log *log, unsigned round, char **cause);
 void crash_log_ack(struct crash_log *log, const struct crash_ack *a);
 /* Pending log text is written out past this many bytes. */
@@ -144,10 +166,11 @@ struct crash_result {
 	uint64_t count[4]; /* enum crash_fault: blocks of each */
 	unsigned nr_bad;   /* in bad[]: the first CRASH_FAULTS_MAX by offset */
 	struct crash_bad bad[CRASH_FAULTS_MAX];
-	bool promises;	  /* the log's mode promised durability */
-	bool log_cut;	  /* the log's last line was cut short (not read) */
-	unsigned unended; /* rounds without their end line: the witness stopped */
-	char file[4096];  /* the file the log names */
+	enum crash_promise promise; /* the log's mode's */
+	bool power_cut;		    /* a remote witness's log: the test is a power cut */
+	bool log_cut;		    /* the log's last line was cut short (not read) */
+	unsigned unended;	    /* rounds without their end line: the witness stopped */
+	char file[4096];	    /* the file the log names */
 	char mode[64];
 };
 
@@ -196,7 +219,8 @@ void crash_print_json(const struct crash_job_report *r, unsigned nr, struct strb
 void crash_print_check_text(const struct crash_result *res, struct strbuf *out);
 void crash_print_check_json(const struct crash_result *res, struct strbuf *out);
 /* Whether a report breaks a promise: a lost, torn or misplaced block in a
- * mode that promised durability against the writer's kill. */
+ * mode that promised durability against what was tested (the writer's
+ * kill; a power cut, for a remote witness's log). */
 bool crash_result_broken(const struct crash_result *res);
 
 /* iogauge crash ARGS (argv[0] is "crash"): the exit status. */

@@ -256,7 +256,10 @@ int crash_mode_make(const struct job *job, struct crash_mode *m, char **cause)
 	m->round = job->runtime ? job->runtime : 1000000000ull;
 	m->rounds = job->rounds;
 	m->seed = job->seed;
-	m->promises = !m->ack_buffer;
+	/* O_DIRECT alone leaves the device's volatile cache: a kill's promise. */
+	m->promise = m->ack_buffer					    ? CRASH_PROMISE_NONE
+		     : job->sync != SYNC_NONE || m->sync_every || m->window ? CRASH_PROMISE_POWER
+									    : CRASH_PROMISE_KILL;
 	m->name = mode_name(m);
 	return 0;
 }

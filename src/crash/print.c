@@ -179,7 +179,7 @@ void crash_print_text(const struct crash_job_report *r, unsigned nr, struct strb
 			out, "\n  %s\n",
 			r[j].failed ? "ERROR: the run stopped (the error is on standard error)"
 			: m->witness_host ? "not checked here"
-			: !m->promises	  ? "(no promise: acknowledged before the bytes leave the "
+			: !m->promise	  ? "(no promise: acknowledged before the bytes leave the "
 					    "process, losses expected)"
 			: s.count[CRASH_LOST] + s.count[CRASH_TORN] + s.count[CRASH_WRONG_PLACE]
 				? "FAILED: acknowledged writes did not survive the writer's kill"
@@ -247,7 +247,7 @@ void crash_print_json(const struct crash_job_report *r, unsigned nr, struct strb
 
 		sum_rounds(&r[k], &s);
 		lost = s.count[CRASH_LOST] + s.count[CRASH_TORN] + s.count[CRASH_WRONG_PLACE];
-		broken |= m->promises && lost;
+		broken |= m->promise >= CRASH_PROMISE_KILL && lost;
 		json_open(&j, NULL, '{');
 		json_str(&j, "jobname", m->job->name);
 		json_str(&j, "mode", m->name);
@@ -255,7 +255,7 @@ void crash_print_json(const struct crash_job_report *r, unsigned nr, struct strb
 		json_u64(&j, "bs", m->bs);
 		json_u64(&j, "size", m->size);
 		json_u64(&j, "seed", m->seed);
-		json_str(&j, "promise", m->promises ? "kill" : "none");
+		json_str(&j, "promise", crash_promise_names[m->promise]);
 		json_open(&j, "rounds", '[');
 		for (i = 0; i < r[k].nr; i++) {
 			const struct crash_figures *f = &r[k].rounds[i].fig;
@@ -290,7 +290,7 @@ void crash_print_json(const struct crash_job_report *r, unsigned nr, struct strb
 		json_str(&j, "verdict",
 			 r[k].failed	   ? "error"
 			 : m->witness_host ? "not_checked"
-			 : !m->promises	   ? "no_promise"
+			 : !m->promise	   ? "no_promise"
 			 : lost		   ? "failed"
 					   : "ok");
 		json_close(&j, '}');
@@ -314,10 +314,19 @@ void crash_print_check_text(const struct crash_result *res, struct strbuf *out)
 			    "  %u round%s without an end line: the witness stopped before the "
 			    "writer did (its last acknowledgements may be missing, never extra)\n",
 			    res->unended, res->unended == 1 ? "" : "s");
+	if (res->power_cut)
+		strbuf_addf(out, "  a power cut's log (a remote witness's); the mode promised %s\n",
+			    res->promise == CRASH_PROMISE_POWER	 ? "stable storage"
+			    : res->promise == CRASH_PROMISE_KILL ? "only to survive a kill"
+								 : "nothing");
 	strbuf_addf(out, "  %s\n",
-		    !res->promises	       ? "(the mode promised nothing: losses expected)"
+		    !res->promise	       ? "(the mode promised nothing: losses expected)"
 		    : crash_result_broken(res) ? "FAILED: acknowledged writes are not in the file"
-					       : "ok: every acknowledged write is in the file");
+		    : res->count[CRASH_LOST] + res->count[CRASH_TORN] +
+				    res->count[CRASH_WRONG_PLACE]
+			    ? "(the mode does not wait for stable storage: losses after a power "
+			      "cut expected)"
+			    : "ok: every acknowledged write is in the file");
 }
 
 void crash_print_check_json(const struct crash_result *res, struct strbuf *out)
@@ -329,7 +338,8 @@ void crash_print_check_json(const struct crash_result *res, struct strbuf *out)
 	json_str(&j, "iogauge_version", IOGAUGE_VERSION);
 	json_str(&j, "filename", res->file);
 	json_str(&j, "mode", res->mode);
-	json_str(&j, "promise", res->promises ? "kill" : "none");
+	json_str(&j, "promise", crash_promise_names[res->promise]);
+	json_str(&j, "power_cut", res->power_cut ? "yes" : "no");
 	json_str(&j, "log_cut_short", res->log_cut ? "yes" : "no");
 	json_u64(&j, "rounds_without_end", res->unended);
 	json_result(&j, res);

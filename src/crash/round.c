@@ -63,8 +63,8 @@ static void child_signals(void)
 /* --trigger: @cmd through the shell, with the writer's process ID in
  * IOGAUGE_CRASH_WRITER, waited for: a power cut's command never returns.
  * A stop (SIGINT, SIGTERM) kills its process group: a command that hangs
- * held the stop for as long.  *@status: its wait status, or -1 when it
- * could not start. */
+ * held the stop for as long.  What it prints goes to standard error.
+ * *@status: its wait status, or -1 when it could not start. */
 static void run_trigger(const char *cmd, pid_t writer, const atomic_int *stop, int *status)
 {
 	const struct timespec tick = { .tv_sec = 0, .tv_nsec = 10000000 };
@@ -76,6 +76,8 @@ static void run_trigger(const char *cmd, pid_t writer, const atomic_int *stop, i
 	t = fork();
 	if (!t) {
 		setpgid(0, 0);
+		/* Its output is not the report's: standard output may be JSON. */
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 		setenv("IOGAUGE_CRASH_WRITER", id, 1);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
@@ -121,11 +123,25 @@ static int drain(int fd, struct crash_log *log, uint8_t *buf, size_t cap, size_t
 	return 0;
 }
 
+/* Ends round @r in the log, synced, whatever became of it: the
+ * acknowledgements drained before a failure @ret were made, and a later
+ * --check must see them.  @ret when it is an error (a log that cannot
+ * be written then says nothing more), else the flush's. */
+static int end_round(struct crash_log *log, unsigned r, uint64_t acks, int ret, char **cause)
+{
+	char *why = NULL;
+	int fret = crash_log_flush(log, true, r, acks, ret ? &why : cause);
+
+	free(why);
+	return ret ? ret : fret;
+}
+
 /* Runs the writer until its kill; the pipe read to its end. */
 static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_id, uint64_t gen0,
 			  struct crash_log *log, const atomic_int *stop, struct shared *sh,
 			  struct crash_round *out, char **cause)
 {
+	const struct crash_figures *f = &sh->fig;
 	uint8_t buf[65536];
 	size_t carry = 0;
 	uint64_t acks = 0, t0, kill_at, now;
@@ -160,9 +176,10 @@ static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_i
 		if (!killed && (now >= kill_at || *stop)) {
 			if (m->trigger && !*stop)
 				run_trigger(m->trigger, pid, stop, &out->trigger_status);
+			/* After the trigger: the writer lived on while it ran. */
+			out->killed_after = run_now() - t0;
 			kill(pid, SIGKILL);
 			killed = true;
-			out->killed_after = now - t0;
 		}
 		uint64_t wait = killed || kill_at - now > POLL_NS ? POLL_NS : kill_at - now;
 		struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)wait };
@@ -183,26 +200,30 @@ static int witness_writer(const struct crash_mode *m, unsigned r, uint64_t run_i
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (ret < 0)
-		return ret;
-	if (!killed && !strcmp(sh->fig.what, "witness")) {
-		const struct crash_figures *f = &sh->fig;
-
-		return set_cause_errno(
+		return end_round(log, r, acks, ret, cause);
+	ret = 0;
+	if (killed && m->witness_host && !f->witnessed) {
+		/* Killed still waiting for the witness's ok: nothing was witnessed. */
+		ret = set_cause_errno(cause, ETIMEDOUT,
+				      "round %u: the witness at %s:%s had not answered the "
+				      "writer's hello when it was killed, %.3f s in: nothing "
+				      "was witnessed",
+				      r, m->witness_host, m->witness_port,
+				      (double)out->killed_after / 1e9);
+	} else if (!killed && !strcmp(f->what, "witness")) {
+		ret = set_cause_errno(
 			cause, f->err, "the writer stopped: the witness at %s:%s: %s%s%s%s",
 			m->witness_host, m->witness_port, strerror(f->err),
 			f->note[0] ? " (it said '" : "", f->note, f->note[0] ? "')" : "");
-	}
-	if (!killed) {
-		const struct crash_figures *f = &sh->fig;
-
-		return set_cause_errno(
+	} else if (!killed) {
+		ret = set_cause_errno(
 			cause, f->err ? f->err : EIO,
 			"%s: the writer failed before its kill: %s at offset %llu, "
 			"%llu bytes: %s",
 			m->path, f->what[0] ? f->what : "?", (unsigned long long)f->err_off,
 			(unsigned long long)f->err_len, strerror(f->err ? f->err : EIO));
 	}
-	return crash_log_flush(log, true, r, acks, cause);
+	return end_round(log, r, acks, ret, cause);
 }
 
 int crash_round_run(const struct crash_mode *m, unsigned r, uint64_t run_id, uint64_t *gen,

@@ -37,7 +37,8 @@ static const char usage[] =
 	"  --listen=ADDR:PORT  the address and port to listen on (a numeric address;\n"
 	"                      port 0: any free one, printed)\n"
 	"  --run=RUN           the run id (1 to 6 hex digits) it accepts\n"
-	"  --log=LOG           the log to write (created, or emptied)\n"
+	"  --log=LOG           the log to write (created; a log of the same run is\n"
+	"                      gone on with, another emptied)\n"
 	"Stops on SIGINT or SIGTERM.  See iogauge-crash(1).\n";
 
 static atomic_int stop;
@@ -115,12 +116,10 @@ struct witness {
 	bool open;
 	struct wire_hello first; /* the run's file, bs, size, verify */
 	unsigned rounds;
-	uint64_t max_gen; /* the highest generation any writer of the run sent */
+	/* past every generation a writer of the run may have stamped: the
+	 * highest sent, or handed out as a start, its log's included */
+	uint64_t max_gen;
 };
-
-/* Room above the highest generation sent for writes that were made but
- * never acknowledged (a batch, a window: at most 65536 writes). */
-#define GEN_MARGIN (1ull << 24)
 
 /* One writer, from its hello to its end.  0, or -errno when the log
  * cannot be written (the witness stops: it cannot keep its word). */
@@ -158,14 +157,17 @@ static int serve_peer(struct witness *w, struct peer *p)
 		return 0;
 	}
 	if (!w->open) {
-		if (crash_log_open(&w->log, w->log_path, &h, &cause))
+		if (crash_log_open(&w->log, w->log_path, &h, true, &cause))
 			goto log_failed;
 		w->open = true;
 		w->first = h;
 	}
 	if (crash_log_round(&w->log, ++w->rounds, &cause))
 		goto log_failed;
-	snprintf(reply, sizeof(reply), "ok %llu\n", (unsigned long long)(w->max_gen + GEN_MARGIN));
+	/* Never a start handed out before: a writer that sent nothing still
+	 * stamped blocks from it. */
+	w->max_gen += CRASH_LOG_GEN_MARGIN;
+	snprintf(reply, sizeof(reply), "ok %llu\n", (unsigned long long)w->max_gen);
 	say(p, reply);
 	fprintf(stderr, "iogauge witness: %s: run %llx, round %u, mode %s, file %s\n", p->name,
 		(unsigned long long)h.run, w->rounds, h.mode, h.file);
@@ -281,8 +283,8 @@ int witness_main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct witness w = { 0 };
 	const char *listen_spec = NULL, *v, *run = NULL;
-	char *end = NULL;
-	int i, lfd, status = 0;
+	char *end = NULL, *cause = NULL;
+	int i, lfd, ret, status = 0;
 	bool created;
 
 	for (i = 1; i < argc; i++) {
@@ -312,8 +314,8 @@ int witness_main(int argc, char **argv)
 		return 2;
 	}
 	/* A log it cannot write is bad input, said now, not at the first
-	 * writer (created here, emptied when the first writer says hello;
-	 * removed again if it cannot listen). */
+	 * writer (created here; one of another run emptied when the first
+	 * writer says hello; removed again if it cannot listen). */
 	lfd = open(w.log_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	created = lfd >= 0;
 	if (lfd < 0 && errno == EEXIST)
@@ -323,8 +325,25 @@ int witness_main(int argc, char **argv)
 		return 2;
 	}
 	close(lfd);
+	/* A log of this run goes on: its writers' generations are never
+	 * handed out again, so a block an earlier one left cannot pass for
+	 * a newer write. */
+	ret = crash_log_resume(&w.log, w.log_path, w.run, &w.first, &w.max_gen, &w.rounds, &cause);
+	if (ret < 0) {
+		fprintf(stderr, "iogauge witness: %s\n", cause);
+		free(cause);
+		return 1;
+	}
+	w.open = ret == 1;
+	if (w.open)
+		fprintf(stderr,
+			"iogauge witness: --log=%s: a log of run %llx: going on after its "
+			"round %u\n",
+			w.log_path, (unsigned long long)w.run, w.rounds);
 	lfd = listen_on(listen_spec);
 	if (lfd < 0) {
+		if (w.open)
+			crash_log_close(&w.log);
 		if (created)
 			unlink(w.log_path);
 		return lfd == -2 ? 2 : 1;

@@ -90,7 +90,8 @@ int wire_parse_hello(const char *line, struct wire_hello *h, const char **why)
 		return -EINVAL;
 	}
 	if (!h->run || !h->bs || !h->size || h->size % h->bs ||
-	    (strcmp(h->promise, "kill") && strcmp(h->promise, "none"))) {
+	    (strcmp(h->promise, "power") && strcmp(h->promise, "kill") &&
+	     strcmp(h->promise, "none"))) {
 		*why = "a hello with a bad run, bs, size or promise";
 		return -EINVAL;
 	}

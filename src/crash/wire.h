@@ -6,7 +6,7 @@
  * (RUN in hex; the file's path and the mode after tabs, as they may hold
  * spaces); the witness answers "ok NEXT\n", or "no REASON\n" and hangs
  * up.  NEXT: the generation the writer starts from, past every one this
- * run has sent the witness (with room for writes never acknowledged), so
+ * run has sent or handed out, its log's earlier sessions included, so
  * that each writer of a run stamps newer generations than the last.
  * Then a batch of "a OFFSET GEN\n" lines, and "s COUNT\n" after them: the
  * witness writes the batch into its log, syncs it, and answers "k COUNT\n";

@@ -22,12 +22,12 @@ void crash_mode_hello(const struct crash_mode *m, uint64_t run_id, struct wire_h
 	h->bs = m->bs;
 	h->size = m->size;
 	snprintf(h->verify, sizeof(h->verify), "%s", opt_enum_name(OPT_VERIFY, (int)m->verify));
-	snprintf(h->promise, sizeof(h->promise), "%s", m->promises ? "kill" : "none");
+	snprintf(h->promise, sizeof(h->promise), "%s", crash_promise_names[m->promise]);
 	snprintf(h->mode, sizeof(h->mode), "%s", m->name);
 	snprintf(h->file, sizeof(h->file), "%s", m->path);
 }
 
-int crash_log_open(struct crash_log *log, const char *path, const struct wire_hello *h,
+int crash_log_open(struct crash_log *log, const char *path, const struct wire_hello *h, bool remote,
 		   char **cause)
 {
 	memset(log, 0, sizeof(*log));
@@ -37,10 +37,116 @@ int crash_log_open(struct crash_log *log, const char *path, const struct wire_he
 	log->path = xstrdup(path);
 	strbuf_addf(&log->pend,
 		    "iogauge crash witness 1\nrun %llx\nfile %s\nbs %llu\nsize %llu\n"
-		    "verify %s\nmode %s\npromise %s\n",
+		    "verify %s\nmode %s\n%spromise %s\n",
 		    (unsigned long long)h->run, h->file, (unsigned long long)h->bs,
-		    (unsigned long long)h->size, h->verify, h->mode, h->promise);
+		    (unsigned long long)h->size, h->verify, h->mode,
+		    remote ? "witness remote\n" : "", h->promise);
 	return crash_log_flush(log, false, 0, 0, cause);
+}
+
+/* @src into @dst of @cap bytes, cut to fit. */
+static void copy_cut(char *dst, size_t cap, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* Undoes fgets's line: 1 when @line of @len bytes was whole (its newline
+ * cut), 0 when it was cut short at the file's end, -1 when too long. */
+static int whole_line(FILE *f, char *line, size_t len)
+{
+	if (len && line[len - 1] == '\n') {
+		line[len - 1] = '\0';
+		return 1;
+	}
+	return feof(f) ? 0 : -1;
+}
+
+int crash_log_resume(struct crash_log *log, const char *path, uint64_t run, struct wire_hello *h,
+		     uint64_t *next, unsigned *rounds, char **cause)
+{
+	FILE *f = fopen(path, "re");
+	char line[WIRE_LINE_MAX + 64];
+	unsigned long long v, off, gen, max_gen = 0;
+	unsigned r, last = 0, seen = 0, lineno = 0;
+	off_t whole = 0;
+	int ret = 0, fd;
+
+	memset(log, 0, sizeof(*log));
+	log->fd = -1;
+	memset(h, 0, sizeof(*h));
+	if (!f)
+		return errno == ENOENT ? 0
+				       : set_cause_errno(cause, errno, "witness log %s: %s", path,
+							 strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+		int w = whole_line(f, line, len);
+
+		if (w <= 0) {
+			/* A line cut short: the witness died writing it, unanswered. */
+			if (w < 0)
+				ret = set_cause(cause, "%s:%u: a line too long for a witness log",
+						path, lineno + 1);
+			break;
+		}
+		if (++lineno == 1) {
+			if (strcmp(line, "iogauge crash witness 1"))
+				break;
+		} else if (sscanf(line, "a %llu %llu", &off, &gen) == 2) {
+			if (gen > max_gen)
+				max_gen = gen;
+		} else if (sscanf(line, "round %u", &r) == 1) {
+			if (r > last)
+				last = r;
+		} else if (sscanf(line, "run %llx", &v) == 1) {
+			h->run = v;
+			seen |= 1;
+		} else if (!strncmp(line, "file ", 5)) {
+			copy_cut(h->file, sizeof(h->file), line + 5);
+			seen |= 2;
+		} else if (sscanf(line, "bs %llu", &v) == 1) {
+			h->bs = v;
+			seen |= 4;
+		} else if (sscanf(line, "size %llu", &v) == 1) {
+			h->size = v;
+			seen |= 8;
+		} else if (!strncmp(line, "verify ", 7)) {
+			copy_cut(h->verify, sizeof(h->verify), line + 7);
+			seen |= 16;
+		} else if (!strncmp(line, "mode ", 5)) {
+			copy_cut(h->mode, sizeof(h->mode), line + 5);
+			seen |= 32;
+		} else if (!strncmp(line, "promise ", 8)) {
+			copy_cut(h->promise, sizeof(h->promise), line + 8);
+			seen |= 64;
+		}
+		whole += (off_t)len;
+	}
+	if (!ret && ferror(f))
+		ret = set_cause_errno(cause, EIO, "witness log %s: a read failed", path);
+	fclose(f);
+	/* Not a whole header of @run: another run's log, emptied as before. */
+	if (ret || seen != 127 || h->run != run)
+		return ret;
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, whole)) {
+		ret = set_cause_errno(cause, errno, "witness log %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	log->fd = fd;
+	log->path = xstrdup(path);
+	/* Each round's writer started at most CRASH_LOG_GEN_MARGIN past the
+	 * generations before it: the log's rounds bound all they wrote. */
+	*rounds = last;
+	*next = max_gen + (uint64_t)last * CRASH_LOG_GEN_MARGIN;
+	return 1;
 }
 
 int crash_log_round(struct crash_log *log, unsigned round, char **cause)

@@ -16,7 +16,9 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "crash/crash.h"
@@ -27,6 +29,9 @@
 /* The most acknowledgements in one pipe write: at most PIPE_BUF bytes, so
  * that each write reaches the witness whole or not at all. */
 #define ACKS_PER_SEND (4096 / sizeof(struct crash_ack))
+/* The longest a remote witness may take to take the connection, or to
+ * take or answer a line (s): a silent one stops the writer, named. */
+#define WITNESS_TIMEOUT_S 5
 /* Writes a window holds at most: a longer one is closed early. */
 #define WINDOW_CAP 65536
 
@@ -63,7 +68,8 @@ static void note(uint64_t ns, uint64_t *sum, uint64_t *max)
 }
 
 /* One line from the remote witness into @buf (@cap bytes, without its
- * newline): 0, or -errno (-ECONNRESET: it hung up). */
+ * newline): 0, or -errno (-ECONNRESET: it hung up; -ETIMEDOUT: it said
+ * nothing for WITNESS_TIMEOUT_S). */
 static int read_line(int fd, char *buf, size_t cap)
 {
 	size_t n = 0;
@@ -73,6 +79,8 @@ static int read_line(int fd, char *buf, size_t cap)
 		got = read(fd, buf + n, 1);
 		if (got < 0 && errno == EINTR)
 			continue;
+		if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return -ETIMEDOUT; /* SO_RCVTIMEO */
 		if (got <= 0)
 			return got < 0 ? -errno : -ECONNRESET;
 		if (buf[n] == '\n') {
@@ -99,6 +107,8 @@ static int send_remote(struct writer *w)
 	k = wire_format_count(want, 'k', w->nr_out);
 	want[k - 1] = '\0';
 	ret = util_write_all(w->ack_fd, w->txt, n);
+	if (ret == -EAGAIN)
+		ret = -ETIMEDOUT; /* SO_SNDTIMEO */
 	if (!ret)
 		ret = read_line(w->ack_fd, got, sizeof(got));
 	if (!ret && strcmp(got, want)) {
@@ -119,6 +129,32 @@ static int send_acks(struct writer *w)
 	return ret ? fail(w, w->remote ? "witness" : "ack pipe", -ret, 0, 0) : 0;
 }
 
+/* connect(2), given up after WITNESS_TIMEOUT_S: a host that drops the
+ * connection must not hold the writer until its kill.  0 or -errno. */
+static int connect_within(int fd, const struct sockaddr *sa, socklen_t len)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLOUT };
+	int flags = fcntl(fd, F_GETFL), err = 0, n;
+	socklen_t el = sizeof(err);
+
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK))
+		return -errno;
+	if (connect(fd, sa, len) && errno != EINPROGRESS)
+		return -errno;
+	do
+		n = poll(&pf, 1, WITNESS_TIMEOUT_S * 1000);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (!n)
+		return -ETIMEDOUT;
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el))
+		return -errno;
+	if (err)
+		return -err;
+	return fcntl(fd, F_SETFL, flags) ? -errno : 0;
+}
+
 /* Connects to the remote witness and says hello: the socket, or -errno
  * (the witness's refusal in fig->note); *gen0: the generation to go on
  * from, as the witness said. */
@@ -128,6 +164,7 @@ static int remote_connect(struct writer *w, uint64_t run_id, uint64_t *gen0)
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV }, *ai, *a;
 	struct wire_hello h;
 	char line[WIRE_LINE_MAX];
+	struct timeval tv = { .tv_sec = WITNESS_TIMEOUT_S };
 	size_t n;
 	int fd = -1, one = 1, ret;
 
@@ -140,9 +177,9 @@ static int remote_connect(struct writer *w, uint64_t run_id, uint64_t *gen0)
 		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
 		if (fd < 0)
 			continue;
-		if (!connect(fd, a->ai_addr, a->ai_addrlen))
+		ret = -connect_within(fd, a->ai_addr, a->ai_addrlen);
+		if (!ret)
 			break;
-		ret = errno;
 		close(fd);
 		fd = -1;
 	}
@@ -150,9 +187,14 @@ static int remote_connect(struct writer *w, uint64_t run_id, uint64_t *gen0)
 	if (fd < 0)
 		return fail(w, "witness", ret ? ret : ECONNREFUSED, 0, 0);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	/* A witness that stops reading or answering fails the writer. */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	crash_mode_hello(m, run_id, &h);
 	n = wire_format_hello(&h, line, sizeof(line));
 	ret = n ? util_write_all(fd, line, n) : -EINVAL;
+	if (ret == -EAGAIN)
+		ret = -ETIMEDOUT; /* SO_SNDTIMEO */
 	if (!ret)
 		ret = read_line(fd, line, sizeof(line));
 	if (!ret && (strncmp(line, "ok ", 3) || !(*gen0 = strtoull(line + 3, NULL, 10)))) {
@@ -314,6 +356,7 @@ int crash_writer(const struct crash_mode *m, uint64_t run_id, uint64_t gen0, int
 			goto out;
 		w.ack_fd = ret;
 		w.remote = true;
+		fig->witnessed = true;
 	}
 	w.fd = open(m->path, O_WRONLY | O_CREAT | O_CLOEXEC | m->oflags, 0644);
 	if (w.fd < 0) {

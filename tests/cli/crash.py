@@ -94,6 +94,10 @@ MODES = [
     ("fdatasync-4", ["--fdatasync=4"], True),
     ("window-2ms", ["--fsync_window=2ms"], True),
 ]
+# What each promises: only the modes that wait for stable storage, a
+# power cut too; buffered writes and O_DIRECT alone, the writer's kill.
+PROMISE = {"user-buffer": "none", "none": "kill", "direct": "kill", "dsync": "power",
+           "osync": "power", "fsync-8": "power", "fdatasync-4": "power", "window-2ms": "power"}
 
 
 def crash(tmp, name, extra, rounds=5, runtime="200ms", more=()):
@@ -127,6 +131,8 @@ def modes(tmp):
         check(len(rounds) == 5 and tot["acked"] > 0,
               "%s: 5 rounds, with acknowledgements: %s" % (name, [r["acked"] for r in rounds]))
         check(sum(r["acked"] for r in rounds) == tot["acked"], "%s: the total adds up" % name)
+        check(job["promise"] == PROMISE[name],
+              "%s: promise %s, not %s" % (name, job["promise"], PROMISE[name]))
         if promises:
             check(rc == 0 and tot["lost"] == tot["torn"] == tot["wrong_place"] == 0,
                   "%s: lost none (exit %d, %s)" % (name, rc, tot))
@@ -397,18 +403,32 @@ def seeds(tmp):
 
 
 def enospc(tmp):
-    """A run-time failure: the writer's file on a full tmpfs (root only)."""
+    """A run-time failure: the writer's file on a full tmpfs (root only); the
+    acknowledgements made before it stay in --witness=LOG."""
     mnt = os.path.join(tmp, "full")
     os.mkdir(mnt)
     with tmpfs(mnt, "256k") as ok:
         if not ok:
             print("enospc: no tmpfs (not root?): skipped")
             return
+        log = os.path.join(tmp, "full.log")
         rc, out, err = capture([BIN, "crash", "--name=full", "--filename=" + mnt + "/f",
-                                "--size=1m", "--rounds=1", "--runtime=2s"], timeout=60)
+                                "--size=1m", "--rounds=1", "--runtime=2s",
+                                "--witness=" + log], timeout=60)
         check(rc == 1 and "No space left on device" in err and "offset 262144" in err and
               mnt + "/f" in err and "ERROR: the run stopped" in out,
               "a full file system: exit %d, %r %r" % (rc, out, err))
+        # The round failed, but the writes acknowledged before it are in the
+        # log, its round ended, and they check.
+        lines = open(log).read().splitlines() if os.path.exists(log) else []
+        acks = sum(1 for ln in lines if ln.startswith("a "))
+        print("enospc: %d acknowledgements in the failed round's log" % acks)
+        check(acks == 64 and "end 1 64" in lines,
+              "a failed round's acknowledgements are kept in --witness=LOG: %d, %s" %
+              (acks, lines[-2:]))
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
+        check(rc == 0 and " 0 lost" in out and " 64 writes acked" in out,
+              "--check of the failed round's log: exit %d: %s%s" % (rc, out, err))
 
 
 def trigger(tmp):
@@ -429,6 +449,23 @@ def trigger(tmp):
     rc, out, err, _ = crash(tmp, "trig", [], rounds=1, runtime="100ms", more=["--trigger=exit 3"])
     check(rc == 0 and json.loads(out)["jobs"][0]["rounds"][0]["trigger_status"] == 3 << 8,
           "a failing --trigger is noted: exit %d" % rc)
+    # killed_after_ns is when the SIGKILL went, after the trigger returned.
+    rc, out, err, _ = crash(tmp, "trig", [], rounds=1, runtime="100ms",
+                            more=["--trigger=sleep 0.3"])
+    r = json.loads(out)["jobs"][0]["rounds"][0] if rc == 0 else {}
+    check(r and r["killed_after_ns"] >= r["kill_at_ns"] + 300000000,
+          "killed_after_ns counts the trigger's 0.3 s: exit %d, %s" %
+          (rc, {k: r.get(k) for k in ("kill_at_ns", "killed_after_ns")}))
+    # What the trigger prints goes to standard error, never into the report.
+    rc, out, err, _ = crash(tmp, "trig", [], rounds=1, runtime="100ms",
+                            more=["--trigger=echo fired"])
+    try:
+        json.loads(out)
+        parsed = True
+    except ValueError:
+        parsed = False
+    check(rc == 0 and parsed and "fired" in err,
+          "--trigger's output on stderr, the JSON whole: exit %d, %r" % (rc, out[:80]))
 
 
 def recipes(tmp):

@@ -6,9 +6,12 @@
 # each refused without a crash, the witness still serving after them; it
 # listens only where told (not on 127.0.0.2); a log cut short and an
 # acknowledgement for a block the file does not hold give clear results;
-# killing the witness mid-stream stops the writer with an error.
+# killing the witness mid-stream stops the writer with an error; so
+# does a witness that never answers or never takes the connection; a
+# witness restarted over its run's log goes on with it.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
+import json
 import os
 import random
 import re
@@ -86,6 +89,136 @@ def garbage(rng, path):
     return b"\n" * rng.randrange(1, 5)
 
 
+def silent(tmp):
+    """A witness that takes the connection and never answers, and one whose
+    host drops it (a full backlog): the writer gives up within seconds and
+    the run fails, named; a kill before the witness's ok fails the round."""
+    def run(port, runtime):
+        t0 = time.monotonic()
+        rc, out, err = capture([BIN, "crash", "--name=s", "--filename=" +
+                                os.path.join(tmp, "s.dat"), "--size=%d" % SIZE, "--fsync=4",
+                                "--rounds=1", "--runtime=" + runtime, "--set",
+                                "witness=127.0.0.1:%d/abc" % port], timeout=60)
+        return rc, out, err, time.monotonic() - t0
+
+    mute = socket.socket()
+    full = socket.socket()
+    held = socket.socket()
+    try:
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(8)
+        rc, out, err, took = run(mute.getsockname()[1], "300ms")
+        check(rc == 1 and "had not answered the writer's hello" in err and
+              "nothing was witnessed" in err,
+              "killed before a silent witness's ok: exit %d: %r" % (rc, err))
+        rc, out, err, took = run(mute.getsockname()[1], "30s")
+        print("silent witness: the writer stopped in %.2f s, exit %d" % (took, rc))
+        check(rc == 1 and "timed out" in err and took < 12,
+              "a silent witness stops the writer: exit %d in %.1f s: %r" % (rc, took, err))
+        # One connection fills a backlog of 0: the next SYN is dropped.
+        full.bind(("127.0.0.1", 0))
+        full.listen(0)
+        held.connect(full.getsockname())
+        rc, out, err, took = run(full.getsockname()[1], "30s")
+        print("unreachable witness: the writer stopped in %.2f s, exit %d" % (took, rc))
+        check(rc == 1 and "timed out" in err and took < 12,
+              "a witness that never takes the connection: exit %d in %.1f s: %r" %
+              (rc, took, err))
+    finally:
+        held.close()
+        full.close()
+        mute.close()
+
+
+def power_cut(tmp):
+    """A remote witness's log is a power cut's: a mode that does not wait
+    for stable storage (buffered writes) promises only to survive a kill,
+    so --check reports its losses as expected, exit 0; a mode that syncs
+    promises power, and a loss fails it."""
+    log = os.path.join(tmp, "power.log")
+    dat = os.path.join(tmp, "power.dat")
+    for mode, promise in (([], "kill"), (["--fdatasync=4"], "power")):
+        p, port = start_witness(tmp, log, run="beef")
+        try:
+            rc, out, err = capture([BIN, "crash", "--name=c", "--filename=" + dat,
+                                    "--size=%d" % SIZE, "--rounds=1", "--runtime=200ms",
+                                    "--set", "witness=127.0.0.1:%d/beef" % port] + mode,
+                                   timeout=60)
+            check(rc == 0, "a writer %s: exit %d: %s" % (mode, rc, err))
+        finally:
+            p.send_signal(signal.SIGTERM)
+            p.wait(timeout=10)
+        lines = open(log).read().splitlines()
+        check("promise " + promise in lines and "witness remote" in lines,
+              "%s: the remote log says promise %s, witness remote: %s" %
+              (mode, promise, lines[:10]))
+        # A write the storage lost: an acknowledgement newer than the file.
+        with open(log, "a") as f:
+            f.write("a 8192 1099511627775\n")
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
+        print("power cut, promise %s, a block lost: exit %d" % (promise, rc))
+        if promise == "kill":
+            check(rc == 0 and "lost at offset 8192" in out and
+                  "losses after a power cut expected" in out,
+                  "a kill-only promise's loss after a power cut: exit %d: %s" % (rc, out))
+        else:
+            check(rc == 1 and "FAILED" in out,
+                  "a power promise's loss after a power cut: exit %d: %s" % (rc, out))
+        rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log,
+                                "--output-format=json"])
+        doc = json.loads(out) if rc in (0, 1) else {}
+        check(doc.get("promise") == promise and doc.get("power_cut") == "yes" and
+              doc.get("result") == ("ok" if promise == "kill" else "failed"),
+              "--check's JSON: %s" % {k: doc.get(k) for k in ("promise", "power_cut", "result")})
+        os.unlink(log)
+
+
+def restarted(tmp):
+    """A witness restarted over its run's log goes on with it: the next
+    writer's generations are newer than any an earlier writer stamped, so
+    a block left by that earlier, longer session is a loss, not a pass."""
+    log = os.path.join(tmp, "again.log")
+    dat = os.path.join(tmp, "again.dat")
+
+    def one(runtime):
+        p, port = start_witness(tmp, log, run="c0ffee")
+        try:
+            rc, out, err = capture([BIN, "crash", "--name=a", "--filename=" + dat,
+                                    "--size=%d" % SIZE, "--fsync=8", "--rounds=1",
+                                    "--runtime=" + runtime, "--set",
+                                    "witness=127.0.0.1:%d/c0ffee" % port], timeout=60)
+            check(rc == 0, "a writer of run c0ffee, %s: exit %d: %s%s" % (runtime, rc, out, err))
+        finally:
+            p.send_signal(signal.SIGTERM)
+            p.wait(timeout=10)
+
+    # A log of another run is emptied, none of it carried over.
+    with open(log, "w") as f:
+        f.write("iogauge crash witness 1\nrun abc\nfile %s\nbs 4096\nsize %d\nverify crc32c\n"
+                "mode none\npromise kill\nround 9\na 0 5\nend 9 1\n" % (dat, SIZE))
+    one("1s")
+    lines = open(log).read().splitlines()
+    check("run c0ffee" in lines and "round 1" in lines and "run abc" not in lines and
+          not any(ln.startswith("round ") and ln != "round 1" for ln in lines),
+          "a log of another run is emptied, its rounds forgotten: %s" %
+          [ln for ln in lines if not ln.startswith("a ")])
+    shutil.copy(dat, dat + ".first")
+    first = sum(1 for ln in open(log) if ln.startswith("a "))
+    one("100ms")
+    lines = open(log).read().splitlines()
+    check(sum(1 for ln in lines if ln.startswith("a ")) > first and "round 2" in lines and
+          lines.count("iogauge crash witness 1") == 1,
+          "the restarted witness appends its round 2 to the run's log")
+    check("going on after its round 1" in open(os.path.join(tmp, "witness.err")).read(),
+          "the restarted witness says it goes on with the log")
+    # The storage lost every write of the second session.
+    shutil.copy(dat + ".first", dat)
+    rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
+    print("restarted witness, the first session's file put back: exit %d" % rc)
+    check(rc == 1 and re.search(r" [1-9]\d* lost", out) is not None,
+          "the second session's writes, lost, are found lost: exit %d: %s%s" % (rc, out, err))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-witness-", dir=os.environ.get("TMPDIR", "/tmp"))
     log = os.path.join(tmp, "acks.log")
@@ -117,7 +250,7 @@ def main():
         check(rc == 0, "a good writer after the garbage: exit %d: %s" % (rc, err))
         bad = [ln for ln in open(log) if not re.match(
             r"(iogauge crash witness 1|run [0-9a-f]+|file .+|bs \d+|size \d+|verify \w+|"
-            r"mode .+|promise \w+|round \d+|a \d+ \d+|end \d+ \d+)$", ln.rstrip("\n"))]
+            r"mode .+|witness remote|promise \w+|round \d+|a \d+ \d+|end \d+ \d+)$", ln.rstrip("\n"))]
         check(not bad, "the log holds only whole, valid lines: %s" % bad[:3])
         rc, out, err = capture([BIN, "crash", "--check", "--witness=" + log])
         check(rc == 0, "--check after the garbage: exit %d: %s%s" % (rc, out, err))
@@ -176,6 +309,10 @@ def main():
         rc, out, _ = capture([BIN, "crash", "--check", "--witness=" + log])
         check("without an end line" not in out,
               "the witness ends its round when it stops: %s" % out)
+
+        restarted(tmp)
+        power_cut(tmp)
+        silent(tmp)
 
         # Bad flags.
         for args, msg in ((["--listen=127.0.0.1:0", "--log=" + log], "--run"),
