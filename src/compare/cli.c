@@ -24,13 +24,6 @@ static const char usage[] =
 	"of *.json reports of repeated runs.  --threshold: a change within it is the same\n"
 	"(default 5).  See iogauge-compare(1).\n";
 
-static const char *flag_value(const char *arg, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(arg, name, n) && arg[n] == '=' ? arg + n + 1 : NULL;
-}
-
 int compare_main(int argc, char **argv)
 {
 	struct output dest = { .path = NULL, .fd = -1 };
@@ -51,7 +44,7 @@ int compare_main(int argc, char **argv)
 			fputs(usage, stdout);
 			free(paths);
 			return 0;
-		} else if ((v = flag_value(a, "--output-format"))) {
+		} else if ((v = util_flag_value(a, "--output-format"))) {
 			if (!strcmp(v, "json")) {
 				format = JSON;
 			} else if (!strcmp(v, "html")) {
@@ -64,9 +57,9 @@ int compare_main(int argc, char **argv)
 					v);
 				bad = 1;
 			}
-		} else if ((v = flag_value(a, "--output"))) {
+		} else if ((v = util_flag_value(a, "--output"))) {
 			output = v;
-		} else if ((v = flag_value(a, "--threshold"))) {
+		} else if ((v = util_flag_value(a, "--threshold"))) {
 			if (units_parse_double(v, &thr, &cause) || thr < 0 || thr >= 100) {
 				fprintf(stderr,
 					"iogauge compare: --threshold=%s: a percentage from 0 to below "

@@ -33,17 +33,6 @@ struct log_head {
 	unsigned seen; /* bit per header line read */
 };
 
-/* @src into @dst of @cap bytes, cut to fit. */
-static void copy_cut(char *dst, size_t cap, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 static int verify_kind_of(const char *name)
 {
 	const struct opt_enum *e;
@@ -72,7 +61,7 @@ static int head_line(struct log_head *h, const char *line)
 		h->run = v;
 		h->seen |= 1;
 	} else if (!strncmp(line, "file ", 5)) {
-		copy_cut(h->file, sizeof(h->file), line + 5);
+		util_copy_cut(h->file, sizeof(h->file), line + 5);
 		h->seen |= 2;
 	} else if (sscanf(line, "bs %llu", &v) == 1) {
 		h->bs = v;
@@ -84,7 +73,7 @@ static int head_line(struct log_head *h, const char *line)
 		h->verify = verify_kind_of(word);
 		h->seen |= 16;
 	} else if (!strncmp(line, "mode ", 5)) {
-		copy_cut(h->mode, sizeof(h->mode), line + 5);
+		util_copy_cut(h->mode, sizeof(h->mode), line + 5);
 		h->seen |= 32;
 	} else if (sscanf(line, "promise %63s", word) == 1) {
 		for (h->promise = CRASH_PROMISE_POWER;
@@ -234,7 +223,7 @@ static void add(struct crash_result *res, uint64_t off, enum crash_fault kind, u
 	b->kind = kind;
 	b->acked = acked;
 	b->found = found;
-	copy_cut(b->detail, sizeof(b->detail), detail ? detail : "");
+	util_copy_cut(b->detail, sizeof(b->detail), detail ? detail : "");
 }
 
 /* Sorts one block read at @off (@n bytes of @bs) into its class. */
@@ -297,8 +286,8 @@ int crash_check(const char *log_path, unsigned round, const char *file, struct c
 	if (ret)
 		return ret;
 	path = file ? file : h.file;
-	copy_cut(res->file, sizeof(res->file), path);
-	copy_cut(res->mode, sizeof(res->mode), h.mode);
+	util_copy_cut(res->file, sizeof(res->file), path);
+	util_copy_cut(res->mode, sizeof(res->mode), h.mode);
 	res->promise = (enum crash_promise)h.promise;
 	res->power_cut = h.remote;
 	vj = xcalloc(1, sizeof(*vj));

@@ -52,13 +52,6 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-static const char *flag_value(const char *arg, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(arg, name, n) && arg[n] == '=' ? arg + n + 1 : NULL;
-}
-
 /* Whether the job parser takes @arg (--name, --set, --section, a job
  * option): the rest are iogauge's own flags, which mean nothing here. */
 static bool for_jobs(const char *arg)
@@ -99,13 +92,13 @@ static void parse_args(int argc, char **argv, struct crash_args *a)
 			a->help = true;
 		} else if (!strcmp(s, "--check")) {
 			a->check = true;
-		} else if ((v = flag_value(s, "--witness"))) {
+		} else if ((v = util_flag_value(s, "--witness"))) {
 			a->witness = v;
-		} else if ((v = flag_value(s, "--trigger"))) {
+		} else if ((v = util_flag_value(s, "--trigger"))) {
 			a->trigger = v;
-		} else if ((v = flag_value(s, "--output"))) {
+		} else if ((v = util_flag_value(s, "--output"))) {
 			a->output = v;
-		} else if ((v = flag_value(s, "--output-format"))) {
+		} else if ((v = util_flag_value(s, "--output-format"))) {
 			a->json = !strcmp(v, "json");
 			if (!a->json && strcmp(v, "normal")) {
 				fprintf(stderr,

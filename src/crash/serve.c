@@ -271,13 +271,6 @@ bad:
 	return -2;
 }
 
-static const char *flag_value(const char *arg, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(arg, name, n) && arg[n] == '=' ? arg + n + 1 : NULL;
-}
-
 int witness_main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -291,11 +284,11 @@ int witness_main(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(usage, stdout);
 			return 0;
-		} else if ((v = flag_value(argv[i], "--listen"))) {
+		} else if ((v = util_flag_value(argv[i], "--listen"))) {
 			listen_spec = v;
-		} else if ((v = flag_value(argv[i], "--run"))) {
+		} else if ((v = util_flag_value(argv[i], "--run"))) {
 			run = v;
-		} else if ((v = flag_value(argv[i], "--log"))) {
+		} else if ((v = util_flag_value(argv[i], "--log"))) {
 			w.log_path = v;
 		} else {
 			fprintf(stderr,

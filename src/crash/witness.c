@@ -44,17 +44,6 @@ int crash_log_open(struct crash_log *log, const char *path, const struct wire_he
 	return crash_log_flush(log, false, 0, 0, cause);
 }
 
-/* @src into @dst of @cap bytes, cut to fit. */
-static void copy_cut(char *dst, size_t cap, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 /* Undoes fgets's line: 1 when @line of @len bytes was whole (its newline
  * cut), 0 when it was cut short at the file's end, -1 when too long. */
 static int whole_line(FILE *f, char *line, size_t len)
@@ -107,7 +96,7 @@ int crash_log_resume(struct crash_log *log, const char *path, uint64_t run, stru
 			h->run = v;
 			seen |= 1;
 		} else if (!strncmp(line, "file ", 5)) {
-			copy_cut(h->file, sizeof(h->file), line + 5);
+			util_copy_cut(h->file, sizeof(h->file), line + 5);
 			seen |= 2;
 		} else if (sscanf(line, "bs %llu", &v) == 1) {
 			h->bs = v;
@@ -116,13 +105,13 @@ int crash_log_resume(struct crash_log *log, const char *path, uint64_t run, stru
 			h->size = v;
 			seen |= 8;
 		} else if (!strncmp(line, "verify ", 7)) {
-			copy_cut(h->verify, sizeof(h->verify), line + 7);
+			util_copy_cut(h->verify, sizeof(h->verify), line + 7);
 			seen |= 16;
 		} else if (!strncmp(line, "mode ", 5)) {
-			copy_cut(h->mode, sizeof(h->mode), line + 5);
+			util_copy_cut(h->mode, sizeof(h->mode), line + 5);
 			seen |= 32;
 		} else if (!strncmp(line, "promise ", 8)) {
-			copy_cut(h->promise, sizeof(h->promise), line + 8);
+			util_copy_cut(h->promise, sizeof(h->promise), line + 8);
 			seen |= 64;
 		}
 		whole += (off_t)len;

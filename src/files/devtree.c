@@ -59,15 +59,6 @@ static uint64_t read_u64(const char *dir, const char *name)
 	return read_line(dir, name, buf, sizeof(buf)) ? 0 : strtoull(buf, NULL, 10);
 }
 
-/* @src into @dst of @len bytes, cut to fit. */
-static void copy_cut(char *dst, size_t len, const char *src)
-{
-	size_t n = strnlen(src, len - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 /* The kernel's name of the device whose sysfs folder is @dir: DEVNAME in
  * its uevent, else the folder's own name. */
 static void read_name(const char *dir, const char *fallback, char *name, size_t len)
@@ -76,11 +67,11 @@ static void read_name(const char *dir, const char *fallback, char *name, size_t 
 	FILE *f = fopen(path, "re");
 
 	free(path);
-	copy_cut(name, len, fallback);
+	util_copy_cut(name, len, fallback);
 	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "DEVNAME=", 8)) {
 			line[strcspn(line, "\n")] = '\0';
-			copy_cut(name, len, line + 8);
+			util_copy_cut(name, len, line + 8);
 			break;
 		}
 	if (f)

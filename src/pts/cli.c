@@ -49,13 +49,6 @@ struct opts {
 	enum fmt fmt;
 };
 
-static const char *flag_value(const char *arg, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(arg, name, n) && arg[n] == '=' ? arg + n + 1 : NULL;
-}
-
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "iogauge pts: " and the message; -EINVAL. */
@@ -159,19 +152,19 @@ static int opts_parse(struct opts *o, struct pts_plan *p, int argc, char **argv)
 			return 1;
 		if (!strcmp(a, "--destroy-data")) {
 			o->destroy = true;
-		} else if ((v = flag_value(a, "--output-format"))) {
+		} else if ((v = util_flag_value(a, "--output-format"))) {
 			if (!strcmp(v, "text") || !strcmp(v, "normal"))
 				o->fmt = FMT_TEXT;
 			else if (!strcmp(v, "json"))
 				o->fmt = FMT_JSON;
 			else
 				r = bad("--output-format=%s: text or json", v);
-		} else if ((v = flag_value(a, "--output"))) {
+		} else if ((v = util_flag_value(a, "--output"))) {
 			o->output = v;
-		} else if ((v = flag_value(a, "--plot")) ||
+		} else if ((v = util_flag_value(a, "--plot")) ||
 			   (!strcmp(a, "--plot") && i + 1 < argc)) {
 			o->plot = v ? v : argv[++i];
-		} else if ((v = flag_value(a, "--cell-time"))) {
+		} else if ((v = util_flag_value(a, "--cell-time"))) {
 			uint64_t ns;
 
 			/* Seconds may have a fraction (0.5); units_parse_time's do not. */
@@ -190,26 +183,26 @@ static int opts_parse(struct opts *o, struct pts_plan *p, int argc, char **argv)
 			else
 				p->cell_ns = ns;
 			free(cause);
-		} else if ((v = flag_value(a, "--max-rounds"))) {
+		} else if ((v = util_flag_value(a, "--max-rounds"))) {
 			r = uint_flag("--max-rounds", v, 1, 1000, &p->max_rounds);
-		} else if ((v = flag_value(a, "--precondition-loops"))) {
+		} else if ((v = util_flag_value(a, "--precondition-loops"))) {
 			r = uint_flag("--precondition-loops", v, 0, 100, &p->precondition_loops);
-		} else if ((v = flag_value(a, "--iodepth"))) {
+		} else if ((v = util_flag_value(a, "--iodepth"))) {
 			r = uint_flag("--iodepth", v, 1, 65536, &p->iodepth);
-		} else if ((v = flag_value(a, "--ioengine"))) {
+		} else if ((v = util_flag_value(a, "--ioengine"))) {
 			p->ioengine = v;
-		} else if ((v = flag_value(a, "--mixes"))) {
+		} else if ((v = util_flag_value(a, "--mixes"))) {
 			r = mixes_parse(v, p);
-		} else if ((v = flag_value(a, "--bs"))) {
+		} else if ((v = util_flag_value(a, "--bs"))) {
 			r = bs_parse(v, p);
 			o->bs_given = true;
-		} else if ((v = flag_value(a, "--range-pct"))) {
+		} else if ((v = util_flag_value(a, "--range-pct"))) {
 			if (units_parse_double(v, &d, &cause) || d <= 0 || d > 1000)
 				r = bad("--range-pct=%s: a percentage above 0", v);
 			else
 				p->range_pct = d;
 			free(cause);
-		} else if ((v = flag_value(a, "--excursion-pct"))) {
+		} else if ((v = util_flag_value(a, "--excursion-pct"))) {
 			if (units_parse_double(v, &d, &cause) || d <= 0 || d > 1000)
 				r = bad("--excursion-pct=%s: a percentage above 0", v);
 			else

@@ -31,13 +31,6 @@ static const char usage[] =
 	"A..BxF (multiply by F) or A..B+S (add S), e.g. --iodepth=1..64x2,\n"
 	"--bs=4k..1mx4, --rw=read,randread.  See iogauge-sweep(1).\n";
 
-static const char *flag_value(const char *arg, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(arg, name, n) && arg[n] == '=' ? arg + n + 1 : NULL;
-}
-
 /* A percentage flag's value: 0, or -EINVAL with a message printed. */
 static int pct_flag(const char *flag, const char *v, double *out)
 {
@@ -75,7 +68,7 @@ static int opts_parse(struct opts *o, int argc, char **argv)
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 			return 1;
-		if ((v = flag_value(a, "--output-format"))) {
+		if ((v = util_flag_value(a, "--output-format"))) {
 			if (!strcmp(v, "text") || !strcmp(v, "normal"))
 				o->fmt = FMT_TEXT;
 			else if (!strcmp(v, "csv"))
@@ -87,12 +80,12 @@ static int opts_parse(struct opts *o, int argc, char **argv)
 					      "iogauge sweep: --output-format=%s: text, csv "
 					      "or json\n",
 					      v);
-		} else if ((v = flag_value(a, "--output"))) {
+		} else if ((v = util_flag_value(a, "--output"))) {
 			o->output = v;
-		} else if ((v = flag_value(a, "--plot")) ||
+		} else if ((v = util_flag_value(a, "--plot")) ||
 			   (!strcmp(a, "--plot") && i + 1 < argc)) {
 			o->plot = v ? v : argv[++i];
-		} else if ((v = flag_value(a, "--repeat"))) {
+		} else if ((v = util_flag_value(a, "--repeat"))) {
 			if (units_parse_uint(v, &n, &cause) || n < 1 || n > 1000) {
 				free(cause);
 				bad = fprintf(stderr,
@@ -102,13 +95,14 @@ static int opts_parse(struct opts *o, int argc, char **argv)
 			} else {
 				o->repeat = (unsigned)n;
 			}
-		} else if ((v = flag_value(a, "--knee-gain"))) {
+		} else if ((v = util_flag_value(a, "--knee-gain"))) {
 			bad |= pct_flag("--knee-gain", v, &o->knee_gain) ? 1 : 0;
-		} else if ((v = flag_value(a, "--knee-latency"))) {
+		} else if ((v = util_flag_value(a, "--knee-latency"))) {
 			bad |= pct_flag("--knee-latency", v, &o->knee_lat) ? 1 : 0;
-		} else if ((v = flag_value(a, "--crossover-bw"))) {
+		} else if ((v = util_flag_value(a, "--crossover-bw"))) {
 			bad |= pct_flag("--crossover-bw", v, &o->cross_bw) ? 1 : 0;
-		} else if ((v = flag_value(a, "--set")) || (!strcmp(a, "--set") && i + 1 < argc)) {
+		} else if ((v = util_flag_value(a, "--set")) ||
+			   (!strcmp(a, "--set") && i + 1 < argc)) {
 			v = v ? v : argv[++i];
 			if (!strchr(v, '='))
 				bad = fprintf(stderr, "iogauge sweep: --set %s: KEY=VALUE\n", v);

@@ -68,13 +68,6 @@ struct slo_state {
 	bool stopped;	      /* the search ended early: a signal or a failed run */
 };
 
-static const char *flag_value(const char *arg, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(arg, name, n) && arg[n] == '=' ? arg + n + 1 : NULL;
-}
-
 static int opts_parse(struct slo_opts *o, int argc, char **argv)
 {
 	int i, bad = 0;
@@ -86,7 +79,8 @@ static int opts_parse(struct slo_opts *o, int argc, char **argv)
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 			return 1;
-		if ((v = flag_value(a, "--target")) || (!strcmp(a, "--target") && i + 1 < argc)) {
+		if ((v = util_flag_value(a, "--target")) ||
+		    (!strcmp(a, "--target") && i + 1 < argc)) {
 			v = v ? v : argv[++i];
 			if (o->nt == SLO_MAX_TARGETS) {
 				bad = fprintf(stderr, "iogauge slo: at most %d targets\n",
@@ -97,7 +91,8 @@ static int opts_parse(struct slo_opts *o, int argc, char **argv)
 			} else {
 				o->t_text[o->nt++] = xstrdup(v);
 			}
-		} else if ((v = flag_value(a, "--min-rate")) || (v = flag_value(a, "--max-rate"))) {
+		} else if ((v = util_flag_value(a, "--min-rate")) ||
+			   (v = util_flag_value(a, "--max-rate"))) {
 			bool min = a[2] == 'm' && a[3] == 'i';
 
 			if (units_parse_uint(v, &n, &cause) || !n || n > 100000000) {
@@ -109,7 +104,7 @@ static int opts_parse(struct slo_opts *o, int argc, char **argv)
 			} else {
 				*(min ? &o->min_rate : &o->max_rate) = (double)n;
 			}
-		} else if ((v = flag_value(a, "--tolerance"))) {
+		} else if ((v = util_flag_value(a, "--tolerance"))) {
 			if (units_parse_double(v, &o->tol, &cause) ||
 			    !(o->tol > 0 && o->tol < 100)) {
 				free(cause);
@@ -118,7 +113,7 @@ static int opts_parse(struct slo_opts *o, int argc, char **argv)
 					      "and below 100\n",
 					      v);
 			}
-		} else if ((v = flag_value(a, "--repeat"))) {
+		} else if ((v = util_flag_value(a, "--repeat"))) {
 			if (units_parse_uint(v, &n, &cause) || n < 1 || n > 100) {
 				free(cause);
 				bad = fprintf(stderr,
@@ -128,7 +123,7 @@ static int opts_parse(struct slo_opts *o, int argc, char **argv)
 			} else {
 				o->repeat = (unsigned)n;
 			}
-		} else if ((v = flag_value(a, "--iodepth")) ||
+		} else if ((v = util_flag_value(a, "--iodepth")) ||
 			   (!strcmp(a, "--iodepth") && i + 1 < argc)) {
 			v = v ? v : argv[++i];
 			if (o->has_depth) {
@@ -143,7 +138,7 @@ static int opts_parse(struct slo_opts *o, int argc, char **argv)
 			} else {
 				o->has_depth = true;
 			}
-		} else if ((v = flag_value(a, "--output-format"))) {
+		} else if ((v = util_flag_value(a, "--output-format"))) {
 			if (!strcmp(v, "json"))
 				o->json = true;
 			else if (!strcmp(v, "text") || !strcmp(v, "normal"))
@@ -151,9 +146,10 @@ static int opts_parse(struct slo_opts *o, int argc, char **argv)
 			else
 				bad = fprintf(stderr,
 					      "iogauge slo: --output-format=%s: text or json\n", v);
-		} else if ((v = flag_value(a, "--output"))) {
+		} else if ((v = util_flag_value(a, "--output"))) {
 			o->output = v;
-		} else if ((v = flag_value(a, "--set")) || (!strcmp(a, "--set") && i + 1 < argc)) {
+		} else if ((v = util_flag_value(a, "--set")) ||
+			   (!strcmp(a, "--set") && i + 1 < argc)) {
 			v = v ? v : argv[++i];
 			if (!strchr(v, '='))
 				bad = fprintf(stderr, "iogauge slo: --set %s: KEY=VALUE\n", v);

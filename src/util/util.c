@@ -283,3 +283,18 @@ int util_read_all(int fd, void *p, size_t len)
 {
 	return xfer(fd, p, len, false);
 }
+
+const char *util_flag_value(const char *arg, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(arg, name, n) && arg[n] == '=' ? arg + n + 1 : NULL;
+}
+
+void util_copy_cut(char *dst, size_t cap, const char *src)
+{
+	size_t n = strnlen(src, cap - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}

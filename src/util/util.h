@@ -76,6 +76,12 @@ int set_cause(char **cause, const char *fmt, ...) __attribute__((format(printf, 
 int set_cause_errno(char **cause, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* "--NAME=VALUE" as @arg: VALUE when @arg is @name (with its dashes)
+ * followed by '=', else NULL.  The subcommands' flag parsers. */
+const char *util_flag_value(const char *arg, const char *name);
+/* @src into @dst of @cap (> 0) bytes, cut to fit, always terminated. */
+void util_copy_cut(char *dst, size_t cap, const char *src);
+
 /* Levenshtein distance between two short ASCII strings (for "did you mean"). */
 unsigned util_edit_distance(const char *a, const char *b);
 /* Whether @dist edits from @name is close enough to be a typo worth a
