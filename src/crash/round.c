@@ -20,6 +20,7 @@
 
 #include "crash/crash.h"
 #include "util/runclock.h"
+#include "workload/rand.h"
 
 /* What the two children leave for the parent: they share this page. */
 struct shared {
@@ -37,10 +38,7 @@ struct shared {
 
 static uint64_t mix(uint64_t z)
 {
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return rng_mix(z + 0x9e3779b97f4a7c15ull);
 }
 
 /* ns after the fork: uniform in [round / 2, round], from the seed. */

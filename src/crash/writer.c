@@ -25,6 +25,7 @@
 #include "crash/wire.h"
 #include "util/runclock.h"
 #include "verify/verify.h"
+#include "workload/rand.h"
 
 /* The most acknowledgements in one pipe write: at most PIPE_BUF bytes, so
  * that each write reaches the witness whole or not at all. */
@@ -251,13 +252,10 @@ static int sync_file(struct writer *w)
 	return 0;
 }
 
+/* splitmix64: the workload's mixer over a counter stepped by its gamma. */
 static uint64_t next_rand(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return rng_mix(*s += 0x9e3779b97f4a7c15ull);
 }
 
 /* The loop: each write's block, then what the mode does before the ack. */
