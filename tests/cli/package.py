@@ -34,11 +34,17 @@ def expected_files():
 
 
 def depends_cover_libraries(deb):
-    """Every library ldd shows for the binary comes from a package in Depends."""
+    """Every library the binary links (its NEEDED entries, found where ldd
+    finds them) comes from a package in Depends.  Their own libraries are
+    their packages' dependencies (Open MPI's libhwloc, libevent), as
+    dpkg-shlibdeps leaves them."""
     rc, dep, _ = capture(["dpkg-deb", "-f", deb, "Depends"])
     names = set(re.findall(r"(?:^|, )([a-z0-9][a-z0-9.+-]*)", dep))
     rc2, ldd, _ = capture(["ldd", BIN])
-    libs = re.findall(r"=> (/\S+)", ldd)
+    _, dyn, _ = capture(["readelf", "-d", BIN])
+    needed = set(re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", dyn))
+    libs = [path for name, path in re.findall(r"^\s*(\S+) => (/\S+)", ldd, re.M)
+            if name in needed]
     # One dpkg -S for them all (each call reads every package's file list).
     paths = sorted({os.path.realpath(l) for l in libs} | set(libs))
     rc3, owners, _ = capture(["dpkg", "-S"] + paths)
