@@ -368,6 +368,8 @@ static void test_format_round_trip(void **state)
 		{ "size", "20%" },
 		{ "percentile_list", "50:99.99" },
 		{ "buffered", "0" },
+		/* fuzz_values: read left unset printed as "0,1,1", below the minimum. */
+		{ "cmdprio_class", ",1" },
 	};
 	struct strbuf a = { 0 }, b = { 0 };
 	struct job *job = job_new(), *again;
@@ -389,6 +391,8 @@ static void test_format_round_trip(void **state)
 			continue;
 		a.len = 0;
 		opt_format(o, job, &a);
+		if (!*a.buf)
+			continue; /* not set (another engine's row of a given name) */
 		must_set(again, o->name, a.buf);
 		b.len = 0;
 		opt_format(o, again, &b);

@@ -543,15 +543,31 @@ static int size_ddir_parse(const struct opt_def *o, struct job *job, const char 
 	return optval_per_ddir(o, job, val, size_ddir_one, cause);
 }
 
+/* A 0 below the row's minimum is "not set" (cmdprio_class: fio's
+ * realtime default): printed as an empty piece, which leaves it unset
+ * when read again. */
+static void u64_ddir_piece(const struct opt_def *o, uint64_t v, struct strbuf *sb)
+{
+	if (v || !o->min)
+		strbuf_addf(sb, "%llu", (unsigned long long)v);
+	else
+		strbuf_add(sb, "", 0); /* still a string where the buffer was reused */
+}
+
 static void u64_ddir_format(const struct opt_def *o, const struct job *job, struct strbuf *sb)
 {
 	const uint64_t *v = CFIELD(o, job, uint64_t);
+	int d;
 
-	if (v[0] == v[1] && v[1] == v[2])
-		strbuf_addf(sb, "%llu", (unsigned long long)v[0]);
-	else
-		strbuf_addf(sb, "%llu,%llu,%llu", (unsigned long long)v[0],
-			    (unsigned long long)v[1], (unsigned long long)v[2]);
+	if (v[0] == v[1] && v[1] == v[2]) {
+		u64_ddir_piece(o, v[0], sb);
+		return;
+	}
+	for (d = 0; d < DDIR_COUNT; d++) {
+		if (d)
+			strbuf_addf(sb, ",");
+		u64_ddir_piece(o, v[d], sb);
+	}
 }
 
 const struct opt_kind opt_kind_size_ddir = { .syntax = "size[,size[,size]]",
