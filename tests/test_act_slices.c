@@ -60,30 +60,33 @@ static void test_slices(void **state)
 	assert_int_equal(a->end, S);
 	assert_false(act_record(a, 0, 10));
 	assert_false(act_record(a, S - 1, 10));
-	assert_false(act_record(a, S, 10)); /* the second slice's first I/O */
+	/* The I/O that ends past the slice is counted in it and closes it,
+	 * as fio's act_io_u_lat counts it. */
+	assert_false(act_record(a, S, 10));
 	assert_int_equal(a->cur, 1);
 	assert_int_equal(a->end, 2 * S);
+	assert_false(act_record(a, S + 1, 10));
 	/* Past the last slice: the run's end, counted in the last. */
 	assert_false(act_record(a, 5 * S, 10));
 	assert_int_equal(a->cur, 2);
 	assert_int_equal(a->end, UINT64_MAX);
 	assert_false(act_record(a, 9 * S, 10));
-	assert_int_equal(a->v[0].ios, 2);
-	assert_int_equal(a->v[1].ios, 1);
-	assert_int_equal(a->v[2].ios, 2);
+	assert_int_equal(a->v[0].ios, 3);
+	assert_int_equal(a->v[1].ios, 2);
+	assert_int_equal(a->v[2].ios, 1);
 	assert_int_equal(a->failed, 0);
 	act_free(a);
 }
 
-/* 100 I/Os in slice 0, @over of them at 2 ms; then one in slice 1: whether
- * that one failed it. */
+/* 100 I/Os in slice 0, @over of them at 2 ms, the last one ending past
+ * the slice and closing it: whether it failed. */
 static bool first_slice_with(unsigned over)
 {
 	struct act_slices *a = act_new(2, S);
 	unsigned i;
 	bool failed = false;
 
-	for (i = 0; i < 100; i++)
+	for (i = 0; i < 99; i++)
 		failed |= act_record(a, i, i < over ? 2000000 : 1000);
 	failed |= act_record(a, S, 1000);
 	act_free(a);
@@ -101,11 +104,11 @@ static void test_judge(void **state)
 	assert_false(first_slice_with(4));
 	assert_true(first_slice_with(5));
 	/* 0.1% over 64 ms: 1 of 1000 fails. */
-	for (i = 0; i < 999; i++)
+	for (i = 0; i < 998; i++)
 		assert_false(act_record(a, i, 1000));
-	assert_false(act_record(a, 999, 70000000));
-	/* Slice 1 is skipped (no I/O: nothing to fail); slice 0 fails as
-	 * slice 2's first I/O closes it. */
+	assert_false(act_record(a, 998, 70000000));
+	/* Slice 1 is skipped (no I/O: nothing to fail); slice 0 fails as its
+	 * 1000th I/O, ending in slice 2, closes it. */
 	assert_true(act_record(a, 2 * S, 1000));
 	assert_int_equal(a->failed, 1);
 	assert_int_equal(a->failed_band, 2);
@@ -121,7 +124,8 @@ static void test_close(void **state)
 	struct act_slices *a = act_new(2, S);
 
 	(void)state;
-	assert_false(act_record(a, S, 9000000)); /* slice 1, 100% over 8 ms */
+	assert_false(act_record(a, S, 1000));	     /* closes slice 0 */
+	assert_false(act_record(a, S + 1, 9000000)); /* slice 1, 100% over 8 ms */
 	/* Not judged before it has lasted its length, as fio's. */
 	assert_false(act_close(a, 2 * S - 1));
 	assert_int_equal(a->failed, 0);
@@ -142,13 +146,14 @@ static void test_merge_save(void **state)
 	fd = fileno(f);
 	act_record(a, 0, 2000000);
 	act_record(b, 0, 1000);
-	act_record(b, 2 * S, 9000000);
+	act_record(b, 2 * S, 1000); /* closes b's slice 0, counted in it */
+	act_record(b, 2 * S + 1, 9000000);
 	act_merge(&m, NULL);
 	assert_null(m);
 	act_merge(&m, a);
 	act_merge(&m, b); /* grows to b's three slices */
 	assert_int_equal(m->nr, 3);
-	assert_int_equal(m->v[0].ios, 2);
+	assert_int_equal(m->v[0].ios, 3);
 	assert_int_equal(m->v[0].over[0], 1);
 	assert_int_equal(m->v[2].over[1], 1);
 	assert_int_equal(act_save(m, fd), 0);

@@ -58,14 +58,15 @@ bool act_close(struct act_slices *a, uint64_t at);
 
 /*
  * One I/O that completed at @at (ns from the clone's measured start) with
- * a total latency of @lat_ns.  An I/O after the last slice (the run's end
- * jitter) counts in the last.  Returns true when it closed a slice that
+ * a total latency of @lat_ns, counted in the current slice: the I/O that
+ * completes past the slice's end is counted in the slice it closes, as
+ * fio's act_io_u_lat counts it.  An I/O after the last slice (the run's
+ * end jitter) counts in the last.  Returns true when it closed a slice that
  * failed the criteria: the clone stops, as fio's thread does.
  */
 static inline bool act_record(struct act_slices *a, uint64_t at, uint64_t lat_ns)
 {
 	uint64_t us = lat_ns / 1000;
-	bool failed = at >= a->end && act_turn(a, at);
 	struct act_slice *s = &a->v[a->cur];
 	unsigned b;
 
@@ -75,7 +76,7 @@ static inline bool act_record(struct act_slices *a, uint64_t at, uint64_t lat_ns
 			s->over[b]++;
 			break;
 		}
-	return failed;
+	return at >= a->end && act_turn(a, at);
 }
 
 /* "act: 6.250000% exceeds pass criteria of 5.000000% (slice 2: 16 of its

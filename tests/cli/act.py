@@ -119,16 +119,21 @@ def band(lat_ns):
 
 
 def rows_of(logs, slice_ms, nr):
-    """Per slice [I/Os, over 1, over 8, over 64] from @logs, each entry in
-    the slice of its time (the last one keeps the end's stragglers)."""
+    """Per slice [I/Os, over 1, over 8, over 64] from @logs, as fio's
+    act_io_u_lat counts: each clone's entries in the current slice, the
+    first one past its end counted in it too and closing it (the last
+    slice keeps the end's stragglers)."""
     rows = [[0, 0, 0, 0] for _ in range(nr)]
     for entries in logs.values():
-        for ms, lat, _ in entries:
-            r = rows[min(ms // slice_ms, nr - 1)]
+        cur = 0
+        for ms, lat, _ in sorted(entries, key=lambda e: e[0]):
+            r = rows[cur]
             r[0] += 1
             b = band(lat)
             if b is not None:
                 r[1 + b] += 1
+            if ms >= (cur + 1) * slice_ms:
+                cur = min(ms // slice_ms, nr - 1)
     return rows
 
 
@@ -258,7 +263,8 @@ FAIL = re.compile(r"^iogauge: \[burn\] burn\.0\.0: read at offset 0, size 0 comp
 def slices(tmp):
     """--slice-duration=1 (iogauge's) over 3 s: three rows, each the exact
     shares of the lat log entries of its second (every clone's log split
-    at its own 1 s boundaries), adding up to the run's I/Os; a cpuio job
+    at its own 1 s boundaries, the entry that crosses one in the slice it
+    closes, as fio counts it), adding up to the run's I/Os; a cpuio job
     whose every I/O takes 2 ms (in a process of its own: its slices come
     back through the clone's hand-off) fails its first slice when its
     first I/O after it completes, with fio's message, and stops there; a
@@ -288,7 +294,9 @@ def slices(tmp):
     check(not re.search(r"\[steady\]", p.stderr), "slices: the null job failed: %r" % p.stderr)
     # The cpuio job's log: its I/Os of 0 bytes.
     burn = [e for entries in logs.values() for e in entries if e[2] == 0]
-    first = [e for e in burn if e[0] < 1000]
+    # The first one past 1 s closes slice 1, counted in it (as fio).
+    burn.sort(key=lambda e: e[0])
+    first = [e for e in burn if e[0] < 1000] + [e for e in burn if e[0] >= 1000][:1]
     late = [e for e in burn if e[0] >= 1000]
     b = {"5": 0, "1": 1, "0.1": 2}[m.group(2)]
     over = sum(1 for e in first if band(e[1]) == b)
