@@ -4,12 +4,15 @@
  * one row per report entry (a clone, or a group with group_reporting) and
  * direction.  Fields are quoted as RFC 4180 asks (only when they hold
  * a comma, a quote or a line break); lines end in LF.  The figures are
- * the JSON report's, in bytes, nanoseconds and I/Os per second.  Not fio's
+ * the JSON report's, in bytes, nanoseconds and I/Os per second.  Under
+ * mpirun: the ranks' sum, then each host's rows and (--per-rank) each
+ * rank's, told apart by three last columns, scope, host and rank.  Not fio's
  * "csv", which is its terse format.
  */
 #include <string.h>
 
 #include "report/report.h"
+#include "report/scope.h"
 
 /* The total latency percentiles of every row, whatever percentile_list says. */
 static const double csv_pcts[] = { 50, 90, 99, 99.9, 99.99 };
@@ -17,7 +20,9 @@ static const double csv_pcts[] = { 50, 90, 99, 99.9, 99.99 };
 static const char csv_header[] =
 	"jobname,group,clone,clones,direction,ios,bytes,runtime_ms,iops,bw_bytes,"
 	"lat_min_ns,lat_mean_ns,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p99.9_ns,"
-	"lat_p99.99_ns,lat_max_ns,lat_stddev_ns,clat_mean_ns,slat_mean_ns,errors,error\n";
+	"lat_p99.99_ns,lat_max_ns,lat_stddev_ns,clat_mean_ns,slat_mean_ns,errors,error";
+/* Under mpirun, after those: whose row it is. */
+static const char csv_scope_header[] = ",scope,host,rank";
 
 /* @s as one RFC 4180 field: in quotes, its quotes doubled, when it holds
  * a comma, a quote, CR or LF. */
@@ -38,8 +43,10 @@ static void field(struct strbuf *sb, const char *s)
 	strbuf_addc(sb, '"');
 }
 
-/* One row: direction @d of @e (STAT_NR: its mixed one), named @dir. */
-static void row(const struct report_entry *e, unsigned d, const char *dir, struct strbuf *sb)
+/* One row: direction @d of @e (STAT_NR: its mixed one), named @dir; @tail
+ * (may be NULL) ends it: the MPI columns. */
+static void row(const struct report_entry *e, unsigned d, const char *dir, const char *tail,
+		struct strbuf *sb)
 {
 	const struct dir_stats *ds = d < STAT_NR ? &e->st->dir[d] : e->mixed;
 	const struct hist *h = &ds->lat;
@@ -59,18 +66,21 @@ static void row(const struct report_entry *e, unsigned d, const char *dir, struc
 	strbuf_addf(sb, ",%llu,%.3f", (unsigned long long)(h->count ? h->min : 0), hist_mean(h));
 	for (i = 0; i < ARRAY_SIZE(csv_pcts); i++)
 		strbuf_addf(sb, ",%llu", (unsigned long long)hist_percentile(h, csv_pcts[i]));
-	strbuf_addf(sb, ",%llu,%.3f,%.3f,%.3f,%llu,%d\n", (unsigned long long)h->max,
+	strbuf_addf(sb, ",%llu,%.3f,%.3f,%.3f,%llu,%d", (unsigned long long)h->max,
 		    hist_stddev_sample(h), hist_mean(&ds->clat), hist_mean(&ds->slat),
 		    (unsigned long long)e->st->errors, e->err ? e->err->error_no : 0);
+	if (tail)
+		strbuf_adds(sb, tail);
+	strbuf_addc(sb, '\n');
 }
 
-void report_csv(const struct run *run, struct strbuf *sb)
+/* Every entry of @run, each of its directions a row ending in @tail. */
+static void rows(const struct run *run, const char *tail, struct strbuf *sb)
 {
 	static const char *const dirs[] = { "read", "write", "trim" };
 	struct report_entries es;
 	unsigned i, d;
 
-	strbuf_adds(sb, csv_header);
 	report_entries(run, &es);
 	for (i = 0; i < es.n; i++) {
 		const struct report_entry *e = &es.v[i];
@@ -78,9 +88,41 @@ void report_csv(const struct run *run, struct strbuf *sb)
 
 		/* unified_rw_reporting: mixed in place of the three, or after them (both). */
 		for (d = STAT_READ; u != UNIFIED_MIXED && d <= STAT_TRIM; d++)
-			row(e, d, dirs[d], sb);
+			row(e, d, dirs[d], tail, sb);
 		if (u != UNIFIED_NONE)
-			row(e, STAT_NR, "mixed", sb);
+			row(e, STAT_NR, "mixed", tail, sb);
 	}
 	report_entries_free(&es);
+}
+
+/* Under mpirun: the ranks' sum (scope "all", no host or rank), then a
+ * row per host's entry and direction (scope "host"), then with --per-rank
+ * per rank's (scope "rank"), each with the three columns at the end. */
+void report_csv(const struct run *run, struct strbuf *sb)
+{
+	struct report_scope *sc;
+	struct strbuf tail = { 0 };
+	unsigned k, n;
+
+	strbuf_adds(sb, csv_header);
+	if (!run->ranks) {
+		strbuf_addc(sb, '\n');
+		rows(run, NULL, sb);
+		return;
+	}
+	strbuf_adds(sb, csv_scope_header);
+	strbuf_addc(sb, '\n');
+	rows(run, ",all,,", sb);
+	n = report_scopes(run, &sc);
+	for (k = 0; k < n; k++) {
+		tail.len = 0;
+		strbuf_adds(&tail, sc[k].rank < 0 ? ",host," : ",rank,");
+		field(&tail, sc[k].host);
+		strbuf_addc(&tail, ',');
+		if (sc[k].rank >= 0)
+			strbuf_addu(&tail, (unsigned)sc[k].rank);
+		rows(&sc[k].run, tail.buf, sb);
+	}
+	strbuf_free(&tail);
+	report_scopes_free(sc, n);
 }

@@ -5,7 +5,7 @@
  * file.  The sections, in order: the header (what ran, where, when), the
  * machine, the storage under the files, each entry (a clone, or a group
  * with group_reporting) with its table, CPU and plots, the group totals,
- * the disks, the jobs as written and as resolved.  The pieces are in
+ * under mpirun each host's and rank's tables, the disks, the jobs as written and as resolved.  The pieces are in
  * src/report/html/; this file puts them in order.
  */
 #include <stdlib.h>
@@ -86,8 +86,9 @@ static void header(struct strbuf *sb, const struct run *run, const struct report
 	strbuf_adds(sb, "</table></div></header>\n");
 }
 
-/* Links to the sections, on one line: the page is long. */
-static void contents(struct strbuf *sb, const struct report_entries *es)
+/* Links to the sections, on one line: the page is long; @ranks: an MPI
+ * run's hosts and ranks have theirs. */
+static void contents(struct strbuf *sb, const struct report_entries *es, bool ranks)
 {
 	static const char *const parts[][2] = { { "summary", "summary" },
 						{ "host", "machine" },
@@ -108,6 +109,8 @@ static void contents(struct strbuf *sb, const struct report_entries *es)
 	}
 	if (es->n > HTML_PLOTTED_ENTRIES)
 		strbuf_addf(sb, "(%u entries in all) \u00b7 ", es->n);
+	if (ranks)
+		strbuf_adds(sb, "<a href=\"#ranks\">hosts and ranks</a> \u00b7 ");
 	for (i = 0; i < ARRAY_SIZE(tail); i++)
 		strbuf_addf(sb, "<a href=\"#%s\">%s</a>%s", tail[i][0], tail[i][1],
 			    i + 1 < ARRAY_SIZE(tail) ? " \u00b7 " : "");
@@ -210,7 +213,7 @@ void report_html(const struct run *run, const struct report_html_about *about, s
 	strbuf_addf(sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", html_style);
 	header(sb, run, about);
 	report_entries(run, &es);
-	contents(sb, &es);
+	contents(sb, &es, run->ranks != NULL);
 	section(sb, "summary", "Summary");
 	html_summary(sb, &es);
 	strbuf_adds(sb, "</section>\n");
@@ -232,6 +235,11 @@ void report_html(const struct run *run, const struct report_html_about *about, s
 	html_group_tables(sb, &es);
 	strbuf_adds(sb, "</section>\n");
 	report_entries_free(&es);
+	if (run->ranks) {
+		section(sb, "ranks", "Hosts and ranks");
+		html_ranks(sb, run);
+		strbuf_adds(sb, "</section>\n");
+	}
 	section(sb, "disks", "Disk utilisation");
 	html_disks(sb, run);
 	strbuf_adds(sb, "</section>\n");

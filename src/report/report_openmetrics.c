@@ -6,13 +6,16 @@
  * direction, the total latency's percentiles as a gauge with a quantile
  * label, and its histogram with cumulative buckets in seconds.  Every
  * family's samples are together, as the format asks; no timestamps (the
- * collector refuses them); "# EOF" ends it.  Not fio's format.
+ * collector refuses them); "# EOF" ends it.  Under mpirun the ranks' sum,
+ * each host's and (--per-rank) each rank's samples share the families,
+ * labelled scope, host and rank.  Not fio's format.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "report/report.h"
+#include "report/scope.h"
 
 /* The latency histogram's bucket bounds are 2^k - 1 ns for k from
  * OM_LE_FIRST to OM_LE_LAST (127 ns to about 17 s), then +Inf: 2^k is
@@ -36,24 +39,40 @@ static void label_value(struct strbuf *sb, const char *s)
 	}
 }
 
+/* A report entry and whose it is: under mpirun the ranks' sum (@sc
+ * NULL), a host's or a rank's; NULL without mpirun. */
+struct om_entry {
+	const struct report_entry *e;
+	const struct report_scope *sc;
+};
+
 struct om_row {
 	const struct report_entry *e;
 	const struct dir_stats *ds;
 	const char *dir;
+	const struct report_scope *sc;
 };
 
 struct om {
 	struct report_entries es;
+	struct report_entries *scope_es; /* mpirun: each scope's entries */
+	struct report_scope *scopes;
+	unsigned nr_scopes;
+	struct om_entry *ents; /* every entry, the sum's then the scopes' */
+	unsigned nr_ents;
 	struct om_row *rows; /* every entry's directions, in report order */
 	unsigned nr;
 	char host[256];
+	bool mpi;
 	struct strbuf *sb;
 };
 
 /* "{job=...,group=...,direction=...,host=..." without the closing brace;
  * a clone's entry has its clone number, a group's none; no direction
- * label when @dir is NULL. */
-static void labels(const struct om *om, const struct report_entry *e, const char *dir)
+ * label when @dir is NULL.  Under mpirun "scope" tells the ranks' sum
+ * ("all", host ""), a host's ("host") and a rank's ("rank", with "rank"). */
+static void labels(const struct om *om, const struct report_entry *e, const char *dir,
+		   const struct report_scope *sc)
 {
 	strbuf_adds(om->sb, "{job=\"");
 	label_value(om->sb, e->r->job->name);
@@ -63,8 +82,12 @@ static void labels(const struct om *om, const struct report_entry *e, const char
 	if (dir)
 		strbuf_addf(om->sb, ",direction=\"%s\"", dir);
 	strbuf_adds(om->sb, ",host=\"");
-	label_value(om->sb, om->host);
+	label_value(om->sb, sc ? sc->host : om->mpi ? "" : om->host);
 	strbuf_addc(om->sb, '"');
+	if (om->mpi)
+		strbuf_addf(om->sb, ",scope=\"%s\"", !sc ? "all" : sc->rank < 0 ? "host" : "rank");
+	if (sc && sc->rank >= 0)
+		strbuf_addf(om->sb, ",rank=\"%d\"", sc->rank);
 }
 
 static void family(const struct om *om, const char *name, const char *type, const char *unit,
@@ -91,7 +114,7 @@ static void gauges(const struct om *om)
 		double s = om_secs(r->e);
 
 		strbuf_adds(om->sb, "iogauge_iops");
-		labels(om, r->e, r->dir);
+		labels(om, r->e, r->dir, r->sc);
 		strbuf_addf(om->sb, "} %.6f\n", s > 0 ? (double)r->ds->ios / s : 0);
 	}
 	family(om, "iogauge_bandwidth_bytes_per_second", "gauge", "bytes_per_second",
@@ -101,20 +124,20 @@ static void gauges(const struct om *om)
 		double s = om_secs(r->e);
 
 		strbuf_adds(om->sb, "iogauge_bandwidth_bytes_per_second");
-		labels(om, r->e, r->dir);
+		labels(om, r->e, r->dir, r->sc);
 		strbuf_addf(om->sb, "} %llu\n",
 			    (unsigned long long)(s > 0 ? (double)r->ds->bytes / s : 0));
 	}
 	family(om, "iogauge_io_bytes", "gauge", "bytes", "Bytes moved.");
 	for (i = 0; i < om->nr; i++) {
 		strbuf_adds(om->sb, "iogauge_io_bytes");
-		labels(om, om->rows[i].e, om->rows[i].dir);
+		labels(om, om->rows[i].e, om->rows[i].dir, om->rows[i].sc);
 		strbuf_addf(om->sb, "} %llu\n", (unsigned long long)om->rows[i].ds->bytes);
 	}
 	family(om, "iogauge_ios", "gauge", NULL, "I/Os completed.");
 	for (i = 0; i < om->nr; i++) {
 		strbuf_adds(om->sb, "iogauge_ios");
-		labels(om, om->rows[i].e, om->rows[i].dir);
+		labels(om, om->rows[i].e, om->rows[i].dir, om->rows[i].sc);
 		strbuf_addf(om->sb, "} %llu\n", (unsigned long long)om->rows[i].ds->ios);
 	}
 	family(om, "iogauge_runtime_seconds", "gauge", "seconds",
@@ -123,16 +146,16 @@ static void gauges(const struct om *om)
 		const struct om_row *r = &om->rows[i];
 
 		strbuf_adds(om->sb, "iogauge_runtime_seconds");
-		labels(om, r->e, r->dir);
+		labels(om, r->e, r->dir, r->sc);
 		strbuf_addf(om->sb, "} %.3f\n",
 			    r->ds->ios ? (double)(r->e->st->elapsed / 1000000) / 1e3 : 0);
 	}
 	family(om, "iogauge_errors", "gauge", NULL,
 	       "I/O errors passed over (continue_on_error), all directions together.");
-	for (i = 0; i < om->es.n; i++) {
+	for (i = 0; i < om->nr_ents; i++) {
 		strbuf_adds(om->sb, "iogauge_errors");
-		labels(om, &om->es.v[i], NULL);
-		strbuf_addf(om->sb, "} %llu\n", (unsigned long long)om->es.v[i].st->errors);
+		labels(om, om->ents[i].e, NULL, om->ents[i].sc);
+		strbuf_addf(om->sb, "} %llu\n", (unsigned long long)om->ents[i].e->st->errors);
 	}
 }
 
@@ -148,7 +171,7 @@ static void latency(const struct om *om)
 
 		for (q = 0; q < ARRAY_SIZE(om_quantiles); q++) {
 			strbuf_adds(om->sb, "iogauge_latency_percentile_seconds");
-			labels(om, r->e, r->dir);
+			labels(om, r->e, r->dir, r->sc);
 			strbuf_addf(om->sb, ",quantile=\"%g\"} %.9f\n", om_quantiles[q],
 				    (double)hist_percentile(&r->ds->lat, om_quantiles[q] * 100) /
 					    1e9);
@@ -166,45 +189,72 @@ static void latency(const struct om *om)
 			for (; h->count && b < hist_index(1ull << k); b++)
 				seen += h->bucket[b];
 			strbuf_adds(om->sb, "iogauge_latency_seconds_bucket");
-			labels(om, om->rows[i].e, om->rows[i].dir);
+			labels(om, om->rows[i].e, om->rows[i].dir, om->rows[i].sc);
 			strbuf_addf(om->sb, ",le=\"%.9f\"} %llu\n", (double)((1ull << k) - 1) / 1e9,
 				    (unsigned long long)seen);
 		}
 		strbuf_adds(om->sb, "iogauge_latency_seconds_bucket");
-		labels(om, om->rows[i].e, om->rows[i].dir);
+		labels(om, om->rows[i].e, om->rows[i].dir, om->rows[i].sc);
 		strbuf_addf(om->sb, ",le=\"+Inf\"} %llu\n", (unsigned long long)h->count);
 		strbuf_adds(om->sb, "iogauge_latency_seconds_count");
-		labels(om, om->rows[i].e, om->rows[i].dir);
+		labels(om, om->rows[i].e, om->rows[i].dir, om->rows[i].sc);
 		strbuf_addf(om->sb, "} %llu\n", (unsigned long long)h->count);
 		strbuf_adds(om->sb, "iogauge_latency_seconds_sum");
-		labels(om, om->rows[i].e, om->rows[i].dir);
+		labels(om, om->rows[i].e, om->rows[i].dir, om->rows[i].sc);
 		strbuf_addf(om->sb, "} %.9f\n", (double)h->sum / 1e9);
+	}
+}
+
+/* @es's entries and their directions added to @om's lists, as @sc's. */
+static void add_entries(struct om *om, const struct report_entries *es,
+			const struct report_scope *sc)
+{
+	static const char *const dirs[] = { "read", "write", "trim" };
+	unsigned i, d;
+
+	for (i = 0; i < es->n; i++) {
+		const struct report_entry *e = &es->v[i];
+		enum unified_rw u = e->r->job->unified_rw_reporting;
+
+		om->ents[om->nr_ents++] = (struct om_entry){ e, sc };
+		/* unified_rw_reporting: mixed in place of the three, or after them (both). */
+		for (d = STAT_READ; u != UNIFIED_MIXED && d <= STAT_TRIM; d++)
+			om->rows[om->nr++] = (struct om_row){ e, &e->st->dir[d], dirs[d], sc };
+		if (u != UNIFIED_NONE)
+			om->rows[om->nr++] = (struct om_row){ e, e->mixed, "mixed", sc };
 	}
 }
 
 void report_openmetrics(const struct run *run, struct strbuf *sb)
 {
-	static const char *const dirs[] = { "read", "write", "trim" };
-	struct om om = { .sb = sb };
-	unsigned i, d;
+	struct om om = { .sb = sb, .mpi = run->ranks != NULL };
+	unsigned k, ents;
 
 	if (gethostname(om.host, sizeof(om.host) - 1))
 		strcpy(om.host, "unknown");
 	report_entries(run, &om.es);
-	om.rows = xcalloc(om.es.n * (STAT_TRIM + 2) + 1, sizeof(*om.rows));
-	for (i = 0; i < om.es.n; i++) {
-		const struct report_entry *e = &om.es.v[i];
-		enum unified_rw u = e->r->job->unified_rw_reporting;
-
-		/* unified_rw_reporting: mixed in place of the three, or after them (both). */
-		for (d = STAT_READ; u != UNIFIED_MIXED && d <= STAT_TRIM; d++)
-			om.rows[om.nr++] = (struct om_row){ e, &e->st->dir[d], dirs[d] };
-		if (u != UNIFIED_NONE)
-			om.rows[om.nr++] = (struct om_row){ e, e->mixed, "mixed" };
+	ents = om.es.n;
+	/* mpirun: each host's samples (and with --per-rank each rank's) in
+	 * the same families as the sum's, told apart by their labels. */
+	om.nr_scopes = report_scopes(run, &om.scopes);
+	om.scope_es = xcalloc(om.nr_scopes + 1, sizeof(*om.scope_es));
+	for (k = 0; k < om.nr_scopes; k++) {
+		report_entries(&om.scopes[k].run, &om.scope_es[k]);
+		ents += om.scope_es[k].n;
 	}
+	om.ents = xcalloc(ents + 1, sizeof(*om.ents));
+	om.rows = xcalloc(ents * (STAT_TRIM + 2) + 1, sizeof(*om.rows));
+	add_entries(&om, &om.es, NULL);
+	for (k = 0; k < om.nr_scopes; k++)
+		add_entries(&om, &om.scope_es[k], &om.scopes[k]);
 	gauges(&om);
 	latency(&om);
 	strbuf_adds(sb, "# EOF\n");
 	free(om.rows);
+	free(om.ents);
+	for (k = 0; k < om.nr_scopes; k++)
+		report_entries_free(&om.scope_es[k]);
+	free(om.scope_es);
+	report_scopes_free(om.scopes, om.nr_scopes);
 	report_entries_free(&om.es);
 }

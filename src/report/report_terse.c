@@ -5,7 +5,10 @@
  * scripts that cut fields by number read ours.  v3 has no trim section; v2
  * has no version string; v5 adds the bandwidth and IOPS sample counts.
  */
+#include <stdlib.h>
+
 #include "report/report.h"
+#include "report/scope.h"
 
 #define TERSE_PCTS 20 /* fio's FIO_IO_U_LIST_MAX_LEN */
 
@@ -68,20 +71,22 @@ static void direction(const struct run *run, const struct report_entry *e, unsig
 			    stats_sample_stddev(&ds->iops), (unsigned long long)ds->iops.n);
 }
 
+/* @name: the jobname field, or NULL for the job's name. */
 static void entry(const struct run *run, const struct report_entry *e, unsigned ver,
-		  struct strbuf *sb)
+		  const char *name, struct strbuf *sb)
 {
 	const struct run_stats *st = e->st;
 	double usr, sys, total;
 	uint64_t depths = 0, bins[STATS_LAT_BINS];
 	unsigned i;
 
+	if (!name)
+		name = e->r->job->name;
 	if (ver == 2)
-		strbuf_addf(sb, "2;%s;%u;%d", e->r->job->name, e->r->group,
-			    e->err ? e->err->error_no : 0);
+		strbuf_addf(sb, "2;%s;%u;%d", name, e->r->group, e->err ? e->err->error_no : 0);
 	else
-		strbuf_addf(sb, "%u;iogauge-%s;%s;%u;%d", ver, IOGAUGE_VERSION, e->r->job->name,
-			    e->r->group, e->err ? e->err->error_no : 0);
+		strbuf_addf(sb, "%u;iogauge-%s;%s;%u;%d", ver, IOGAUGE_VERSION, name, e->r->group,
+			    e->err ? e->err->error_no : 0);
 	/* unified_rw_reporting: mixed in place of read, write and trim; both:
 	 * after them.  Trim is in every version but 3, as fio's. */
 	if (e->r->job->unified_rw_reporting == UNIFIED_MIXED) {
@@ -125,14 +130,29 @@ static void entry(const struct run *run, const struct report_entry *e, unsigned 
 	strbuf_addc(sb, '\n');
 }
 
+/* Under mpirun, as fio's client mode: each host's lines (and with
+ * --per-rank each rank's), the jobname field "NAME@HOST" ("NAME@HOST:RANK"),
+ * then the sums named "All clients"; without it, the entries as they are. */
 void report_terse_version(const struct run *run, unsigned ver, struct strbuf *sb)
 {
 	struct report_entries es;
-	unsigned i;
+	struct report_scope *sc;
+	unsigned i, k, n = report_scopes(run, &sc);
+	char *name;
 
+	for (k = 0; k < n; k++) {
+		report_entries(&sc[k].run, &es);
+		for (i = 0; i < es.n; i++) {
+			name = report_scope_name(&sc[k], es.v[i].r->job->name);
+			entry(&sc[k].run, &es.v[i], ver, name, sb);
+			free(name);
+		}
+		report_entries_free(&es);
+	}
+	report_scopes_free(sc, n);
 	report_entries(run, &es);
 	for (i = 0; i < es.n; i++)
-		entry(run, &es.v[i], ver, sb);
+		entry(run, &es.v[i], ver, run->ranks ? "All clients" : NULL, sb);
 	report_entries_free(&es);
 }
 

@@ -53,6 +53,9 @@ void html_summary(struct strbuf *sb, const struct report_entries *es);
 void html_entry_cpu(struct strbuf *sb, const struct report_entry *e);
 /* fio's "Run status group" figures of every group, as a table. */
 void html_groups(struct strbuf *sb, const struct run *run, const struct report_entries *es);
+/* mpirun (run->ranks set): a section per host, and with --per-rank per
+ * rank, each with its entries' tables. */
+void html_ranks(struct strbuf *sb, const struct run *run);
 /* The disks under the files: /proc/diskstats over the run and utilisation. */
 void html_disks(struct strbuf *sb, const struct run *run);
 

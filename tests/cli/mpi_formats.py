@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+# Every output format's per-host and per-rank rows under mpirun (issue 25).
+# mpirun -np 4 on this machine, a randrw job of two clones on real files
+# (a file per rank and clone), one run asking for terse, json+, CSV and
+# OpenMetrics at once and the HTML page beside them, each read by a real
+# consumer: the terse lines split on ';', the JSON by json, the CSV by the
+# csv module, OpenMetrics by python3-prometheus-client's parser, the page
+# by html.parser.  In each: the host rows name this host and equal the
+# aggregate (one host), the four ranks' rows add up to the aggregate's
+# I/Os (KiB in terse, which has no count), each rank did its own share.
+# Then without --per-rank: host rows and no rank rows.
+#
+# Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_MPI (1: built with MPI;
+# otherwise skipped, 77).
+import csv
+import io
+import json
+import os
+import shutil
+import socket
+import sys
+import tempfile
+from html.parser import HTMLParser
+
+from clitest import capture, check, finish
+
+BIN = os.environ.get("IOGAUGE_BIN", "build/iogauge")
+HOST = socket.gethostname()
+NP = 4
+CLONES = 2
+SIZE = 128 * 1024
+BS = 4096
+ONE = SIZE // BS  # I/Os of one clone: reads and writes together
+LAUNCH = ["--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"]
+
+
+def load_om_parser():
+    """Debian's python3-prometheus-client, also when python3 is pyenv's."""
+    for extra in ([], ["/usr/lib/python3/dist-packages"]):
+        sys.path.extend(extra)
+        try:
+            from prometheus_client.openmetrics import parser
+            return parser.text_string_to_metric_families
+        except ImportError:
+            pass
+    return None
+
+
+def mpirun(args):
+    env = dict(os.environ)
+    if os.getuid() == 0:
+        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    return capture(["mpirun", "-np", str(NP)] + LAUNCH + [BIN] + args, timeout=60, env=env)
+
+
+def job_args(tmp):
+    return ["--name=mf", "--ioengine=psync", "--rw=randrw", "--bs=%d" % BS, "--size=%d" % SIZE,
+            "--numjobs=%d" % CLONES, "--randseed=7",
+            "--filename_format=%s/r$rank.$jobnum.$clonenum" % tmp]
+
+
+def split(out):
+    """The combined report: terse lines, then the JSON document, then the
+    CSV, then OpenMetrics (main.c's order)."""
+    lines = out.splitlines(keepends=True)
+    i = 0
+    terse = []
+    while i < len(lines) and lines[i].startswith("3;"):
+        terse.append(lines[i].rstrip("\n"))
+        i += 1
+    j = i
+    while j < len(lines) and lines[j] != "}\n":
+        j += 1
+    doc = "".join(lines[i:j + 1])
+    k = j + 1
+    while k < len(lines) and not lines[k].startswith("# TYPE"):
+        k += 1
+    return terse, doc, "".join(lines[j + 1:k]), "".join(lines[k:])
+
+
+def check_terse(terse):
+    # v3: read's section is 41 fields from field 5 (KiB first), write's next.
+    kib = {}
+    for line in terse:
+        f = line.split(";")
+        kib.setdefault(f[2], 0)
+        kib[f[2]] += int(f[5]) + int(f[46])
+    alls = kib.pop("All clients", None)
+    host = kib.pop("mf@%s" % HOST, None)
+    ranks = {name: v for name, v in kib.items() if name.startswith("mf@%s:" % HOST)}
+    check(alls == NP * CLONES * SIZE // 1024,
+          "terse: All clients moved %s KiB, %d ranks x %d clones x %d" %
+          (alls, NP, CLONES, SIZE // 1024))
+    check(host == alls, "terse: host mf@%s moved %s KiB, the aggregate %s" % (HOST, host, alls))
+    check(sorted(ranks) == ["mf@%s:%d" % (HOST, r) for r in range(NP)],
+          "terse: a line per rank and clone, named NAME@HOST:RANK: %s" % sorted(ranks))
+    check(sum(ranks.values()) == alls,
+          "terse: the ranks' KiB %s add up to All clients' %s" % (sorted(ranks.values()), alls))
+    check(len(terse) == CLONES * (1 + 1 + NP),
+          "terse: %d lines (a host's, 4 ranks', All clients', per clone), not %d" %
+          (CLONES * (2 + NP), len(terse)))
+
+
+def check_json(doc):
+    try:
+        d = json.loads(doc)
+    except ValueError as e:
+        check(False, "json+: parses: %s" % e)
+        return
+    cs = d.get("client_stats", [])
+    alls = [e for e in cs if e["jobname"] == "All clients"]
+    ranks = [e for e in cs if e["jobname"] != "All clients"]
+    ios = lambda e: e["read"]["total_ios"] + e["write"]["total_ios"]
+    check(sum(ios(e) for e in alls) == NP * CLONES * ONE,
+          "json+: All clients' I/Os %d" % sum(ios(e) for e in alls))
+    check(sum(ios(e) for e in ranks) == sum(ios(e) for e in alls),
+          "json+: the ranks' entries' I/Os add up to All clients'")
+    check(all(e["hostname"] == HOST for e in cs), "json+: every entry's hostname is %s" % HOST)
+    # fio's json+ carries each client's bins: the ranks' add up to the sum's.
+    for dr in ("read", "write"):
+        total = {}
+        for e in ranks:
+            for k, v in e[dr]["clat_ns"].get("bins", {}).items():
+                total[k] = total.get(k, 0) + v
+        agg = {}
+        for e in alls:
+            for k, v in e[dr]["clat_ns"].get("bins", {}).items():
+                agg[k] = agg.get(k, 0) + v
+        check(total == agg and sum(agg.values()) > 0,
+              "json+: the ranks' %s clat bins add up to All clients' (%d samples)" %
+              (dr, sum(agg.values())))
+
+
+def check_csv(text, per_rank, what):
+    rows = list(csv.DictReader(io.StringIO(text)))
+    got = {}
+    for r in rows:
+        check(r["scope"] in ("all", "host", "rank"), "%s: scope %r" % (what, r["scope"]))
+        key = (r["scope"], r["host"], r["rank"])
+        got[key] = got.get(key, 0) + int(r["ios"])
+    alls = got.pop(("all", "", ""), None)
+    host = got.pop(("host", HOST, ""), None)
+    check(alls == NP * CLONES * ONE, "%s: the aggregate rows' I/Os %s" % (what, alls))
+    check(host == alls, "%s: host %s's rows' I/Os %s = the aggregate's" % (what, HOST, host))
+    if not per_rank:
+        check(not got, "%s: without --per-rank no rank rows: %s" % (what, sorted(got)))
+        return
+    want = [("rank", HOST, str(r)) for r in range(NP)]
+    check(sorted(got) == want, "%s: rows of ranks %s" % (what, sorted(got)))
+    check(sum(got.values()) == alls, "%s: the ranks' I/Os %s add up to the aggregate's %s" %
+          (what, sorted(got.values()), alls))
+    check(all(v == CLONES * ONE for v in got.values()),
+          "%s: each rank did its own %d I/Os" % (what, CLONES * ONE))
+
+
+def check_openmetrics(text, parse):
+    if parse is None:
+        check(False, "openmetrics: python3-prometheus-client is installed (.ci/setup)")
+        return
+    try:
+        fams = {f.name: f for f in parse(text)}
+    except ValueError as e:
+        check(False, "openmetrics: parses: %s" % e)
+        return
+    got = {}
+    for s in fams["iogauge_ios"].samples:
+        key = (s.labels.get("scope"), s.labels.get("host"), s.labels.get("rank", ""))
+        got[key] = got.get(key, 0) + int(s.value)
+    alls = got.pop(("all", "", ""), None)
+    host = got.pop(("host", HOST, ""), None)
+    check(alls == NP * CLONES * ONE, "openmetrics: scope=all iogauge_ios %s" % alls)
+    check(host == alls, "openmetrics: host=%s scope=host iogauge_ios %s" % (HOST, host))
+    check(sorted(got) == [("rank", HOST, str(r)) for r in range(NP)],
+          "openmetrics: rank= labels %s" % sorted(got))
+    check(sum(got.values()) == alls, "openmetrics: the ranks' iogauge_ios add up: %s" %
+          sorted(got.values()))
+    # The histogram family too: each rank's count, the sum's.
+    counts = {}
+    for s in fams["iogauge_latency_seconds"].samples:
+        if s.name.endswith("_count"):
+            k = s.labels.get("rank", s.labels.get("scope"))
+            counts[k] = counts.get(k, 0) + int(s.value)
+    check(counts.get("all") == sum(counts.get(str(r), 0) for r in range(NP)) == alls,
+          "openmetrics: latency histogram counts, ranks' %s, all %s" %
+          ([counts.get(str(r)) for r in range(NP)], counts.get("all")))
+
+
+class Page(HTMLParser):
+    """Each total row's I/Os, by the innermost section around it."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack = []
+        self.row = None
+        self.totals = []  # (section attrs, ios)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section":
+            self.stack.append(a)
+        elif tag == "tr":
+            self.row = a.get("data-dir")
+        elif tag == "td" and self.row == "total" and a.get("data-k") == "ios":
+            self.totals.append((self.stack[-1] if self.stack else {}, int(a["data-v"])))
+
+    def handle_endtag(self, tag):
+        if tag == "section" and self.stack:
+            self.stack.pop()
+        elif tag == "tr":
+            self.row = None
+
+
+def check_html(path):
+    p = Page()
+    with open(path, encoding="utf-8") as f:
+        p.feed(f.read())
+    entries = sum(v for a, v in p.totals if a.get("class") == "entry")
+    hosts = [(a.get("data-host"), v) for a, v in p.totals if a.get("data-scope") == "host"]
+    ranks = {}
+    for a, v in p.totals:
+        if a.get("data-scope") == "rank":
+            check(a.get("data-host") == HOST, "html: rank %s's host %s" %
+                  (a.get("data-rank"), a.get("data-host")))
+            ranks[a["data-rank"]] = ranks.get(a["data-rank"], 0) + v
+    check(entries == NP * CLONES * ONE, "html: the entries' total rows' I/Os %d" % entries)
+    check(sorted(set(h for h, _ in hosts)) == [HOST] and sum(v for _, v in hosts) == entries,
+          "html: host %s's tables %s add up to the entries'" % (HOST, hosts))
+    check(sorted(ranks) == [str(r) for r in range(NP)] and sum(ranks.values()) == entries,
+          "html: a section per rank %s, their I/Os adding up to %d" % (ranks, entries))
+
+
+def main():
+    if os.environ.get("IOGAUGE_MPI") != "1" or not shutil.which("mpirun"):
+        print("mpi_formats: needs a build with MPI (IOGAUGE_WITH_MPI=ON) and mpirun")
+        sys.exit(77)
+    parse = load_om_parser()
+    tmp = tempfile.mkdtemp(prefix="iogauge-mpi-formats-")
+    try:
+        page = os.path.join(tmp, "report.html")
+        st, out, err = mpirun(job_args(tmp) + [
+            "--per-rank", "--output-format=terse,json+,spreadsheet,openmetrics",
+            "--html=%s" % page])
+        check(st == 0, "per-rank run: exit %d: %s" % (st, err.strip()[-500:]))
+        terse, doc, text, om = split(out)
+        check_terse(terse)
+        check_json(doc)
+        check_csv(text, True, "csv --per-rank")
+        check_openmetrics(om, parse)
+        check_html(page)
+        st, out, err = mpirun(job_args(tmp) + ["--output-format=spreadsheet"])
+        check(st == 0, "host-only run: exit %d: %s" % (st, err.strip()[-500:]))
+        check_csv(out, False, "csv")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    finish("mpi_formats")
+
+
+if __name__ == "__main__":
+    main()
