@@ -8,7 +8,9 @@
 # by html.parser.  In each: the host rows name this host and equal the
 # aggregate (one host), the four ranks' rows add up to the aggregate's
 # I/Os (KiB in terse, which has no count), each rank did its own share.
-# Then without --per-rank: host rows and no rank rows.
+# Then without --per-rank: host rows and no rank rows.  mpi_hosts.py runs
+# the same with two hosts (LAUNCH and HOSTS set): a row per host, each
+# its two ranks' share.
 #
 # Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_MPI (1: built with MPI;
 # otherwise skipped, 77).
@@ -31,7 +33,19 @@ CLONES = 2
 SIZE = 128 * 1024
 BS = 4096
 ONE = SIZE // BS  # I/Os of one clone: reads and writes together
+# mpirun's placement arguments and each rank's host (mpi_hosts.py sets both).
 LAUNCH = ["--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"]
+HOSTS = [HOST] * NP
+
+
+def host_names():
+    """The distinct hosts, in rank order."""
+    return [h for i, h in enumerate(HOSTS) if h not in HOSTS[:i]]
+
+
+def host_share(h):
+    """I/Os of host @h's ranks."""
+    return HOSTS.count(h) * CLONES * ONE
 
 
 def load_om_parser():
@@ -88,19 +102,22 @@ def check_terse(terse):
         kib.setdefault(f[2], 0)
         kib[f[2]] += int(f[5]) + int(f[46])
     alls = kib.pop("All clients", None)
-    host = kib.pop("mf@%s" % HOST, None)
-    ranks = {name: v for name, v in kib.items() if name.startswith("mf@%s:" % HOST)}
     check(alls == NP * CLONES * SIZE // 1024,
           "terse: All clients moved %s KiB, %d ranks x %d clones x %d" %
           (alls, NP, CLONES, SIZE // 1024))
-    check(host == alls, "terse: host mf@%s moved %s KiB, the aggregate %s" % (HOST, host, alls))
-    check(sorted(ranks) == ["mf@%s:%d" % (HOST, r) for r in range(NP)],
-          "terse: a line per rank and clone, named NAME@HOST:RANK: %s" % sorted(ranks))
-    check(sum(ranks.values()) == alls,
-          "terse: the ranks' KiB %s add up to All clients' %s" % (sorted(ranks.values()), alls))
-    check(len(terse) == CLONES * (1 + 1 + NP),
-          "terse: %d lines (a host's, 4 ranks', All clients', per clone), not %d" %
-          (CLONES * (2 + NP), len(terse)))
+    for h in host_names():
+        got = kib.pop("mf@%s" % h, None)
+        want = host_share(h) * BS // 1024
+        check(got == want, "terse: host line mf@%s moved %s KiB, its ranks' %d" % (h, got, want))
+    want = sorted("mf@%s:%d" % (HOSTS[r], r) for r in range(NP))
+    check(sorted(kib) == want, "terse: a line per rank and clone, NAME@HOST:RANK: %s" %
+          sorted(kib))
+    check(sum(kib.values()) == alls,
+          "terse: the ranks' KiB %s add up to All clients' %s" % (sorted(kib.values()), alls))
+    lines = CLONES * (len(host_names()) + NP + 1)
+    check(len(terse) == lines,
+          "terse: %d lines (hosts', ranks', All clients', per clone), not %d" %
+          (lines, len(terse)))
 
 
 def check_json(doc):
@@ -117,7 +134,8 @@ def check_json(doc):
           "json+: All clients' I/Os %d" % sum(ios(e) for e in alls))
     check(sum(ios(e) for e in ranks) == sum(ios(e) for e in alls),
           "json+: the ranks' entries' I/Os add up to All clients'")
-    check(all(e["hostname"] == HOST for e in cs), "json+: every entry's hostname is %s" % HOST)
+    check(all(e["hostname"] == HOSTS[e["port"]] for e in ranks),
+          "json+: every rank's entries name its host, %s" % host_names())
     # fio's json+ carries each client's bins: the ranks' add up to the sum's.
     for dr in ("read", "write"):
         total = {}
@@ -137,17 +155,19 @@ def check_csv(text, per_rank, what):
     rows = list(csv.DictReader(io.StringIO(text)))
     got = {}
     for r in rows:
-        check(r["scope"] in ("all", "host", "rank"), "%s: scope %r" % (what, r["scope"]))
-        key = (r["scope"], r["host"], r["rank"])
+        key = (r.get("scope"), r.get("host"), r.get("rank"))
+        check(key[0] in ("all", "host", "rank"), "%s: scope %r" % (what, key[0]))
         got[key] = got.get(key, 0) + int(r["ios"])
     alls = got.pop(("all", "", ""), None)
-    host = got.pop(("host", HOST, ""), None)
     check(alls == NP * CLONES * ONE, "%s: the aggregate rows' I/Os %s" % (what, alls))
-    check(host == alls, "%s: host %s's rows' I/Os %s = the aggregate's" % (what, HOST, host))
+    for h in host_names():
+        got_h = got.pop(("host", h, ""), None)
+        check(got_h == host_share(h), "%s: host %s's rows' I/Os %s, its ranks' %d" %
+              (what, h, got_h, host_share(h)))
     if not per_rank:
         check(not got, "%s: without --per-rank no rank rows: %s" % (what, sorted(got)))
         return
-    want = [("rank", HOST, str(r)) for r in range(NP)]
+    want = sorted(("rank", HOSTS[r], str(r)) for r in range(NP))
     check(sorted(got) == want, "%s: rows of ranks %s" % (what, sorted(got)))
     check(sum(got.values()) == alls, "%s: the ranks' I/Os %s add up to the aggregate's %s" %
           (what, sorted(got.values()), alls))
@@ -169,10 +189,12 @@ def check_openmetrics(text, parse):
         key = (s.labels.get("scope"), s.labels.get("host"), s.labels.get("rank", ""))
         got[key] = got.get(key, 0) + int(s.value)
     alls = got.pop(("all", "", ""), None)
-    host = got.pop(("host", HOST, ""), None)
     check(alls == NP * CLONES * ONE, "openmetrics: scope=all iogauge_ios %s" % alls)
-    check(host == alls, "openmetrics: host=%s scope=host iogauge_ios %s" % (HOST, host))
-    check(sorted(got) == [("rank", HOST, str(r)) for r in range(NP)],
+    for h in host_names():
+        got_h = got.pop(("host", h, ""), None)
+        check(got_h == host_share(h), "openmetrics: host=%s scope=host iogauge_ios %s, not %d"
+              % (h, got_h, host_share(h)))
+    check(sorted(got) == sorted(("rank", HOSTS[r], str(r)) for r in range(NP)),
           "openmetrics: rank= labels %s" % sorted(got))
     check(sum(got.values()) == alls, "openmetrics: the ranks' iogauge_ios add up: %s" %
           sorted(got.values()))
@@ -217,41 +239,48 @@ def check_html(path):
     with open(path, encoding="utf-8") as f:
         p.feed(f.read())
     entries = sum(v for a, v in p.totals if a.get("class") == "entry")
-    hosts = [(a.get("data-host"), v) for a, v in p.totals if a.get("data-scope") == "host"]
+    hosts = {}
     ranks = {}
     for a, v in p.totals:
+        if a.get("data-scope") == "host":
+            hosts[a["data-host"]] = hosts.get(a["data-host"], 0) + v
         if a.get("data-scope") == "rank":
-            check(a.get("data-host") == HOST, "html: rank %s's host %s" %
+            check(a.get("data-host") == HOSTS[int(a["data-rank"])], "html: rank %s's host %s" %
                   (a.get("data-rank"), a.get("data-host")))
             ranks[a["data-rank"]] = ranks.get(a["data-rank"], 0) + v
     check(entries == NP * CLONES * ONE, "html: the entries' total rows' I/Os %d" % entries)
-    check(sorted(set(h for h, _ in hosts)) == [HOST] and sum(v for _, v in hosts) == entries,
-          "html: host %s's tables %s add up to the entries'" % (HOST, hosts))
+    check(hosts == {h: host_share(h) for h in host_names()},
+          "html: each host's tables hold its ranks' I/Os: %s" % hosts)
     check(sorted(ranks) == [str(r) for r in range(NP)] and sum(ranks.values()) == entries,
           "html: a section per rank %s, their I/Os adding up to %d" % (ranks, entries))
+
+
+def formats(tmp):
+    """Both runs, the files in @tmp (each rank's own, on a shared folder)."""
+    parse = load_om_parser()
+    page = os.path.join(tmp, "report.html")
+    st, out, err = mpirun(job_args(tmp) + [
+        "--per-rank", "--output-format=terse,json+,spreadsheet,openmetrics",
+        "--html=%s" % page])
+    check(st == 0, "per-rank run: exit %d: %s" % (st, err.strip()[-500:]))
+    terse, doc, text, om = split(out)
+    check_terse(terse)
+    check_json(doc)
+    check_csv(text, True, "csv --per-rank")
+    check_openmetrics(om, parse)
+    check_html(page)
+    st, out, err = mpirun(job_args(tmp) + ["--output-format=spreadsheet"])
+    check(st == 0, "host-only run: exit %d: %s" % (st, err.strip()[-500:]))
+    check_csv(out, False, "csv")
 
 
 def main():
     if os.environ.get("IOGAUGE_MPI") != "1" or not shutil.which("mpirun"):
         print("mpi_formats: needs a build with MPI (IOGAUGE_WITH_MPI=ON) and mpirun")
         sys.exit(77)
-    parse = load_om_parser()
     tmp = tempfile.mkdtemp(prefix="iogauge-mpi-formats-")
     try:
-        page = os.path.join(tmp, "report.html")
-        st, out, err = mpirun(job_args(tmp) + [
-            "--per-rank", "--output-format=terse,json+,spreadsheet,openmetrics",
-            "--html=%s" % page])
-        check(st == 0, "per-rank run: exit %d: %s" % (st, err.strip()[-500:]))
-        terse, doc, text, om = split(out)
-        check_terse(terse)
-        check_json(doc)
-        check_csv(text, True, "csv --per-rank")
-        check_openmetrics(om, parse)
-        check_html(page)
-        st, out, err = mpirun(job_args(tmp) + ["--output-format=spreadsheet"])
-        check(st == 0, "host-only run: exit %d: %s" % (st, err.strip()[-500:]))
-        check_csv(out, False, "csv")
+        formats(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     finish("mpi_formats")

@@ -7,7 +7,8 @@
 # two namespaces (the daemons reach mpirun over a veth link each).  The
 # checks: totals 4 x one rank's and the summed histogram, a row per host
 # (2 ranks each), entries named with their namespace's host, a missing
-# folder of rank 2 named with its host, bad input told once.  Root only
+# folder of rank 2 named with its host, bad input told once; every output
+# format's row per host (mpi_formats.py).  Root only
 # (network namespaces); skipped (77) otherwise or without ip(8) and
 # unshare(1).  The namespaces are removed at the end, whatever happened.
 #
@@ -19,6 +20,7 @@ import sys
 import tempfile
 
 import mpi as m
+import mpi_formats
 from clitest import check, finish
 
 AGENT = """#!/bin/sh
@@ -80,6 +82,9 @@ def main():
         m.text_rows(["--name=w", "--ioengine=psync", "--rw=randwrite", "--size=512k", "--bs=4k",
                      "--filename_format=%s/d$rank/f.$hostname" % tmp, "--unlink=1"])
         m.rank_fails(tmp)
+        # Every format's host rows, one per namespace (mpi_formats.py).
+        mpi_formats.LAUNCH, mpi_formats.HOSTS = m.LAUNCH, m.HOSTS
+        mpi_formats.formats(tmp)
     finally:
         for ns in (a, b):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
