@@ -13,6 +13,7 @@
 #include "mpi/ranks.h"
 #include "report/json.h"
 #include "report/report.h"
+#include "report/scope.h"
 
 static const char *const lat_labels[STATS_LAT_BINS] = {
 	"2",  "4",  "10", "20",	 "50",	"100", "250", "500",  "750",  "1000",	"2",
@@ -371,6 +372,33 @@ static void job_object(struct json *j, const struct report_entry *e, const struc
 	json_close(j, '}');
 }
 
+/* iogauge's own, as fio has none (its client is its host): per host its
+ * ranks' entries summed, under "jobs" as a run without MPI has them. */
+static void host_stats(struct json *j, const struct run *run, const struct jobset *js, bool plus)
+{
+	struct report_entries es;
+	struct report_scope *sc;
+	unsigned k, i, n = report_scopes(run, &sc);
+
+	json_open(j, "host_stats", '[');
+	for (k = 0; k < n; k++) {
+		if (sc[k].rank >= 0)
+			continue;
+		json_open(j, NULL, '{');
+		json_str(j, "hostname", sc[k].host);
+		json_u64(j, "ranks", sc[k].ranks);
+		json_open(j, "jobs", '[');
+		report_entries(&sc[k].run, &es);
+		for (i = 0; i < es.n; i++)
+			job_object(j, &es.v[i], &sc[k].run, js, plus, NULL, NULL);
+		report_entries_free(&es);
+		json_close(j, ']');
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	report_scopes_free(sc, n);
+}
+
 /* Under mpirun, fio's client/server shape: each rank's entries with its
  * host, then the summed ones named "All clients" (with the last rank's
  * host, as fio); ranks whose run could not start in "failed_ranks". */
@@ -420,6 +448,7 @@ static void clients(struct json *j, const struct run *run, const struct jobset *
 		json_close(j, '}');
 	}
 	json_close(j, ']');
+	host_stats(j, run, js, plus);
 	json_close(j, '}');
 	json_open(j, "failed_ranks", '[');
 	for (r = 0; r < rk->n; r++) {

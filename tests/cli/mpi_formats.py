@@ -136,6 +136,23 @@ def check_json(doc):
           "json+: the ranks' entries' I/Os add up to All clients'")
     check(all(e["hostname"] == HOSTS[e["port"]] for e in ranks),
           "json+: every rank's entries name its host, %s" % host_names())
+    # iogauge's own per-host entries: each host's ranks' I/Os and bins.
+    hs = {h["hostname"]: h for h in d.get("mpi", {}).get("host_stats", [])}
+    check(sorted(hs) == sorted(host_names()), "json+: mpi.host_stats of %s" % sorted(hs))
+    for h, v in hs.items():
+        check(v["ranks"] == HOSTS.count(h) and sum(ios(e) for e in v["jobs"]) == host_share(h),
+              "json+: host_stats %s: %d ranks, %d I/Os" % (h, v["ranks"], host_share(h)))
+        mine = {}
+        for e in ranks:
+            if e["hostname"] != h:
+                continue
+            for k, n in e["write"]["clat_ns"].get("bins", {}).items():
+                mine[k] = mine.get(k, 0) + n
+        theirs = {}
+        for e in v["jobs"]:
+            for k, n in e["write"]["clat_ns"].get("bins", {}).items():
+                theirs[k] = theirs.get(k, 0) + n
+        check(mine == theirs and mine, "json+: host %s's write bins are its ranks' added" % h)
     # fio's json+ carries each client's bins: the ranks' add up to the sum's.
     for dr in ("read", "write"):
         total = {}
