@@ -5,7 +5,7 @@
 # OpenMetrics at once and the HTML page beside them, each read by a real
 # consumer: the terse lines split on ';', the JSON by json, the CSV by the
 # csv module, OpenMetrics by python3-prometheus-client's parser, the page
-# by html.parser.  In each: the host rows name this host and equal the
+# by html.parser and, where chromium is installed, by the browser.  In each: the host rows name this host and equal the
 # aggregate (one host), the four ranks' rows add up to the aggregate's
 # I/Os (KiB in terse, which has no count), each rank did its own share.
 # Then without --per-rank: host rows and no rank rows.  mpi_hosts.py runs
@@ -251,6 +251,38 @@ class Page(HTMLParser):
             self.row = None
 
 
+# In the browser: each scope section's total I/Os, whether it is laid out.
+SCOPES_JS = """Array.from(document.querySelectorAll('section.scope')).map(s => ({
+  scope: s.dataset.scope, host: s.dataset.host, rank: s.dataset.rank || '',
+  height: s.getBoundingClientRect().height,
+  ios: Array.from(s.querySelectorAll('tr[data-dir=total] td[data-k=ios]'))
+         .reduce((a, td) => a + Number(td.dataset.v), 0)}))"""
+
+
+def check_browser(path, want):
+    """The page in Debian's chromium (tests/cli/chromium.py), when there:
+    no console error, every scope laid out, its I/Os as html.parser read."""
+    import chromium
+    exe = chromium.find()
+    if not exe:
+        print("mpi_formats: chromium is not installed: the page is read by html.parser only")
+        return
+    b = chromium.Browser(exe)
+    try:
+        b.load("file://" + path)
+        got = b.evaluate(SCOPES_JS)
+        check(not b.errors(), "chromium: console: %s" % b.errors())
+    finally:
+        b.close()
+    check(all(s["height"] > 0 for s in got), "chromium: every scope section is laid out")
+    seen = {}
+    for s in got:
+        key = (s["scope"], s["host"], s["rank"])
+        seen[key] = seen.get(key, 0) + int(s["ios"])
+    check(seen == want, "chromium: the scopes' I/Os %s, as html.parser read them %s" %
+          (seen, want))
+
+
 def check_html(path):
     p = Page()
     with open(path, encoding="utf-8") as f:
@@ -270,6 +302,9 @@ def check_html(path):
           "html: each host's tables hold its ranks' I/Os: %s" % hosts)
     check(sorted(ranks) == [str(r) for r in range(NP)] and sum(ranks.values()) == entries,
           "html: a section per rank %s, their I/Os adding up to %d" % (ranks, entries))
+    want = {("host", h, ""): v for h, v in hosts.items()}
+    want.update({("rank", HOSTS[int(r)], r): v for r, v in ranks.items()})
+    check_browser(path, want)
 
 
 def formats(tmp):
