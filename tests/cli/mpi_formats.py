@@ -234,15 +234,18 @@ class Page(HTMLParser):
         self.stack = []
         self.row = None
         self.totals = []  # (section attrs, ios)
+        self.overview = []  # the hosts and ranks table: (scope, ios)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "section":
             self.stack.append(a)
         elif tag == "tr":
-            self.row = a.get("data-dir")
+            self.row = a.get("data-dir") or "scope:" + a.get("data-scope", "")
         elif tag == "td" and self.row == "total" and a.get("data-k") == "ios":
             self.totals.append((self.stack[-1] if self.stack else {}, int(a["data-v"])))
+        elif tag == "td" and (self.row or "").startswith("scope:") and a.get("data-k") == "ios":
+            self.overview.append((self.row[6:], int(a["data-v"])))
 
     def handle_endtag(self, tag):
         if tag == "section" and self.stack:
@@ -302,6 +305,10 @@ def check_html(path):
           "html: each host's tables hold its ranks' I/Os: %s" % hosts)
     check(sorted(ranks) == [str(r) for r in range(NP)] and sum(ranks.values()) == entries,
           "html: a section per rank %s, their I/Os adding up to %d" % (ranks, entries))
+    over = [v for sc, v in p.overview if sc == "host"], [v for sc, v in p.overview if sc == "rank"]
+    check(len(over[0]) == len(host_names()) and sum(over[0]) == entries and
+          len(over[1]) == NP and sum(over[1]) == entries,
+          "html: the hosts and ranks table, hosts' I/Os %s, ranks' %s" % over)
     want = {("host", h, ""): v for h, v in hosts.items()}
     want.update({("rank", HOSTS[int(r)], r): v for r, v in ranks.items()})
     check_browser(path, want)

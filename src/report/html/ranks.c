@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The HTML report's hosts and ranks (mpirun): a section per host, and
- * with --per-rank per rank, each holding its entries' DiskSpd-style
- * tables, the same as the page's entries have for the ranks' sum.  The
+ * The HTML report's hosts and ranks (mpirun): a table of them, one row
+ * each, then a section per host, and with --per-rank per rank, each
+ * holding its entries' DiskSpd-style tables, the same as the page's entries have for the ranks' sum.  The
  * host and rank are in data- attributes for a script to read.
  */
 #include "mpi/ranks.h"
@@ -69,6 +69,65 @@ static void scope_section(struct strbuf *sb, const struct report_scope *s, unsig
 	strbuf_adds(sb, "</section>\n");
 }
 
+/* The overview: a row per scope, all its entries and directions together
+ * over its longest clone's time, linked to its section; exact values in
+ * data-v as the entry tables have them. */
+static void overview(struct strbuf *sb, const struct report_scope *sc, unsigned n)
+{
+	unsigned k, i, d;
+
+	strbuf_adds(sb, "<div class=\"scroll\"><table class=\"num scopes\" id=\"scopes\"><tr>"
+			"<th>host</th><th>rank</th><th>ranks</th><th>I/Os</th><th>MiB/s</th>"
+			"<th>IOPS</th><th>lat avg (\u00b5s)</th><th>p99 (\u00b5s)</th></tr>\n");
+	for (k = 0; k < n; k++) {
+		uint64_t ios = 0, bytes = 0, elapsed = 0;
+		struct hist lat;
+		double secs;
+
+		hist_init(&lat);
+		for (i = 0; i < sc[k].run.nr; i++) {
+			const struct run_stats *st = &sc[k].run.results[i].stats;
+
+			if (!sc[k].run.results[i].job->stats)
+				continue;
+			for (d = STAT_READ; d <= STAT_TRIM; d++) {
+				ios += st->dir[d].ios;
+				bytes += st->dir[d].bytes;
+				hist_merge(&lat, &st->dir[d].lat);
+			}
+			if (st->elapsed > elapsed)
+				elapsed = st->elapsed;
+		}
+		secs = (double)elapsed / 1e9;
+		strbuf_addf(sb, "<tr data-scope=\"%s\"><td class=\"name\"><a href=\"#scope-%u\">",
+			    sc[k].rank < 0 ? "host" : "rank", k + 1);
+		html_text(sb, sc[k].host);
+		strbuf_adds(sb, "</a></td><td>");
+		if (sc[k].rank >= 0)
+			strbuf_addf(sb, "%d", sc[k].rank);
+		strbuf_addf(sb,
+			    "</td><td>%u</td><td data-k=\"ios\" data-v=\"%llu\">%llu</td>"
+			    "<td data-k=\"bw_bytes\" data-v=\"%.0f\">%.2f</td>"
+			    "<td data-k=\"iops\" data-v=\"%.6f\">%.1f</td>",
+			    sc[k].ranks, (unsigned long long)ios, (unsigned long long)ios,
+			    secs > 0 ? (double)bytes / secs : 0,
+			    secs > 0 ? (double)bytes / secs / 1048576.0 : 0,
+			    secs > 0 ? (double)ios / secs : 0, secs > 0 ? (double)ios / secs : 0);
+		if (lat.count)
+			strbuf_addf(sb,
+				    "<td data-k=\"mean\" data-v=\"%.3f\">%.1f</td>"
+				    "<td data-k=\"p99\" data-v=\"%llu\">%.1f</td></tr>\n",
+				    hist_mean(&lat), hist_mean(&lat) / 1e3,
+				    (unsigned long long)hist_percentile(&lat, 99),
+				    (double)hist_percentile(&lat, 99) / 1e3);
+		else
+			strbuf_adds(sb,
+				    "<td data-k=\"mean\">-</td><td data-k=\"p99\">-</td></tr>\n");
+		hist_free(&lat);
+	}
+	strbuf_adds(sb, "</table></div>\n");
+}
+
 void html_ranks(struct strbuf *sb, const struct run *run)
 {
 	const struct run_ranks *rk = run->ranks;
@@ -80,6 +139,7 @@ void html_ranks(struct strbuf *sb, const struct run *run)
 		    "host%s: the entries above are their sum; here each host's%s.</p>\n",
 		    rk->n, rk->hosts, rk->n, rk->hosts, rk->hosts == 1 ? "" : "s",
 		    rk->per_rank ? ", then each rank's" : " (--per-rank: each rank's too)");
+	overview(sb, sc, n);
 	for (k = 0; k < n; k++)
 		scope_section(sb, &sc[k], k + 1, sc[k].rank < 0 ? NULL : &rk->v[sc[k].rank]);
 	report_scopes_free(sc, n);
