@@ -11,16 +11,25 @@
 #include "report/scope.h"
 #include "util/util.h"
 
+/* Whether @rr was stopped short: not when the rank stonewall (--rank-
+ * stonewall) alone stopped it, as gather.c rules for the whole run. */
+static bool rank_interrupted(const struct run *run, const struct run_ranks *rk,
+			     const struct rank_run *rr)
+{
+	return rr->stopped && !(rk->stonewalled && !run->interrupted);
+}
+
 /* A sub-run of @run with @rr's results: what rank 0 knows of the rest
  * (clock, epoch) kept, what only rank 0 has (disks, steadystate) dropped. */
-static struct run sub_run(const struct run *run, const struct rank_run *rr)
+static struct run sub_run(const struct run *run, const struct run_ranks *rk,
+			  const struct rank_run *rr)
 {
 	struct run one = *run;
 
 	one.results = rr->results;
 	one.nr = rr->nr;
 	one.duration = rr->duration;
-	one.interrupted = rr->stopped;
+	one.interrupted = rank_interrupted(run, rk, rr);
 	one.ranks = NULL;
 	one.steady = NULL;
 	one.idle = NULL;
@@ -40,11 +49,11 @@ static void host_sum(const struct run *run, const struct run_ranks *rk, const ch
 	for (r = 0; r < rk->n; r++) {
 		if (strcmp(rk->v[r].host, host))
 			continue;
-		s->ranks++;
+		s->ranks += rk->v[r].nr > 0; /* ranks that ran: "how many ran there" */
 		if (!first && rk->v[r].nr)
 			first = &rk->v[r];
 	}
-	s->run = sub_run(run, first ? first : &(struct rank_run){ 0 });
+	s->run = sub_run(run, rk, first ? first : &(struct rank_run){ 0 });
 	if (!first)
 		return;
 	s->run.results = xcalloc(first->nr, sizeof(*s->run.results));
@@ -71,7 +80,7 @@ static void host_sum(const struct run *run, const struct run_ranks *rk, const ch
 		}
 		if (rr->duration > s->run.duration)
 			s->run.duration = rr->duration;
-		s->run.interrupted |= rr->stopped;
+		s->run.interrupted |= rank_interrupted(run, rk, rr);
 	}
 }
 
@@ -95,7 +104,7 @@ unsigned report_scopes(const struct run *run, struct report_scope **out)
 		v[n].host = rk->v[r].host;
 		v[n].rank = (int)rk->v[r].rank;
 		v[n].ranks = 1;
-		v[n].run = sub_run(run, &rk->v[r]);
+		v[n].run = sub_run(run, rk, &rk->v[r]);
 		n++;
 	}
 	*out = v;

@@ -331,6 +331,17 @@ def formats(tmp):
     st, out, err = mpirun(job_args(tmp) + ["--output-format=spreadsheet"])
     check(st == 0, "host-only run: exit %d: %s" % (st, err.strip()[-500:]))
     check_csv(out, False, "csv")
+    # Rank 2's folder missing: it never ran, so its host counts the others.
+    for r in range(NP):
+        if r != 2:
+            os.makedirs(os.path.join(tmp, "d%d" % r))
+    st, out, err = mpirun(job_args(tmp)[:-1] + [
+        "--filename_format=%s/d$rank/f.$jobnum.$clonenum" % tmp, "--output-format=json"])
+    doc = json.loads(out[out.index("{"):]) if "{" in out else {}
+    hs = doc.get("mpi", {}).get("host_stats", [])
+    check(st != 0 and sum(h["ranks"] for h in hs) == NP - 1,
+          "rank 2 failed: exit %d, host_stats ranks %r" % (st, [(h["hostname"], h["ranks"])
+                                                               for h in hs]))
 
 
 def main():
