@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * iogauge pts's command line and its refusals: the test (iops), the
+ * iogauge pts's command line and its refusals: the test (iops,
+ * throughput or latency) and its defaults, the
  * device (a block device, nothing on it that devsafe.c finds: no mount,
  * holder, filesystem, partition table or other signature) and
  * --destroy-data, all checked before anything is written.  Returns the
@@ -26,26 +27,39 @@
 #include "sweep/sweep.h"
 
 static const char usage[] =
-	"usage: iogauge pts iops DEVICE --destroy-data [--cell-time=T] [--max-rounds=N]\n"
-	"                   [--precondition-loops=N] [--mixes=R/W,...] [--bs=SIZE,...]\n"
-	"                   [--iodepth=N] [--ioengine=NAME] [--output-format=text|json]\n"
-	"                   [--output=FILE] [--plot=DIR]\n"
+	"usage: iogauge pts iops|throughput|latency DEVICE --destroy-data [--cell-time=T]\n"
+	"                   [--max-rounds=N] [--precondition-loops=N] [--mixes=R/W,...]\n"
+	"                   [--bs=SIZE,...] [--iodepth=N] [--ioengine=NAME]\n"
+	"                   [--output-format=text|json] [--output=FILE] [--plot=DIR]\n"
 	"\n"
-	"SNIA PTS's IOPS test: purges DEVICE (discard), preconditions it with 128k\n"
-	"sequential writes over twice its capacity, then runs rounds of 7 read/write\n"
-	"mixes x 8 block sizes of random I/O until 4k random writes are steady over\n"
-	"5 rounds (at most 25).  It DESTROYS every byte on DEVICE: it runs only on a\n"
-	"block device that carries no filesystem, partition table or other signature,\n"
-	"and only with --destroy-data.  See iogauge-pts(1).\n";
+	"SNIA PTS's tests.  Each purges DEVICE (discard) and preconditions it with\n"
+	"sequential writes over twice its capacity, then runs rounds until the\n"
+	"tracked value is steady over 5 rounds (at most 25):\n"
+	"  iops        7 read/write mixes x 8 block sizes of random I/O; tracked:\n"
+	"              4k random write IOPS\n"
+	"  throughput  for 1024k, then 128k (each purged and preconditioned with its\n"
+	"              own size): sequential 100% reads and 100% writes; tracked: the\n"
+	"              write MB/s\n"
+	"  latency     100/0, 65/35, 0/100 x 8k, 4k, 0.5k random I/O, one I/O in\n"
+	"              flight; tracked: 4k random writes' mean latency\n"
+	"It DESTROYS every byte on DEVICE: it runs only on a block device that carries\n"
+	"no filesystem, partition table or other signature, and only with\n"
+	"--destroy-data.  See iogauge-pts(1).\n";
 
 static const unsigned default_mixes[] = { 100, 95, 65, 50, 35, 5, 0 };
 static const uint64_t default_bs[] = { 1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512 };
+/* PTS's throughput test: 1024 KiB, then 128 KiB (its client text has only the first). */
+static const unsigned tp_mixes[] = { 100, 0 };
+static const uint64_t tp_bs[] = { 1048576, 131072 };
+/* PTS's latency test: mixes the outer loop, sizes the inner. */
+static const unsigned lat_mixes[] = { 100, 65, 0 };
+static const uint64_t lat_bs[] = { 8192, 4096, 512 };
 
 enum fmt { FMT_TEXT, FMT_JSON };
 
 struct opts {
 	const char *test, *device, *output, *plot;
-	bool destroy, bs_given;
+	bool destroy, bs_given, mixes_given;
 	enum fmt fmt;
 };
 
@@ -193,6 +207,7 @@ static int opts_parse(struct opts *o, struct pts_plan *p, int argc, char **argv)
 			p->ioengine = v;
 		} else if ((v = util_flag_value(a, "--mixes"))) {
 			r = mixes_parse(v, p);
+			o->mixes_given = true;
 		} else if ((v = util_flag_value(a, "--bs"))) {
 			r = bs_parse(v, p);
 			o->bs_given = true;
@@ -225,14 +240,46 @@ static int opts_parse(struct opts *o, struct pts_plan *p, int argc, char **argv)
 		fprintf(stderr, "iogauge pts: no %s given\n%s", o->test ? "device" : "test", usage);
 		return -EINVAL;
 	}
-	if (strcmp(o->test, "iops"))
-		return bad("%s: not a PTS test of this version: iops (throughput and latency "
-			   "are not written yet)",
-			   o->test);
+	if (!strcmp(o->test, "iops"))
+		p->test = PTS_IOPS;
+	else if (!strcmp(o->test, "throughput"))
+		p->test = PTS_THROUGHPUT;
+	else if (!strcmp(o->test, "latency"))
+		p->test = PTS_LATENCY;
+	else
+		return bad("%s: not a PTS test: iops, throughput or latency", o->test);
 	return 0;
 }
 
-/* The tracked cell, 4k random writes, must be in the matrix. */
+/* The test's own mixes, sizes and depth where none were given. */
+static void test_defaults(const struct opts *o, struct pts_plan *p)
+{
+	const unsigned *mixes = default_mixes;
+	const uint64_t *bs = default_bs;
+	unsigned nm = ARRAY_SIZE(default_mixes), nb = ARRAY_SIZE(default_bs), depth = 32;
+
+	if (p->test == PTS_THROUGHPUT) {
+		mixes = tp_mixes, nm = ARRAY_SIZE(tp_mixes);
+		bs = tp_bs, nb = ARRAY_SIZE(tp_bs);
+	} else if (p->test == PTS_LATENCY) {
+		mixes = lat_mixes, nm = ARRAY_SIZE(lat_mixes);
+		bs = lat_bs, nb = ARRAY_SIZE(lat_bs);
+		depth = 1;
+	}
+	if (!o->mixes_given) {
+		memcpy(p->mixes, mixes, nm * sizeof(*mixes));
+		p->nmixes = nm;
+	}
+	if (!o->bs_given) {
+		memcpy(p->bs, bs, nb * sizeof(*bs));
+		p->nbs = nb;
+	}
+	if (!p->iodepth)
+		p->iodepth = depth;
+}
+
+/* The tracked cell, 0/100 at 4k (throughput: at each size), must be in
+ * the matrix. */
 static int find_tracked(struct pts_plan *p)
 {
 	unsigned i;
@@ -244,7 +291,10 @@ static int find_tracked(struct pts_plan *p)
 	for (i = 0; i < p->nbs; i++)
 		if (p->bs[i] == 4096)
 			p->tracked_bs = i;
-	if (p->tracked_mix == ~0u || p->tracked_bs == ~0u)
+	if (p->test == PTS_THROUGHPUT && p->tracked_mix == ~0u)
+		return bad("the throughput test tracks 0/100 at each block size: --mixes must "
+			   "hold it");
+	if (p->test != PTS_THROUGHPUT && (p->tracked_mix == ~0u || p->tracked_bs == ~0u))
 		return bad("the matrix must hold the tracked cell, 4k at 0/100 (--mixes and --bs "
 			   "select a subset that includes it)");
 	return 0;
@@ -320,8 +370,12 @@ static int device_check(struct opts *o, struct pts_plan *p)
 
 static void free_result(struct pts_result *r)
 {
-	free(r->purge_note);
-	free(r->iops);
+	unsigned k;
+
+	for (k = 0; k < r->nparts; k++) {
+		free(r->parts[k].purge_note);
+		free(r->parts[k].cells);
+	}
 }
 
 int pts_main(int argc, char **argv)
@@ -329,7 +383,7 @@ int pts_main(int argc, char **argv)
 	struct pts_plan p = { .cell_ns = 60000000000ull,
 			      .max_rounds = 25,
 			      .precondition_loops = 2,
-			      .iodepth = 32,
+			      .iodepth = 0,
 			      .ioengine = "libaio",
 			      .range_pct = 20,
 			      .excursion_pct = 10 };
@@ -340,15 +394,13 @@ int pts_main(int argc, char **argv)
 	char *cause = NULL;
 	int ret, status = 0;
 
-	memcpy(p.mixes, default_mixes, sizeof(default_mixes));
-	p.nmixes = ARRAY_SIZE(default_mixes);
-	memcpy(p.bs, default_bs, sizeof(default_bs));
-	p.nbs = ARRAY_SIZE(default_bs);
 	ret = opts_parse(&o, &p, argc, argv);
 	if (ret > 0) {
 		fputs(usage, stdout);
 		return 0;
 	}
+	if (!ret)
+		test_defaults(&o, &p);
 	if (!ret)
 		ret = device_check(&o, &p);
 	if (!ret)
@@ -388,7 +440,7 @@ int pts_main(int argc, char **argv)
 		status = status ? status : 1;
 	}
 	output_abandon(&dest);
-	if (o.plot && r.rounds && pts_plot_write(&p, &r, o.plot, &cause)) {
+	if (o.plot && r.nparts && pts_plot_write(&p, &r, o.plot, &cause)) {
 		fprintf(stderr, "iogauge pts: %s\n", cause);
 		free(cause);
 		status = status ? status : 1;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What iogauge pts prints: PTS's table (the steady-state window's mean
- * IOPS per read/write mix and block size), the tracked value of every
- * round and the decision, as text or JSON; and the steady-state plot
- * (the tracked values by round, the window's average, 110% and 90% of
- * it and the least-squares line), drawn by sweep/svg.c.
+ * What every PTS test's report shares: a part's purge, preconditioning
+ * and steady-state decision as text and JSON, the window's means, the
+ * run's common JSON members, and the steady-state plot of each part (the
+ * tracked values by round, the window's average, 110% and 90% of it and
+ * the least-squares line), drawn by sweep/svg.c.  The tests' own tables
+ * are in iops.c, throughput.c and latency.c.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,180 +17,214 @@
 #include "report/output.h"
 #include "sweep/sweep.h"
 
-static double at(const struct pts_plan *p, const struct pts_result *r, unsigned round, unsigned m,
-		 unsigned b)
-{
-	return r->iops[((size_t)round * p->nmixes + m) * p->nbs + b];
-}
-
-static double tracked(const struct pts_plan *p, const struct pts_result *r, unsigned round)
-{
-	return at(p, r, round, p->tracked_mix, p->tracked_bs);
-}
-
-/* The mean of cell (@m, @b) over the window. */
-static double window_mean(const struct pts_plan *p, const struct pts_result *r, unsigned m,
-			  unsigned b)
+double pts_window_mean(const struct pts_plan *p, const struct pts_part *pt, unsigned m, unsigned b,
+		       double (*get)(const struct pts_cell *))
 {
 	double sum = 0;
 	unsigned i;
 
-	for (i = r->window_first; i < r->rounds; i++)
-		sum += at(p, r, i, m, b);
-	return r->rounds > r->window_first ? sum / (r->rounds - r->window_first) : 0;
+	for (i = pt->window_first; i < pt->rounds; i++)
+		sum += get(pts_cell_at(p, pt, i, m, b));
+	return pt->rounds > pt->window_first ? sum / (pt->rounds - pt->window_first) : 0;
 }
 
-static const char *decision(const struct pts_plan *p, const struct pts_result *r)
+double pts_window_max(const struct pts_plan *p, const struct pts_part *pt, unsigned m, unsigned b,
+		      double (*get)(const struct pts_cell *))
 {
-	if (r->ss.steady)
+	double hi = 0;
+	unsigned i;
+
+	for (i = pt->window_first; i < pt->rounds; i++)
+		hi = fmax(hi, get(pts_cell_at(p, pt, i, m, b)));
+	return hi;
+}
+
+const char *pts_decision(const struct pts_plan *p, const struct pts_part *pt, bool stopped)
+{
+	if (pt->ss.steady)
 		return "reached";
-	if (r->stopped)
+	if (stopped)
 		return "not reached (stopped)";
-	if (r->rounds < p->max_rounds)
+	if (pt->rounds < p->max_rounds)
 		return "not reached (the run failed)";
 	return "not reached";
 }
 
-void pts_print_text(const struct pts_plan *p, const struct pts_result *r, struct strbuf *out)
+void pts_print_prep(const struct pts_plan *p, const struct pts_part *pt, struct strbuf *out)
 {
 	char bs[32];
-	unsigned i, m, b;
 
-	strbuf_addf(out, "iogauge pts iops %s: %llu bytes, logical block %u bytes\n", p->device,
-		    (unsigned long long)p->capacity, p->lbs);
-	strbuf_addf(out, "purge: %s\n", r->purge_note ? r->purge_note : "not done");
+	pts_bs_name(pt->precondition_bs, bs, sizeof(bs));
+	strbuf_addf(out, "purge: %s\n", pt->purge_note ? pt->purge_note : "not done");
 	if (!p->precondition_loops)
 		strbuf_adds(out, "precondition: none (--precondition-loops=0)\n");
 	else
-		strbuf_addf(out, "precondition: %s%u x %llu bytes of 128k sequential writes\n",
-			    r->preconditioned ? "" : "NOT DONE: ", p->precondition_loops,
-			    (unsigned long long)p->capacity);
-	pts_bs_name(p->bs[p->tracked_bs], bs, sizeof(bs));
-	strbuf_addf(out, "cells: random I/O, %.3f s each, iodepth %u, %s\n",
-		    (double)p->cell_ns / 1e9, p->iodepth, p->ioengine);
-	strbuf_addf(out, "\nround  tracked IOPS (%u/%u %s)\n", p->mixes[p->tracked_mix],
-		    100 - p->mixes[p->tracked_mix], bs);
-	for (i = 0; i < r->rounds; i++)
-		strbuf_addf(out, "%5u  %12.0f%s\n", i + 1, tracked(p, r, i),
-			    i >= r->window_first ? "  (window)" : "");
-	strbuf_addf(out, "\nsteady state: %s after %u round%s (at most %u)\n", decision(p, r),
-		    r->rounds, r->rounds == 1 ? "" : "s", p->max_rounds);
-	if (!r->rounds)
+		strbuf_addf(out, "precondition: %s%u x %llu bytes of %s sequential writes\n",
+			    pt->preconditioned ? "" : "NOT DONE: ", p->precondition_loops,
+			    (unsigned long long)p->capacity, bs);
+}
+
+void pts_print_steady(const struct pts_plan *p, const struct pts_part *pt, bool stopped,
+		      const struct pts_unit *u, struct strbuf *out)
+{
+	const struct pts_steady *s = &pt->ss;
+
+	strbuf_addf(out, "\nsteady state: %s after %u round%s (at most %u)\n",
+		    pts_decision(p, pt, stopped), pt->rounds, pt->rounds == 1 ? "" : "s",
+		    p->max_rounds);
+	if (!pt->rounds)
 		return;
 	strbuf_addf(out,
 		    "window rounds %u-%u: "
-		    "average %.0f IOPS, range %.0f (%.1f%%, at most %g%%),\n"
-		    "  slope excursion %.0f (%.1f%%, at most %g%%)\n",
-		    r->window_first + 1, r->rounds, r->ss.avg, r->ss.range, r->ss.range_pct,
-		    p->range_pct, r->ss.excursion, r->ss.excursion_pct, p->excursion_pct);
-	strbuf_addf(out, "\nIOPS, the mean over the window (rounds %u-%u)\n", r->window_first + 1,
-		    r->rounds);
+		    "average %.*f %s, range %.*f (%.1f%%, at most %g%%),\n"
+		    "  slope excursion %.*f (%.1f%%, at most %g%%)\n",
+		    pt->window_first + 1, pt->rounds, u->digits, s->avg / u->scale, u->unit,
+		    u->digits, s->range / u->scale, s->range_pct, p->range_pct, u->digits,
+		    s->excursion / u->scale, s->excursion_pct, p->excursion_pct);
+}
+
+void pts_print_table(const struct pts_plan *p, const struct pts_part *pt,
+		     double (*get)(const struct pts_cell *), bool largest, double scale, int digits,
+		     struct strbuf *out)
+{
+	char name[32];
+	unsigned m, b;
+
 	strbuf_adds(out, "R/W mix ");
-	for (b = 0; b < p->nbs; b++) {
-		pts_bs_name(p->bs[b], bs, sizeof(bs));
-		strbuf_addf(out, " %10s", bs);
+	for (b = 0; b < pt->nbs; b++) {
+		pts_bs_name(p->bs[pt->bs_first + b], name, sizeof(name));
+		strbuf_addf(out, " %10s", name);
 	}
 	strbuf_addc(out, '\n');
 	for (m = 0; m < p->nmixes; m++) {
-		char mix[16];
-
-		snprintf(mix, sizeof(mix), "%u/%u", p->mixes[m], 100 - p->mixes[m]);
-		strbuf_addf(out, "%-8s", mix);
-		for (b = 0; b < p->nbs; b++)
-			strbuf_addf(out, " %10.0f", window_mean(p, r, m, b));
+		snprintf(name, sizeof(name), "%u/%u", p->mixes[m], 100 - p->mixes[m]);
+		strbuf_addf(out, "%-8s", name);
+		for (b = 0; b < pt->nbs; b++)
+			strbuf_addf(out, " %10.*f", digits,
+				    (largest ? pts_window_max : pts_window_mean)(p, pt, m, b, get) /
+					    scale);
 		strbuf_addc(out, '\n');
 	}
 }
 
-void pts_print_json(const struct pts_plan *p, const struct pts_result *r, struct strbuf *out)
+json_t *pts_json_table(const struct pts_plan *p, const struct pts_part *pt,
+		       double (*get)(const struct pts_cell *), bool largest)
 {
-	json_t *doc = json_object(), *mixes = json_array(), *bss = json_array(),
-	       *rounds = json_array(), *table = json_array(), *ss;
-	char bs[32], mix[16];
-	unsigned i, m, b;
-	char *text;
+	json_t *table = json_array();
+	unsigned m, b;
 
-	for (m = 0; m < p->nmixes; m++) {
-		snprintf(mix, sizeof(mix), "%u/%u", p->mixes[m], 100 - p->mixes[m]);
-		json_array_append_new(mixes, json_string(mix));
-	}
-	for (b = 0; b < p->nbs; b++) {
-		pts_bs_name(p->bs[b], bs, sizeof(bs));
-		json_array_append_new(bss, json_string(bs));
-	}
-	for (i = 0; i < r->rounds; i++) {
-		json_t *cells = json_array();
-
-		for (m = 0; m < p->nmixes; m++) {
-			json_t *row = json_array();
-
-			for (b = 0; b < p->nbs; b++)
-				json_array_append_new(row, json_real(at(p, r, i, m, b)));
-			json_array_append_new(cells, row);
-		}
-		json_array_append_new(rounds,
-				      json_pack("{s:i, s:f, s:o}", "round", i + 1, "tracked_iops",
-						tracked(p, r, i), "iops", cells));
-	}
-	for (m = 0; m < p->nmixes && r->rounds; m++) {
+	for (m = 0; m < p->nmixes && pt->rounds; m++) {
 		json_t *row = json_array();
 
-		for (b = 0; b < p->nbs; b++)
-			json_array_append_new(row, json_real(window_mean(p, r, m, b)));
+		for (b = 0; b < pt->nbs; b++)
+			json_array_append_new(
+				row, json_real((largest ? pts_window_max
+							: pts_window_mean)(p, pt, m, b, get)));
 		json_array_append_new(table, row);
 	}
-	ss = json_pack("{s:b, s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "reached",
-		       r->ss.steady, "decision", decision(p, r), "window_first_round",
-		       r->window_first + 1, "window_last_round", r->rounds, "average", r->ss.avg,
-		       "range", r->ss.range, "range_pct", r->ss.range_pct, "range_limit_pct",
-		       p->range_pct, "slope", r->ss.slope, "excursion", r->ss.excursion,
-		       "excursion_pct", r->ss.excursion_pct, "excursion_limit_pct",
-		       p->excursion_pct);
-	pts_bs_name(p->bs[p->tracked_bs], bs, sizeof(bs));
-	snprintf(mix, sizeof(mix), "%u/%u", p->mixes[p->tracked_mix],
-		 100 - p->mixes[p->tracked_mix]);
-	json_object_set_new(doc, "test", json_string("iops"));
-	json_object_set_new(doc, "device", json_string(p->device));
-	json_object_set_new(doc, "capacity_bytes", json_integer((json_int_t)p->capacity));
-	json_object_set_new(doc, "logical_block_size", json_integer(p->lbs));
-	json_object_set_new(doc, "purge",
-			    json_pack("{s:b, s:s}", "done", r->purged, "how",
-				      r->purge_note ? r->purge_note : "not done"));
-	json_object_set_new(doc, "precondition",
-			    json_pack("{s:b, s:i, s:i, s:I}", "done", r->preconditioned, "loops",
-				      p->precondition_loops, "bs", 131072, "bytes_written",
+	return table;
+}
+
+json_t *pts_json_cell(const struct pts_cell *c)
+{
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I}", "iops", c->iops,
+			 "bw_bytes", c->bw, "mean_ns", c->mean, "max_ns", c->max, "p99_99_ns",
+			 c->p9999, "p99_999_ns", c->p99999, "ios", (json_int_t)c->ios, "read_bytes",
+			 (json_int_t)c->rbytes, "write_bytes", (json_int_t)c->wbytes);
+}
+
+void pts_json_part(const struct pts_plan *p, const struct pts_part *pt, bool stopped, json_t *o)
+{
+	json_object_set_new(o, "purge",
+			    json_pack("{s:b, s:s}", "done", pt->purged, "how",
+				      pt->purge_note ? pt->purge_note : "not done"));
+	json_object_set_new(o, "precondition",
+			    json_pack("{s:b, s:i, s:I, s:I}", "done", pt->preconditioned, "loops",
+				      p->precondition_loops, "bs", (json_int_t)pt->precondition_bs,
+				      "bytes_written",
 				      (json_int_t)p->capacity * p->precondition_loops));
-	json_object_set_new(doc, "cell_time_s", json_real((double)p->cell_ns / 1e9));
-	json_object_set_new(doc, "iodepth", json_integer(p->iodepth));
-	json_object_set_new(doc, "ioengine", json_string(p->ioengine));
-	json_object_set_new(doc, "max_rounds", json_integer(p->max_rounds));
-	json_object_set_new(doc, "mixes", mixes);
-	json_object_set_new(doc, "bs", bss);
-	json_object_set_new(doc, "tracked", json_pack("{s:s, s:s}", "mix", mix, "bs", bs));
-	json_object_set_new(doc, "rounds", rounds);
-	json_object_set_new(doc, "steady_state", ss);
-	json_object_set_new(doc, "table", table);
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_object_set_new(
+		o, "steady_state",
+		json_pack("{s:b, s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "reached",
+			  pt->ss.steady, "decision", pts_decision(p, pt, stopped),
+			  "window_first_round", pt->window_first + 1, "window_last_round",
+			  pt->rounds, "average", pt->ss.avg, "range", pt->ss.range, "range_pct",
+			  pt->ss.range_pct, "range_limit_pct", p->range_pct, "slope", pt->ss.slope,
+			  "excursion", pt->ss.excursion, "excursion_pct", pt->ss.excursion_pct,
+			  "excursion_limit_pct", p->excursion_pct));
+}
+
+void pts_json_common(const struct pts_plan *p, json_t *o)
+{
+	json_t *mixes = json_array(), *bss = json_array();
+	char name[32];
+	unsigned i;
+
+	for (i = 0; i < p->nmixes; i++) {
+		snprintf(name, sizeof(name), "%u/%u", p->mixes[i], 100 - p->mixes[i]);
+		json_array_append_new(mixes, json_string(name));
+	}
+	for (i = 0; i < p->nbs; i++) {
+		pts_bs_name(p->bs[i], name, sizeof(name));
+		json_array_append_new(bss, json_string(name));
+	}
+	json_object_set_new(o, "test", json_string(pts_test_name(p->test)));
+	json_object_set_new(o, "device", json_string(p->device));
+	json_object_set_new(o, "capacity_bytes", json_integer((json_int_t)p->capacity));
+	json_object_set_new(o, "logical_block_size", json_integer(p->lbs));
+	json_object_set_new(o, "cell_time_s", json_real((double)p->cell_ns / 1e9));
+	json_object_set_new(o, "iodepth", json_integer(p->iodepth));
+	json_object_set_new(o, "ioengine", json_string(p->ioengine));
+	json_object_set_new(o, "max_rounds", json_integer(p->max_rounds));
+	json_object_set_new(o, "mixes", mixes);
+	json_object_set_new(o, "bs", bss);
+}
+
+void pts_json_finish(json_t *o, struct strbuf *out)
+{
+	char *text = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+
 	strbuf_adds(out, text);
 	strbuf_addc(out, '\n');
 	free(text);
-	json_decref(doc);
+	json_decref(o);
 }
 
-int pts_plot_write(const struct pts_plan *p, const struct pts_result *r, const char *dir,
-		   char **cause)
+void pts_print_text(const struct pts_plan *p, const struct pts_result *r, struct strbuf *out)
+{
+	if (p->test == PTS_THROUGHPUT)
+		pts_throughput_text(p, r, out);
+	else if (p->test == PTS_LATENCY)
+		pts_latency_text(p, r, out);
+	else
+		pts_iops_text(p, r, out);
+}
+
+void pts_print_json(const struct pts_plan *p, const struct pts_result *r, struct strbuf *out)
+{
+	if (p->test == PTS_THROUGHPUT)
+		pts_throughput_json(p, r, out);
+	else if (p->test == PTS_LATENCY)
+		pts_latency_json(p, r, out);
+	else
+		pts_iops_json(p, r, out);
+}
+
+/* One part's plot, in @path. */
+static int plot_part(const struct pts_plan *p, const struct pts_part *pt, const char *path,
+		     const char *title, const char *name, const struct pts_unit *u, char **cause)
 {
 	struct output o = { .path = NULL, .fd = -1 };
 	struct sweep_series s[5];
 	struct strbuf sb = { 0 };
 	double *x, *y, *avg, *hi, *lo, *fit;
-	unsigned n = r->rounds, w = n - r->window_first, i;
-	char *path, label[64];
+	unsigned n = pt->rounds, w = n - pt->window_first, i;
+	char label[64];
 	int ret;
 
 	/* The label is drawn right of its point: at the window's start it
 	 * stays clear of the legend. */
-	snprintf(label, sizeof(label), "steady state: rounds %u-%u", r->window_first + 1, n);
+	snprintf(label, sizeof(label), "steady state: rounds %u-%u", pt->window_first + 1, n);
 	x = xcalloc(n + 1, sizeof(double));
 	y = xcalloc(n + 1, sizeof(double));
 	avg = xcalloc(n + 1, sizeof(double));
@@ -197,42 +233,40 @@ int pts_plot_write(const struct pts_plan *p, const struct pts_result *r, const c
 	fit = xcalloc(n + 1, sizeof(double));
 	for (i = 0; i < n; i++) {
 		x[i] = i + 1;
-		y[i] = tracked(p, r, i);
+		y[i] = pts_tracked(p, pt, i) / u->scale;
 	}
 	/* The window's lines: the fit passes through the mean at its middle. */
 	for (i = 0; i < w; i++) {
-		double mid = (w - 1) / 2.0;
+		double mid = (w - 1) / 2.0, a = pt->ss.avg / u->scale;
 
-		avg[i] = r->ss.avg;
-		hi[i] = 1.1 * r->ss.avg;
-		lo[i] = 0.9 * r->ss.avg;
-		fit[i] = r->ss.avg + r->ss.slope * (i - mid);
+		avg[i] = a;
+		hi[i] = 1.1 * a;
+		lo[i] = 0.9 * a;
+		fit[i] = a + pt->ss.slope / u->scale * (i - mid);
 	}
-	s[0] = (struct sweep_series){ .name = "tracked IOPS",
+	s[0] = (struct sweep_series){ .name = name,
 				      .x = x,
 				      .y = y,
 				      .n = n,
-				      .mark = r->ss.steady ? (int)r->window_first : -1,
+				      .mark = pt->ss.steady ? (int)pt->window_first : -1,
 				      .mark_label = label };
 	s[1] = (struct sweep_series){
-		.name = "window average", .x = x + r->window_first, .y = avg, .n = w, .mark = -1
+		.name = "window average", .x = x + pt->window_first, .y = avg, .n = w, .mark = -1
 	};
 	s[2] = (struct sweep_series){
-		.name = "110% of average", .x = x + r->window_first, .y = hi, .n = w, .mark = -1
+		.name = "110% of average", .x = x + pt->window_first, .y = hi, .n = w, .mark = -1
 	};
 	s[3] = (struct sweep_series){
-		.name = "90% of average", .x = x + r->window_first, .y = lo, .n = w, .mark = -1
+		.name = "90% of average", .x = x + pt->window_first, .y = lo, .n = w, .mark = -1
 	};
 	s[4] = (struct sweep_series){
-		.name = "least-squares fit", .x = x + r->window_first, .y = fit, .n = w, .mark = -1
+		.name = "least-squares fit", .x = x + pt->window_first, .y = fit, .n = w, .mark = -1
 	};
-	sweep_svg(&sb, "PTS IOPS steady state (4k random writes)", "round", "IOPS", false, s, 5);
-	path = xasprintf("%s/steady-state.svg", dir);
+	sweep_svg(&sb, title, "round", u->unit, false, s, 5);
 	ret = output_open(&o, path, cause);
 	if (!ret)
 		ret = output_commit(&o, sb.buf, sb.len, cause);
 	output_abandon(&o);
-	free(path);
 	strbuf_free(&sb);
 	free(x);
 	free(y);
@@ -240,5 +274,39 @@ int pts_plot_write(const struct pts_plan *p, const struct pts_result *r, const c
 	free(hi);
 	free(lo);
 	free(fit);
+	return ret;
+}
+
+int pts_plot_write(const struct pts_plan *p, const struct pts_result *r, const char *dir,
+		   char **cause)
+{
+	static const struct pts_unit iops = { "IOPS", 1, 0 }, mbs = { "MB/s", 1e6, 1 },
+				     us = { "us", 1e3, 1 };
+	unsigned k;
+	int ret = 0;
+
+	for (k = 0; k < r->nparts && !ret; k++) {
+		const struct pts_part *pt = &r->parts[k];
+		char bs[32], *path, *title;
+
+		if (!pt->rounds)
+			continue;
+		pts_bs_name(p->bs[pt->bs_first], bs, sizeof(bs));
+		if (p->test == PTS_THROUGHPUT) {
+			path = xasprintf("%s/steady-state-%s.svg", dir, bs);
+			title = xasprintf("PTS throughput steady state (%s sequential writes)", bs);
+			ret = plot_part(p, pt, path, title, "tracked MB/s", &mbs, cause);
+		} else if (p->test == PTS_LATENCY) {
+			path = xasprintf("%s/steady-state.svg", dir);
+			title = xstrdup("PTS latency steady state (4k random writes, mean)");
+			ret = plot_part(p, pt, path, title, "tracked mean latency", &us, cause);
+		} else {
+			path = xasprintf("%s/steady-state.svg", dir);
+			title = xstrdup("PTS IOPS steady state (4k random writes)");
+			ret = plot_part(p, pt, path, title, "tracked IOPS", &iops, cause);
+		}
+		free(path);
+		free(title);
+	}
 	return ret;
 }

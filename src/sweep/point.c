@@ -225,6 +225,9 @@ static void metrics_read(json_t *doc, const double *pcts, unsigned npcts, struct
 			m->iops += num(dj, "iops");
 			m->bw += num(dj, "bw_bytes");
 			lat_sum += num(clat, "mean") * num(clat, "N");
+			m->max = fmax(m->max, num(clat, "max"));
+			if (d < 2)
+				*(d ? &m->wbytes : &m->rbytes) += (uint64_t)num(dj, "io_bytes");
 			total += num(clat, "N");
 			ios += n;
 			bj = json_object_get(clat, "bins");

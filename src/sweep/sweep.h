@@ -40,8 +40,10 @@ struct sweep_metrics {
 	double iops, bw;       /* summed; bw in bytes/s */
 	double mean;	       /* completion latency, weighted by I/Os */
 	double p50, p99, p999; /* completion latency of all I/Os (json+ bins) */
+	double max;	       /* the highest completion latency of any entry */
 	double cpu_per_io;     /* (user + system CPU time) / I/Os, ns */
 	uint64_t ios;
+	uint64_t rbytes, wbytes; /* io_bytes read and written */
 	/* Under a rate cap (rate_iops): response time from each I/O's
 	 * intended start, the highest of the report's entries, at the
 	 * percentiles slo asked for, and whether every entry kept its rate. */
