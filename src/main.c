@@ -163,7 +163,7 @@ static const char usage[] =
 	"iogauge compare A B [C...] compares runs' JSON reports (iogauge compare --help).\n"
 	"iogauge sweep JOBFILE --OPTION=V1,V2,... runs the job over values (iogauge sweep --help).\n"
 	"iogauge slo JOBFILE --target='p99<=2ms' finds the highest rate meeting it (iogauge slo --help).\n"
-	"iogauge pts iops DEVICE --destroy-data runs SNIA PTS's IOPS test (iogauge pts --help).\n"
+	"iogauge pts iops|throughput|latency DEVICE --destroy-data: SNIA PTS (iogauge pts --help).\n"
 	"iogauge crash JOBFILE kills a writer and checks its acknowledged writes (iogauge crash --help).\n"
 	"iogauge witness --listen=ADDR:PORT records a remote writer's acknowledgements (--help).\n"
 	"iogauge recipes lists the recipes; iogauge recipe NAME [--set KEY=VALUE...] runs one.\n";
