@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of iogauge pts's steady-state rule (pts/steady.c) on synthetic
  * windows whose answers are worked out by hand: stable, drifting, noisy,
- * each limit just met and just missed, and the degenerate ones. */
+ * each limit just met and just missed, and the degenerate ones; and of
+ * what the three tests share (run.c, report.c): the tracked value each
+ * test reads, the window's means and maximums, the decision. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -116,12 +118,94 @@ static void test_degenerate(void **state)
 	assert_true(s.avg == 0);
 }
 
+/* A plan of 2 mixes (100/0, 0/100) by 2 sizes (8k, 4k) and a part of 6
+ * rounds whose cells hold their round, mix and size in every figure. */
+static struct pts_cell cells[6 * 2 * 2];
+
+static void fill(struct pts_plan *p, struct pts_part *pt, enum pts_test t)
+{
+	unsigned r, m, b;
+
+	*p = (struct pts_plan){ .test = t,
+				.mixes = { 100, 0 },
+				.nmixes = 2,
+				.bs = { 8192, 4096 },
+				.nbs = 2,
+				.tracked_mix = 1,
+				.tracked_bs = 1,
+				.max_rounds = 6 };
+	*pt = (struct pts_part){ .nbs = 2, .cells = cells, .rounds = 6, .window_first = 1 };
+	for (r = 0; r < 6; r++)
+		for (m = 0; m < 2; m++)
+			for (b = 0; b < 2; b++) {
+				double v = 100 * (r + 1) + 10 * m + b;
+
+				cells[(r * 2 + m) * 2 + b] = (struct pts_cell){
+					.iops = v, .bw = 2 * v, .mean = 3 * v, .max = 4 * v
+				};
+			}
+}
+
+static double iops_of(const struct pts_cell *c)
+{
+	return c->iops;
+}
+
+static double max_of(const struct pts_cell *c)
+{
+	return c->max;
+}
+
+/* Each test tracks its own figure of its own cell. */
+static void test_tracked(void **state)
+{
+	struct pts_plan p;
+	struct pts_part pt;
+
+	(void)state;
+	fill(&p, &pt, PTS_IOPS);
+	assert_true(pts_tracked(&p, &pt, 2) == 311); /* round 3, 0/100, 4k: IOPS */
+	fill(&p, &pt, PTS_LATENCY);
+	assert_true(pts_tracked(&p, &pt, 2) == 3 * 311); /* its mean latency */
+	/* A throughput part has one size, the second here. */
+	fill(&p, &pt, PTS_THROUGHPUT);
+	pt.bs_first = 1;
+	pt.nbs = 1;
+	for (unsigned r = 0; r < 6; r++)
+		for (unsigned m = 0; m < 2; m++)
+			cells[r * 2 + m] = (struct pts_cell){ .bw = 1000 * (r + 1) + m };
+	assert_true(pts_tracked(&p, &pt, 2) == 3001); /* round 3, 0/100: bandwidth */
+}
+
+/* The window's tables: the mean of rounds 2-6, or the largest. */
+static void test_window(void **state)
+{
+	struct pts_plan p;
+	struct pts_part pt;
+
+	(void)state;
+	fill(&p, &pt, PTS_LATENCY);
+	assert_true(fabs(pts_window_max(&p, &pt, 0, 1, max_of) - 4 * 601) < 1e-9);
+	pt.window_first = 4; /* rounds 5 and 6: max 4 x (500 + 10 + 0) and 4 x 610 */
+	assert_true(fabs(pts_window_max(&p, &pt, 1, 0, max_of) - 4 * 610) < 1e-9);
+	pt.window_first = 1;
+	/* IOPS of 0/100 8k over rounds 2-6: 210, 310, ... 610. */
+	assert_true(fabs(pts_window_mean(&p, &pt, 1, 0, iops_of) - 410) < 1e-9);
+	assert_string_equal(pts_decision(&p, &pt, false), "not reached");
+	assert_string_equal(pts_decision(&p, &pt, true), "not reached (stopped)");
+	pt.rounds = 3;
+	assert_string_equal(pts_decision(&p, &pt, false), "not reached (the run failed)");
+	pt.ss.steady = true;
+	assert_string_equal(pts_decision(&p, &pt, false), "reached");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stable),	   cmocka_unit_test(test_drifting),
 		cmocka_unit_test(test_noisy),	   cmocka_unit_test(test_limits),
-		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_degenerate), cmocka_unit_test(test_tracked),
+		cmocka_unit_test(test_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
