@@ -30,7 +30,8 @@ static const char usage[] =
 	"usage: iogauge pts iops|throughput|latency DEVICE --destroy-data [--cell-time=T]\n"
 	"                   [--max-rounds=N] [--precondition-loops=N] [--mixes=R/W,...]\n"
 	"                   [--bs=SIZE,...] [--iodepth=N] [--ioengine=NAME]\n"
-	"                   [--output-format=text|json] [--output=FILE] [--plot=DIR]\n"
+	"                   [--output-format=text|json|text,json] [--output=FILE]\n"
+	"                   [--plot=DIR]\n"
 	"\n"
 	"SNIA PTS's tests.  Each purges DEVICE (discard) and preconditions it with\n"
 	"sequential writes over twice its capacity, then runs rounds until the\n"
@@ -55,12 +56,13 @@ static const uint64_t tp_bs[] = { 1048576, 131072 };
 static const unsigned lat_mixes[] = { 100, 65, 0 };
 static const uint64_t lat_bs[] = { 8192, 4096, 512 };
 
-enum fmt { FMT_TEXT, FMT_JSON };
+/* Bits: both print the text first, as fio does for normal,json. */
+enum fmt { FMT_TEXT = 1, FMT_JSON = 2 };
 
 struct opts {
 	const char *test, *device, *output, *plot;
 	bool destroy, bs_given, mixes_given;
-	enum fmt fmt;
+	unsigned fmt; /* enum fmt bits; 0: text */
 };
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -91,6 +93,27 @@ static int uint_flag(const char *flag, const char *v, unsigned lo, unsigned hi, 
 		return -EINVAL;
 	}
 	*out = (unsigned)n;
+	return 0;
+}
+
+/* --output-format=text, json, or both: text,json. */
+static int fmt_parse(const char *v, unsigned *fmt)
+{
+	char *list = xstrdup(v), *save = NULL, *item;
+	int ret = 0;
+
+	*fmt = 0;
+	for (item = strtok_r(list, ",", &save); item && !ret; item = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(item, "text") || !strcmp(item, "normal"))
+			*fmt |= FMT_TEXT;
+		else if (!strcmp(item, "json"))
+			*fmt |= FMT_JSON;
+		else
+			ret = -EINVAL;
+	}
+	free(list);
+	if (ret || !*fmt)
+		return bad("--output-format=%s: text, json, or both (text,json)", v);
 	return 0;
 }
 
@@ -167,12 +190,7 @@ static int opts_parse(struct opts *o, struct pts_plan *p, int argc, char **argv)
 		if (!strcmp(a, "--destroy-data")) {
 			o->destroy = true;
 		} else if ((v = util_flag_value(a, "--output-format"))) {
-			if (!strcmp(v, "text") || !strcmp(v, "normal"))
-				o->fmt = FMT_TEXT;
-			else if (!strcmp(v, "json"))
-				o->fmt = FMT_JSON;
-			else
-				r = bad("--output-format=%s: text or json", v);
+			r = fmt_parse(v, &o->fmt);
 		} else if ((v = util_flag_value(a, "--output"))) {
 			o->output = v;
 		} else if ((v = util_flag_value(a, "--plot")) ||
@@ -429,10 +447,10 @@ int pts_main(int argc, char **argv)
 		cause = NULL;
 		status = 1;
 	}
-	if (o.fmt == FMT_JSON)
-		pts_print_json(&p, &r, &out);
-	else
+	if (o.fmt & FMT_TEXT || !o.fmt)
 		pts_print_text(&p, &r, &out);
+	if (o.fmt & FMT_JSON)
+		pts_print_json(&p, &r, &out);
 	if (output_commit(&dest, out.buf, out.len, &cause)) {
 		fprintf(stderr, "iogauge pts: %s\n", cause);
 		free(cause);

@@ -77,6 +77,7 @@ def refusals(dev, back, tmp):
         ("latency", dev, [], "give --destroy-data"),
         ("throughput", dev, ["--destroy-data", "--mixes=100/0"], "tracks 0/100 at each block size"),
         ("latency", dev, ["--destroy-data", "--bs=8k,0.5k"], "must hold the tracked cell, 4k at 0/100"),
+        ("latency", dev, ["--destroy-data", "--output-format=text,xml"], "text, json, or both"),
     ]:
         rc, out, err = capture([BIN, "pts", test, target, "--output=" + report] + args)
         check(rc == 2 and want in err, "pts %s %s %s: exit 2 with %r (%d, %r)"
@@ -104,6 +105,10 @@ def refusals(dev, back, tmp):
         rc, out, err = pts(dev, "--destroy-data", "--output=" + report)
         check(rc == 2 and "carries a partition table (blkid: PTTYPE=gpt" in err,
               "gpt: exit 2 naming the partition table (%d, %r)" % (rc, err))
+        for test in ("throughput", "latency"):
+            rc, out, err = capture([BIN, "pts", test, dev, "--destroy-data", "--output=" + report])
+            check(rc == 2 and "carries a partition table (blkid: PTTYPE=gpt" in err,
+                  "gpt, pts %s: exit 2 naming the partition table (%d, %r)" % (test, rc, err))
         check(digest(dev) == pt, "gpt: the device is unchanged")
         # (wipefs asks the loop device, made without partscan, to re-read it: EINVAL, said.)
         subprocess.run(["wipefs", "-q", "-a", dev], check=True, capture_output=True)
@@ -115,11 +120,12 @@ def refusals(dev, back, tmp):
 
 
 def run_json(dev, test, *args, poll=None):
-    """`pts TEST dev --destroy-data ARGS --output-format=json`: (rc, the
-    JSON or None, stderr, the device's counters' change, the most I/Os
-    seen in flight at once when @poll)."""
+    """`pts TEST dev --destroy-data ARGS --output-format=text,json`: (rc,
+    the JSON or None, with the text before it as d["text"], stderr, the
+    device's counters' change, the most I/Os seen in flight at once when
+    @poll)."""
     s0 = disk_stat(dev)
-    p = subprocess.Popen([BIN, "pts", test, dev, "--destroy-data", "--output-format=json"]
+    p = subprocess.Popen([BIN, "pts", test, dev, "--destroy-data", "--output-format=text,json"]
                          + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     most = 0
     if poll:
@@ -129,8 +135,25 @@ def run_json(dev, test, *args, poll=None):
                 most = max(most, sum(int(x) for x in f.read().split()))
     out, err = p.communicate(timeout=110)
     s1 = disk_stat(dev)
-    d = json.loads(out) if p.returncode == 0 else None
+    d = None
+    if p.returncode == 0:
+        cut = out.index("\n{\n") + 1
+        d = json.loads(out[cut:])
+        d["text"] = out[:cut]
     return p.returncode, d, err, [b - a for a, b in zip(s0, s1)], most
+
+
+def text_table(text, title):
+    """The table under the line starting with @title: {mix: [cells]}, the
+    cells as printed."""
+    lines = text[text.index("\n" + title) + 1:].split("\n")[2:]
+    rows = {}
+    for line in lines:
+        if not line.strip():
+            break
+        mix, *cells = line.split()
+        rows[mix] = cells
+    return rows
 
 
 def window_mean(rounds, first, get):
@@ -180,6 +203,11 @@ def throughput(dev):
                   % (name, c["bw_bytes"], moved))
         check(part["table_bw_bytes"] == [rd["bw_bytes"], wr["bw_bytes"]],
               "throughput %s: the table is the window's mean" % name)
+        section = d["text"][d["text"].index("\nblock size %s\n" % name):]
+        shown = text_table(section, "MB/s, the mean over the window")
+        check(shown == {"100/0": ["%.1f" % (rd["bw_bytes"] / 1e6)],
+                        "0/100": ["%.1f" % (wr["bw_bytes"] / 1e6)]},
+              "throughput %s: the text's table is the JSON's in MB/s (%r)" % (name, shown))
         check(not part["steady_state"]["reached"], "throughput %s: one round is no window" % name)
         reads += rd["read_bytes"]
         writes += wr["write_bytes"] + SIZE
@@ -229,6 +257,15 @@ def latency(dev):
     check(all(t[k][m][b] == cells[m][b][k] for k in ("mean_ns", "max_ns", "p99_99_ns",
                                                       "p99_999_ns", "iops")
               for m in range(3) for b in range(3)), "latency: the tables are the window's")
+    for title, key, fmt, scale in (("Average latency, us", "mean_ns", "%.1f", 1e3),
+                                   ("Maximum latency, us", "max_ns", "%.1f", 1e3),
+                                   ("99.99% latency, us", "p99_99_ns", "%.1f", 1e3),
+                                   ("99.999% latency (five nines), us", "p99_999_ns", "%.1f", 1e3),
+                                   ("IOPS, the mean", "iops", "%.0f", 1)):
+        shown = text_table(d["text"], title)
+        want = {mix: [fmt % (v / scale) for v in t[key][m]] for m, mix in enumerate(d["mixes"])}
+        check(shown == want, "latency: the text's %s table is the JSON's (%r, %r)"
+              % (key, shown, want))
     check(delta[3] * 512 == writes + SIZE, "latency: the device wrote %d bytes, the report %d"
           % (delta[3] * 512, writes + SIZE))
     check(0 <= delta[1] * 512 - reads <= 1 << 20, "latency: the device read %d bytes, the "
@@ -402,10 +439,11 @@ def latency_steady(dev, majmin, cg, tmp):
     start): 400 ms cells measured 380-437 us mostly, with a round of
     507 us now and then on this loaded machine (an iops throttle was
     worse), so the window may settle after such a round: up to 10."""
+    plots = os.path.join(tmp, "lat-plots")
     rc, out, err = throttled(cg, majmin, "write_bps_device", 8192000,
                              [BIN, "pts", "latency", dev, "--destroy-data", "--mixes=0/100",
                               "--bs=4k", "--cell-time=400ms", "--precondition-loops=0",
-                              "--max-rounds=10", "--output-format=json"])
+                              "--max-rounds=10", "--output-format=json", "--plot", plots])
     if not check(rc == 0, "latency steady: exit 0 (%d, %r)" % (rc, err[-500:])):
         return
     d = json.loads(out)
@@ -419,6 +457,11 @@ def latency_steady(dev, majmin, cg, tmp):
           close(d["table"]["max_ns"][0][0], max(r["cells"][0][0]["max_ns"]
                                                  for r in rounds[ss["window_first_round"] - 1:])),
           "latency steady: the table's mean is the window's, its max the largest")
+    svg = ET.parse(os.path.join(plots, "steady-state.svg")).getroot()
+    series = {p.get("data-name") for p in svg.iter(SVG + "polyline")}
+    ys = [float(c.get("data-y")) for c in svg.iter(SVG + "circle") if c.get("class") == "point"]
+    check("tracked mean latency" in series and any(close(y, means[0], 1e-3) for y in ys),
+          "latency steady: the plot has the rounds' mean latency in us (%r)" % sorted(series))
     print("latency steady: %s us a round, range %.1f%%, excursion %.1f%%"
           % ([round(v, 1) for v in means], ss["range_pct"], ss["excursion_pct"]))
 
