@@ -3,7 +3,7 @@
 # Refusals, each with the device's checksum unchanged and no report file
 # made: a regular file, the device without --destroy-data, the device
 # with ext4 or a GPT on it (libblkid's signatures), bad --mixes, --bs and
-# --cell-time, a matrix without the tracked cell, a test that is not iops.  A one-round matrix
+# --cell-time, a matrix without the tracked cell, a test PTS does not have.  A one-round matrix
 # of 3 mixes x 3 block sizes (0.5k included): 9 cells measured in the
 # JSON, the purge done (BLKDISCARD), the preconditioning seen in the
 # device's own counters (at least 2 x its capacity written), reads and
@@ -12,6 +12,15 @@
 # needs, at 2000 IOPS; the plot has a point a round; with the throttle
 # raised 25% after every round, 6 rounds are never steady.  SIGTERM during a
 # cell: the run ends within a second, exit 143, and still reports.
+#
+# The throughput and latency tests: the same refusals; one round of each
+# (50 ms cells) with the bytes each cell reports by direction matching
+# the device's own counters (writes exactly, reads within libblkid's
+# look), latency's cells never more than one I/O in flight on the device,
+# latency figures in order (mean <= max, 99.99% <= 99.999% <= max), the
+# text's tables equal to the JSON's (--output-format=text,json); steady
+# state under a write throttle (32 MB/s for throughput, 8192000 B/s for
+# latency's 4k writes, one in flight), with the plots; SIGTERM in a cell.
 #
 # blk-throttle lets a new slice (100 ms) start with a slice's worth of
 # I/O, and each cell is a new process after an idle gap: a 200 ms cell
