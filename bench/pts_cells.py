@@ -8,7 +8,7 @@ throttled through a cgroup v1 blkio group of its own (--write-bps; 0 for
 none), both tools run each cell in PAIRS pairs (who goes first
 alternates), with the options run.c gives them:
   --name=c --filename=DEV --ioengine=libaio --direct=1 --time_based=1
-  --runtime=R, and per cell:
+  --runtime=R (in ms), and per cell:
   tp-read-1024k   --rw=read --bs=1048576 --iodepth=32
   tp-write-128k   --rw=write --bs=131072 --iodepth=32
   lat-write-4k    --rw=randwrite --bs=4096 --iodepth=1 --norandommap=1 --randrepeat=0
@@ -18,11 +18,14 @@ directions) and, for the latency cells, the mean and max completion
 latency (both directions, weighted by I/Os).  It prints each tool's median
 and the median ratio iogauge/fio.  Nothing here asserts a speed.
 
+--smoke: one pair of 0.2 s runs on 8 MiB, so that the harness cannot rot
+(CTest's bench_pts_cells_smoke).
+
 Exit status: 0, 1 when a run failed, 77 when it cannot run here (not
 root, or no tmpfs, loop device or blkio cgroup to be had).
 
 usage: bench/pts_cells.py [--pairs N] [--runtime S] [--size MIB]
-                          [--write-bps N] [--iogauge BIN] [--fio BIN]
+                          [--write-bps N] [--smoke] [--iogauge BIN] [--fio BIN]
 """
 import argparse
 import json
@@ -59,7 +62,7 @@ def figures(doc):
 
 def run(tool, dev, cell, runtime, cg):
     argv = [tool, "--name=c", "--filename=" + dev, "--ioengine=libaio", "--direct=1",
-            "--time_based=1", "--runtime=%g" % runtime, "--output-format=json"] + cell
+            "--time_based=1", "--runtime=%dms" % (runtime * 1000), "--output-format=json"] + cell
     if cg:
         argv = ["sh", "-c", 'echo $$ > %s/cgroup.procs && exec "$@"' % cg, "sh"] + argv
     r = subprocess.run(argv, capture_output=True, text=True)
@@ -77,7 +80,10 @@ def main():
     ap.add_argument("--iogauge", default=os.path.join(os.path.dirname(__file__), "..", "build",
                                                       "iogauge"))
     ap.add_argument("--fio", default="fio")
+    ap.add_argument("--smoke", action="store_true")
     a = ap.parse_args()
+    if a.smoke:
+        a.pairs, a.runtime, a.size = 1, 0.2, 8
     if os.geteuid():
         print("skip: not root")
         return 77
