@@ -283,6 +283,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		slots[i].w.first_error = NULL;
 		out->results[i].logs = slots[i].w.iv.logs;
 		out->results[i].t_start = slots[i].w.iv.t0;
+		out->results[i].t_end = slots[i].w.iv.t_end;
 		for (k = i; out->steady[k].dur == 0 && k && out->results[i].job->ss_dur &&
 			    slots[k].group == slots[k - 1].group;
 		     k--)
