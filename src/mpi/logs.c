@@ -166,7 +166,8 @@ static void merge_log(struct iolog *out, const struct run_result *own, const str
 	unsigned q = ~0u;
 
 	if (!win_ms) {
-		qsort(v, cnt, sizeof(*v), by_time);
+		if (cnt > 1)
+			qsort(v, cnt, sizeof(*v), by_time);
 		for (a = 0; a < cnt; a++)
 			iolog_add_io(out, v[a].t_ns / 1000000, v[a].e->val, v[a].e->dir, v[a].e->bs,
 				     v[a].e->off, v[a].e->prio);
@@ -181,7 +182,8 @@ static void merge_log(struct iolog *out, const struct run_result *own, const str
 		}
 		window_of(&v[a], win_ms, last);
 	}
-	qsort(v, cnt, sizeof(*v), by_window);
+	if (cnt > 1)
+		qsort(v, cnt, sizeof(*v), by_window);
 	for (a = 0; a < cnt; a = b) {
 		uint64_t sum = 0;
 
@@ -222,7 +224,8 @@ static void merge_hist(struct run_logs *out, const struct run_result *own,
 			window_of(&v[cnt++], win_ms ? win_ms : 1, last);
 		}
 	}
-	qsort(v, cnt, sizeof(*v), by_window);
+	if (cnt > 1)
+		qsort(v, cnt, sizeof(*v), by_window);
 	for (a = 0; a < cnt; a = b) {
 		struct iolog_hist *m = xcalloc(1, sizeof(*m));
 

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+# Interval logs merged across ranks, and runtime ending every rank at one
+# moment (issue 25).  In the MPI build (IOGAUGE_MPI=1), mpirun -np 4 on
+# this machine with real files, each rank rate-limited (rate_iops) so that
+# its count per log window is known:
+# - the merged averaged iops log holds 4 times one rank's rate in each
+#   whole window, the bw log 4 times one rank's KiB/s; the merged lat log
+#   has one entry per I/O of every rank (the ranks' JSON counts added), in
+#   time order, within the run's time; --per-rank writes each rank's own
+#   as NAME.HOST.rankN with its rank's count;
+# - rank 0 runs in one folder and ranks 1-3 in another (mpirun's --wdir):
+#   the others' folder holds their data files only, no log;
+# - a rank whose exec_prerun takes 0.3 s longer runs 0.3 s less and ends
+#   with the others: every rank's end within 50 ms on rank 0's clock, the
+#   spread printed in the text report and in JSON.
+# Without mpirun, --per-rank adds no rank's file.
+#
+# Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_MPI (1: built with MPI).
+import json
+import os
+import shutil
+import socket
+import tempfile
+
+from clitest import capture, check, finish
+
+BIN = os.path.abspath(os.environ.get("IOGAUGE_BIN", "build/iogauge"))
+HOST = socket.gethostname()
+NP = 4
+RATE = 100  # IOPS per rank
+AVG_MS = 200  # log_avg_msec: 20 I/Os per rank per window
+LAUNCH = ["--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"]
+# The slack of a window's sum: its edges may move one I/O of a rank's 20 in
+# or out (5%), and the first I/O of a rate-limited job goes at once.
+SLACK = 0.10
+# Every rank's end on rank 0's clock: the clocks' error (half a round trip,
+# under a millisecond here), a rate sleep waking at the deadline, and four
+# ranks on two CPUs scheduled in turn.
+END_SPREAD_MS = 50
+LATE_S = 0.3
+
+JOB = """[global]
+ioengine=psync
+size=1m
+bs=4k
+rw=randread
+time_based=1
+runtime=1s
+rate_iops=%d
+filename_format=data.$rank
+
+[avg]
+write_iops_log=avg
+write_bw_log=avg
+log_avg_msec=%d
+
+[each]
+write_lat_log=each
+""" % (RATE, AVG_MS)
+
+
+def mpirun_env():
+    env = dict(os.environ)
+    if os.getuid() == 0:
+        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    return env
+
+
+def read_log(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            v = [int(x) for x in line.split(",")]
+            rows.append(v)
+    return rows
+
+
+def first_json(out):
+    try:
+        return json.JSONDecoder().raw_decode(out)[0]
+    except ValueError:
+        return None
+
+
+def ios_of(doc, job, port=None):
+    return sum(e["read"]["total_ios"] for e in doc["client_stats"]
+               if e["jobname"] == job and (port is None or e.get("port") == port))
+
+
+def merged_logs(tmp):
+    root, rest = os.path.join(tmp, "r0"), os.path.join(tmp, "rest")
+    os.mkdir(root)
+    os.mkdir(rest)
+    job = os.path.join(tmp, "j.fio")
+    with open(job, "w") as f:
+        f.write(JOB)
+    args = [BIN, "--per-rank", "--output-format=json", job]
+    argv = (["mpirun"] + LAUNCH + ["-np", "1", "--wdir", root] + args +
+            [":", "-np", str(NP - 1), "--wdir", rest] + args)
+    st, out, err = capture(argv, timeout=60, env=mpirun_env())
+    doc = first_json(out)
+    check(st == 0 and doc is not None, "logs: exit %d, JSON read: %s" % (st, err[-400:]))
+    if st or doc is None:
+        return
+    kinds = {"avg": ["bw", "iops"], "each": ["lat", "clat", "slat"]}
+    num = {"avg": 1, "each": 2}
+    want = set()
+    for name, ks in kinds.items():
+        for k in ks:
+            base = "%s_%s.%d.log" % (name, k, num[name])
+            want.add(base)
+            want.update("%s.%s.rank%d" % (base, HOST, r) for r in range(NP))
+    want.add("data.0")
+    have = set(os.listdir(root))
+    check(have == want, "logs: rank 0's folder holds the merged and per-rank logs: "
+          "missing %s, extra %s" % (sorted(want - have), sorted(have - want)))
+    others = sorted(os.listdir(rest))
+    check(others == ["data.%d" % r for r in range(1, NP)],
+          "logs: ranks 1-%d wrote their data files and no log: %s" % (NP - 1, others))
+
+    # Averaged: each whole window (not the first, whose first I/O goes at
+    # once, nor the last, partial) holds NP times one rank's rate.
+    iops = read_log(os.path.join(root, "avg_iops.1.log"))
+    bw = read_log(os.path.join(root, "avg_bw.1.log"))
+    inner = [v for v in iops if AVG_MS < v[0] < 1000]
+    check(len(inner) >= 3, "iops log: %d whole windows in 1 s of %d ms: %s" %
+          (len(inner), AVG_MS, iops))
+    check(all(abs(v[1] - NP * RATE) <= SLACK * NP * RATE for v in inner),
+          "iops log: every whole window sums %d ranks' %d IOPS (+-%d%%): %s" %
+          (NP, RATE, SLACK * 100, [v[:2] for v in iops]))
+    check(len({v[0] for v in iops}) == len(iops) and all(v[0] % AVG_MS == 0 for v in iops),
+          "iops log: one entry per window, at its multiple of %d ms: %s" %
+          (AVG_MS, [v[0] for v in iops]))
+    kib = NP * RATE * 4
+    check(all(abs(v[1] - kib) <= SLACK * kib for v in bw if AVG_MS < v[0] < 1000),
+          "bw log: every whole window sums to %d KiB/s (+-%d%%): %s" %
+          (kib, SLACK * 100, [v[:2] for v in bw]))
+    one = read_log(os.path.join(root, "avg_iops.1.log.%s.rank1" % HOST))
+    check(all(abs(v[1] - RATE) <= 2 * SLACK * RATE for v in one if AVG_MS < v[0] < 1000),
+          "rank 1's own iops log: %d IOPS a window: %s" % (RATE, [v[:2] for v in one]))
+
+    # Per I/O: every rank's entries, in time order, within the run.
+    lat = read_log(os.path.join(root, "each_lat.2.log"))
+    total = ios_of(doc, "each")
+    check(len(lat) == total and total >= NP * RATE * 8 // 10,
+          "lat log: %d entries, the ranks' I/Os %d" % (len(lat), total))
+    times = [v[0] for v in lat]
+    check(times == sorted(times) and times and times[-1] <= 1000 + END_SPREAD_MS,
+          "lat log: times in order, the last at %s ms of a 1 s run" %
+          (times[-1] if times else None))
+    for r in range(NP):
+        own = read_log(os.path.join(root, "each_lat.2.log.%s.rank%d" % (HOST, r)))
+        check(len(own) == ios_of(doc, "each", r),
+              "rank %d's lat log: %d entries, its I/Os %d" % (r, len(own), ios_of(doc, "each", r)))
+
+
+def one_end(tmp):
+    wd = os.path.join(tmp, "late")
+    os.mkdir(wd)
+    with open(os.path.join(wd, "j.fio"), "w") as f:
+        f.write("[late]\nioengine=psync\nsize=1m\nbs=4k\nrw=randread\ntime_based=1\n"
+                "runtime=1s\nrate_iops=200\nfilename_format=data.$rank\n"
+                "exec_prerun=test \"$OMPI_COMM_WORLD_RANK\" != 2 || sleep %s\n" % LATE_S)
+    argv = ["mpirun", "-np", str(NP)] + LAUNCH + [BIN, "--output-format=json,normal", "j.fio"]
+    st, out, err = capture(argv, cwd=wd, timeout=60, env=mpirun_env())
+    doc = first_json(out)
+    check(st == 0 and doc is not None, "end: exit %d, JSON read: %s" % (st, err[-400:]))
+    if st or doc is None:
+        return
+    done = {c["rank"]: c["done_ns"] for c in doc["mpi"]["clocks"]}
+    spread = max(done.values()) - min(done.values())
+    check(spread <= END_SPREAD_MS * 1000000,
+          "end: every rank ended within %d ms on rank 0's clock: %.3f ms %s" %
+          (END_SPREAD_MS, spread / 1e6, done))
+    check(doc["mpi"].get("end_spread_ns") == spread,
+          "end: JSON's end_spread_ns %s is the ranks' %d" % (doc["mpi"].get("end_spread_ns"),
+                                                           spread))
+    check("End spread: %.3f ms" % (spread / 1e6) in out,
+          "end: the text report prints the spread, %.3f ms" % (spread / 1e6))
+    run = {e["port"]: e["read"]["runtime"] for e in doc["client_stats"]
+           if e["jobname"] != "All clients"}
+    short = run[0] - run[2]
+    check(abs(short - LATE_S * 1000) <= END_SPREAD_MS,
+          "end: the rank whose prerun slept %.1f s ran that much less: %s ms" %
+          (LATE_S, run))
+    check(all(abs(run[r] - 1000) <= END_SPREAD_MS for r in run if r != 2),
+          "end: the other ranks ran about 1 s: %s ms" % run)
+
+
+def single_rank(tmp):
+    """Without mpirun: the log name as the job asks, no rank's file."""
+    wd = os.path.join(tmp, "single")
+    os.mkdir(wd)
+    st, out, err = capture([BIN, "--per-rank", "--name=s", "--ioengine=psync", "--rw=read",
+                            "--size=64k", "--filename=d", "--write_iops_log=s"], cwd=wd)
+    files = sorted(os.listdir(wd))
+    check(st == 0 and files == ["d", "s_iops.1.log"],
+          "single rank: exit %d, files %s: %s" % (st, files, err.strip()))
+    check(len(read_log(os.path.join(wd, "s_iops.1.log"))) == 16,
+          "single rank: an iops entry per I/O, 16")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iogauge-mpilogs-")
+    try:
+        single_rank(tmp)
+        if os.environ.get("IOGAUGE_MPI") != "1" or not shutil.which("mpirun"):
+            print("mpi_logs: built without MPI: the single-rank part only")
+        else:
+            merged_logs(tmp)
+            one_end(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    finish("mpi_logs")
+
+
+if __name__ == "__main__":
+    main()
