@@ -7,19 +7,23 @@
 #   whole window, the bw log 4 times one rank's KiB/s; the merged lat log
 #   has one entry per I/O of every rank (the ranks' JSON counts added), in
 #   time order, within the run's time; --per-rank writes each rank's own
-#   as NAME.HOST.rankN with its rank's count;
+#   as NAME.HOST.rankN with its rank's count; fio 3.33's iops log of the
+#   same job in one process, its whole windows' mean, is a quarter of ours;
 # - rank 0 runs in one folder and ranks 1-3 in another (mpirun's --wdir):
 #   the others' folder holds their data files only, no log;
 # - a rank whose exec_prerun takes 0.3 s longer runs 0.3 s less and ends
 #   with the others: every rank's end within 50 ms on rank 0's clock, the
 #   spread printed in the text report and in JSON.
-# Without mpirun, --per-rank adds no rank's file.
+# The last rank runs in a time namespace whose CLOCK_MONOTONIC is 1000 s
+# ahead (where one can be made): its times reach rank 0 through its wall
+# clock.  Without mpirun, --per-rank adds no rank's file.
 #
 # Environment (set by CTest): IOGAUGE_BIN, IOGAUGE_MPI (1: built with MPI).
 import json
 import os
 import shutil
 import socket
+import subprocess
 import tempfile
 
 from clitest import capture, check, finish
@@ -38,6 +42,8 @@ SLACK = 0.10
 # ranks on two CPUs scheduled in turn.
 END_SPREAD_MS = 50
 LATE_S = 0.3
+# Before the last rank's iogauge: a time namespace, if one can be made.
+WRAP = []
 
 JOB = """[global]
 ioengine=psync
@@ -69,12 +75,31 @@ def mpirun_env():
 
 
 def read_log(path):
+    """A log's lines as lists of numbers; none when it is missing (the
+    file list's check names it)."""
     rows = []
+    if not os.path.exists(path):
+        return rows
     with open(path) as f:
         for line in f:
             v = [int(x) for x in line.split(",")]
             rows.append(v)
     return rows
+
+
+def time_ns_wrap():
+    """The last rank's run clock (CLOCK_MONOTONIC) 1000 s ahead of the
+    others', in a time namespace (root, Linux 5.6), so that a time not put
+    on rank 0's clock shows; [] where one cannot be made."""
+    argv = ["unshare", "--time", "--monotonic", "1000", "--fork"]
+    try:
+        st, _, _ = capture(argv + ["true"], timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        st = 1
+    if st:
+        print("mpi_logs: no time namespace here: every rank on one run clock")
+        return []
+    return argv
 
 
 def first_json(out):
@@ -98,7 +123,8 @@ def merged_logs(tmp):
         f.write(JOB)
     args = [BIN, "--per-rank", "--output-format=json", job]
     argv = (["mpirun"] + LAUNCH + ["-np", "1", "--wdir", root] + args +
-            [":", "-np", str(NP - 1), "--wdir", rest] + args)
+            [":", "-np", str(NP - 2), "--wdir", rest] + args +
+            [":", "-np", "1", "--wdir", rest] + WRAP + args)
     st, out, err = capture(argv, timeout=60, env=mpirun_env())
     doc = first_json(out)
     check(st == 0 and doc is not None, "logs: exit %d, JSON read: %s" % (st, err[-400:]))
@@ -137,8 +163,26 @@ def merged_logs(tmp):
     check(all(abs(v[1] - kib) <= SLACK * kib for v in bw if AVG_MS < v[0] < 1000),
           "bw log: every whole window sums to %d KiB/s (+-%d%%): %s" %
           (kib, SLACK * 100, [v[:2] for v in bw]))
+    # fio 3.33 on the same job, one process: its mean over the whole
+    # windows (one window of its may be 15% off, its rate pacing's), NP
+    # times, is ours.
+    fio_dir = os.path.join(tmp, "fio")
+    os.mkdir(fio_dir)
+    with open(os.path.join(fio_dir, "j.fio"), "w") as f:
+        f.write(JOB.split("[each]")[0].replace("$rank", "0"))
+    if shutil.which("fio"):
+        st, _, err = capture(["fio", "j.fio"], cwd=fio_dir, timeout=30)
+        theirs = [v[1] for v in read_log(os.path.join(fio_dir, "avg_iops.1.log"))
+                  if AVG_MS < v[0] < 900]
+        mine = [v[1] for v in inner if v[0] < 900]
+        check(st == 0 and theirs and mine and
+              abs(sum(mine) / len(mine) - NP * sum(theirs) / len(theirs)) <=
+              SLACK * NP * RATE,
+              "iops log: its whole windows' mean %d times fio's for one process: "
+              "fio %s, ours %s" % (NP, theirs, mine))
     one = read_log(os.path.join(root, "avg_iops.1.log.%s.rank1" % HOST))
-    check(all(abs(v[1] - RATE) <= 2 * SLACK * RATE for v in one if AVG_MS < v[0] < 1000),
+    inner = [v for v in one if AVG_MS < v[0] < 1000]
+    check(len(inner) >= 3 and all(abs(v[1] - RATE) <= 2 * SLACK * RATE for v in inner),
           "rank 1's own iops log: %d IOPS a window: %s" % (RATE, [v[:2] for v in one]))
 
     # Per I/O: every rank's entries, in time order, within the run.
@@ -163,7 +207,9 @@ def one_end(tmp):
         f.write("[late]\nioengine=psync\nsize=1m\nbs=4k\nrw=randread\ntime_based=1\n"
                 "runtime=1s\nrate_iops=200\nfilename_format=data.$rank\n"
                 "exec_prerun=test \"$OMPI_COMM_WORLD_RANK\" != 2 || sleep %s\n" % LATE_S)
-    argv = ["mpirun", "-np", str(NP)] + LAUNCH + [BIN, "--output-format=json,normal", "j.fio"]
+    args = [BIN, "--output-format=json,normal", "j.fio"]
+    argv = (["mpirun"] + LAUNCH + ["-np", str(NP - 1)] + args + [":", "-np", "1"] + WRAP +
+            args)
     st, out, err = capture(argv, cwd=wd, timeout=60, env=mpirun_env())
     doc = first_json(out)
     check(st == 0 and doc is not None, "end: exit %d, JSON read: %s" % (st, err[-400:]))
@@ -209,6 +255,7 @@ def main():
         if os.environ.get("IOGAUGE_MPI") != "1" or not shutil.which("mpirun"):
             print("mpi_logs: built without MPI: the single-rank part only")
         else:
+            WRAP.extend(time_ns_wrap())
             merged_logs(tmp)
             one_end(tmp)
     finally:
