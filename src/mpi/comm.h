@@ -99,13 +99,10 @@ int64_t mpi_io_end_real(const struct run *run);
 /* logs.c: a clone's logs (and its start on the wall clock) after its
  * stats in a rank's result (0, or -errno); read back by rank 0, its start
  * put on rank 0's run clock through the rank's clock @offset (0, or
- * -errno); the ranks' logs merged into rank 0's @run's, rank 0's own
- * kept as ranks[0]'s (for --per-rank's files). */
+ * -errno).  logmerge.h merges them. */
 struct run_result;
-struct rank_run;
 int mpi_logs_put(int fd, const struct run_result *r);
 int mpi_logs_get(int fd, struct run_result *r, int64_t offset);
-void mpi_logs_merge(struct run *run, struct rank_run *ranks, unsigned n);
 
 /* gather.c's copy of every rank's results let go (mpi_finish). */
 void mpi_gathered_free(void);

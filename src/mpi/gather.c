@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "mpi/comm.h"
+#include "mpi/logmerge.h"
 #include "mpi/mpi.h"
 #include "mpi/ranks.h"
 #include "run/run.h"

@@ -1,36 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The interval logs of every rank, merged on rank 0 (issue 25): each
- * rank sends its clones' write_*_log entries with its results, and the
- * wall-clock moment each clone's log time 0 was; rank 0 puts that moment
- * on its own clock through the rank's measured offset, so that a rank's
- * entry at t ms lands where it happened in rank 0's clone's log.  Then,
- * per clone: averaged bw and iops logs (log_avg_msec) and the histogram
- * log (log_hist_msec) become one entry per window and direction, the sum
- * across ranks, as group_reporting sums clones; the per-I/O logs (lat,
- * clat, slat, and bw and iops without log_avg_msec) are every rank's
- * entries in time order.  Rank 0's own stay as its rank's, for
- * --per-rank's files.  No MPI calls and no files here.
+ * The interval logs on their way to rank 0 (issue 25): each rank sends
+ * its clones' write_*_log entries after their stats in its result, with
+ * the wall-clock moment each clone's log time 0 was; rank 0 puts that
+ * moment on its own run clock through the rank's measured offset, for
+ * logmerge.c to merge.  No MPI calls here: gather.c sends the bytes.
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "jobfile/job.h"
 #include "mpi/comm.h"
-#include "mpi/ranks.h"
+#include "mpi/logmerge.h"
 #include "run/run.h"
 #include "util/util.h"
 
-static bool wants_logs(const struct job *job)
-{
-	return job->stats && (job->write_bw_log || job->write_iops_log || job->write_lat_log ||
-			      job->write_hist_log);
-}
-
 int mpi_logs_put(int fd, const struct run_result *r)
 {
-	uint64_t has = r->logs && wants_logs(r->job);
+	uint64_t has = r->logs && mpi_logs_wanted(r->job);
 	int64_t t0 = r->t_start ? (int64_t)r->t_start + mpi_run_clock_delta() : 0;
 	int ret = util_write_all(fd, &has, sizeof(has));
 
@@ -61,215 +48,4 @@ int mpi_logs_get(int fd, struct run_result *r, int64_t offset)
 	own = t0 - offset - mpi_run_clock_delta();
 	r->t_start = t0 && own > 0 ? (uint64_t)own : 0;
 	return 0;
-}
-
-/* One entry of a rank's log on rank 0's clone's time line. */
-struct placed {
-	uint64_t t_ns; /* after rank 0's clone's log time 0 */
-	uint64_t idx;  /* its window, for the summed logs */
-	unsigned rank;
-	uint64_t seq; /* its place in its rank's log: ties keep the order */
-	const struct iolog_entry *e;
-	const struct iolog_hist *h;
-};
-
-static int by_time(const void *a, const void *b)
-{
-	const struct placed *x = a, *y = b;
-
-	if (x->t_ns != y->t_ns)
-		return x->t_ns < y->t_ns ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static unsigned dir_of(const struct placed *p)
-{
-	return p->e ? p->e->dir : p->h->dir;
-}
-
-static int by_window(const void *a, const void *b)
-{
-	const struct placed *x = a, *y = b;
-
-	if (x->idx != y->idx)
-		return x->idx < y->idx ? -1 : 1;
-	if (dir_of(x) != dir_of(y))
-		return dir_of(x) < dir_of(y) ? -1 : 1;
-	return by_time(a, b);
-}
-
-/* @t_ms of a rank whose clone's log time 0 was @shift_ns after rank 0's. */
-static uint64_t place(uint64_t t_ms, int64_t shift_ns)
-{
-	int64_t t = (int64_t)(t_ms * 1000000) + shift_ns;
-
-	return t > 0 ? (uint64_t)t : 0;
-}
-
-/* Window @win_ms's index of @p, nearest; a rank's entries of one
- * direction stay in distinct, increasing windows (its last, partial
- * window is one of its own), @last holding each direction's last + 1. */
-static void window_of(struct placed *p, uint64_t win_ms, uint64_t last[3])
-{
-	uint64_t w = win_ms * 1000000, d = dir_of(p) < 3 ? dir_of(p) : 2;
-
-	p->idx = (p->t_ns + w / 2) / w;
-	if (p->idx < last[d])
-		p->idx = last[d];
-	last[d] = p->idx + 1;
-}
-
-/* Every rank's entries of log @k of clone @i (rank 0's in @own). */
-static struct placed *gather_entries(const struct run_result *own, const struct rank_run *ranks,
-				     unsigned n, unsigned i, unsigned k, size_t *count)
-{
-	struct placed *v = NULL;
-	size_t cnt = 0, cap = 0;
-	unsigned q;
-
-	for (q = 0; q < n; q++) {
-		const struct run_result *r =
-			q ? (i < ranks[q].nr ? &ranks[q].results[i] : NULL) : own;
-		const struct iolog_chunk *c;
-		uint64_t seq = 0;
-		int64_t shift;
-		unsigned j;
-
-		if (!r || !r->logs)
-			continue;
-		shift = q && r->t_start && own->t_start
-				? (int64_t)r->t_start - (int64_t)own->t_start
-				: 0;
-		for (c = r->logs->log[k].head; c; c = c->next)
-			for (j = 0; j < c->n; j++) {
-				if (cnt == cap) {
-					cap = cap ? 2 * cap : 1024;
-					v = xrealloc(v, cap * sizeof(*v));
-				}
-				v[cnt++] = (struct placed){
-					place(c->e[j].t, shift), 0, q, seq++, &c->e[j], NULL
-				};
-			}
-	}
-	*count = cnt;
-	return v;
-}
-
-static void merge_log(struct iolog *out, const struct run_result *own, const struct rank_run *ranks,
-		      unsigned n, unsigned i, unsigned k, unsigned win_ms)
-{
-	size_t cnt, a, b;
-	struct placed *v = gather_entries(own, ranks, n, i, k, &cnt);
-	uint64_t last[3] = { 0, 0, 0 };
-	unsigned q = ~0u;
-
-	if (!win_ms) {
-		if (cnt > 1)
-			qsort(v, cnt, sizeof(*v), by_time);
-		for (a = 0; a < cnt; a++)
-			iolog_add_io(out, v[a].t_ns / 1000000, v[a].e->val, v[a].e->dir, v[a].e->bs,
-				     v[a].e->off, v[a].e->prio);
-		free(v);
-		return;
-	}
-	/* Each rank's entries come together, in its order. */
-	for (a = 0; a < cnt; a++) {
-		if (v[a].rank != q) {
-			q = v[a].rank;
-			memset(last, 0, sizeof(last));
-		}
-		window_of(&v[a], win_ms, last);
-	}
-	if (cnt > 1)
-		qsort(v, cnt, sizeof(*v), by_window);
-	for (a = 0; a < cnt; a = b) {
-		uint64_t sum = 0;
-
-		for (b = a; b < cnt && v[b].idx == v[a].idx && v[b].e->dir == v[a].e->dir; b++)
-			sum += v[b].e->val;
-		iolog_add_io(out, v[a].idx * win_ms, sum, v[a].e->dir, v[a].e->bs, 0, v[a].e->prio);
-	}
-	free(v);
-}
-
-static void merge_hist(struct run_logs *out, const struct run_result *own,
-		       const struct rank_run *ranks, unsigned n, unsigned i, unsigned win_ms)
-{
-	struct placed *v = NULL;
-	size_t cnt = 0, cap = 0, a, b;
-	uint64_t last[3];
-	unsigned q, j;
-
-	for (q = 0; q < n; q++) {
-		const struct run_result *r =
-			q ? (i < ranks[q].nr ? &ranks[q].results[i] : NULL) : own;
-		const struct iolog_hist *h;
-		int64_t shift;
-		uint64_t seq = 0;
-
-		if (!r || !r->logs)
-			continue;
-		shift = q && r->t_start && own->t_start
-				? (int64_t)r->t_start - (int64_t)own->t_start
-				: 0;
-		memset(last, 0, sizeof(last));
-		for (h = r->logs->hist_head; h; h = h->next) {
-			if (cnt == cap) {
-				cap = cap ? 2 * cap : 256;
-				v = xrealloc(v, cap * sizeof(*v));
-			}
-			v[cnt] = (struct placed){ place(h->t, shift), 0, q, seq++, NULL, h };
-			window_of(&v[cnt++], win_ms ? win_ms : 1, last);
-		}
-	}
-	if (cnt > 1)
-		qsort(v, cnt, sizeof(*v), by_window);
-	for (a = 0; a < cnt; a = b) {
-		struct iolog_hist *m = xcalloc(1, sizeof(*m));
-
-		m->t = v[a].idx * (win_ms ? win_ms : 1);
-		m->dir = v[a].h->dir;
-		m->bs = v[a].h->bs;
-		for (b = a; b < cnt && v[b].idx == v[a].idx && v[b].h->dir == v[a].h->dir; b++)
-			for (j = 0; j < IOLOG_HIST_BINS; j++)
-				m->bins[j] += v[b].h->bins[j];
-		if (out->hist_tail)
-			out->hist_tail->next = m;
-		else
-			out->hist_head = m;
-		out->hist_tail = m;
-	}
-	free(v);
-}
-
-void mpi_logs_merge(struct run *run, struct rank_run *ranks, unsigned n)
-{
-	unsigned i, k;
-
-	for (i = 0; i < run->nr; i++) {
-		struct run_result *own = &run->results[i];
-		const struct job *job = own->job;
-		struct run_logs *m;
-
-		if (!own->logs || !wants_logs(job))
-			continue;
-		m = xcalloc(1, sizeof(*m));
-		for (k = 0; k < IOLOG_NR; k++)
-			merge_log(&m->log[k], own, ranks, n, i, k,
-				  (k == IOLOG_BW || k == IOLOG_IOPS) ? job->log_avg_msec : 0);
-		merge_hist(m, own, ranks, n, i, job->log_hist_msec);
-		/* The 500 ms windows (JSON's, the plots') stay rank 0's. */
-		m->win = own->logs->win;
-		m->nr_win = own->logs->nr_win;
-		m->cap_win = own->logs->cap_win;
-		own->logs->win = NULL;
-		own->logs->nr_win = own->logs->cap_win = 0;
-		if (n && i < ranks[0].nr)
-			ranks[0].results[i].logs = own->logs;
-		else
-			run_logs_free(own->logs);
-		own->logs = m;
-	}
 }
