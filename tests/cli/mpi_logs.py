@@ -7,7 +7,8 @@
 #   whole window, the bw log 4 times one rank's KiB/s; the merged lat log
 #   has one entry per I/O of every rank (the ranks' JSON counts added), in
 #   time order, within the run's time; --per-rank writes each rank's own
-#   as NAME.HOST.rankN with its rank's count; fio 3.33's iops log of the
+#   as NAME.HOST.rankN with its rank's count; the histogram log's bins add
+#   up to every rank's I/Os; fio 3.33's iops log of the
 #   same job in one process, its whole windows' mean, is a quarter of ours;
 # - rank 0 runs in one folder and ranks 1-3 in another (mpirun's --wdir):
 #   the others' folder holds their data files only, no log;
@@ -59,10 +60,12 @@ filename_format=data.$rank
 write_iops_log=avg
 write_bw_log=avg
 log_avg_msec=%d
+write_hist_log=avg
+log_hist_msec=%d
 
 [each]
 write_lat_log=each
-""" % (RATE, AVG_MS)
+""" % (RATE, AVG_MS, AVG_MS)
 
 
 def mpirun_env():
@@ -130,7 +133,7 @@ def merged_logs(tmp):
     check(st == 0 and doc is not None, "logs: exit %d, JSON read: %s" % (st, err[-400:]))
     if st or doc is None:
         return
-    kinds = {"avg": ["bw", "iops"], "each": ["lat", "clat", "slat"]}
+    kinds = {"avg": ["bw", "iops", "clat_hist"], "each": ["lat", "clat", "slat"]}
     num = {"avg": 1, "each": 2}
     want = set()
     for name, ks in kinds.items():
@@ -163,6 +166,14 @@ def merged_logs(tmp):
     check(all(abs(v[1] - kib) <= SLACK * kib for v in bw if AVG_MS < v[0] < 1000),
           "bw log: every whole window sums to %d KiB/s (+-%d%%): %s" %
           (kib, SLACK * 100, [v[:2] for v in bw]))
+    # The histogram log: every rank's completions, NP x 20 a whole window.
+    hist = read_log(os.path.join(root, "avg_clat_hist.1.log"))
+    per = NP * RATE * AVG_MS // 1000
+    counts = [(v[0], sum(v[3:])) for v in hist]
+    check(sum(c for _, c in counts) == ios_of(doc, "avg") and
+          all(abs(c - per) <= SLACK * per for t, c in counts if AVG_MS < t < 1000),
+          "hist log: %d I/Os in all (the ranks' %d), %d a whole window: %s" %
+          (sum(c for _, c in counts), ios_of(doc, "avg"), per, counts))
     # fio 3.33 on the same job, one process: its mean over the whole
     # windows (one window of its may be 15% off, its rate pacing's), NP
     # times, is ours.
