@@ -5,8 +5,9 @@
  * Averaged iops entries land in rank 0's nearest window and add up, a
  * rank's last partial window goes to a window of its own; per-I/O entries
  * come in time order with their values, a time before rank 0's start is
- * 0; histogram lines of one window add their bins; a rank with no result
- * adds nothing; rank 0's own logs are kept as its rank's.
+ * 0; histogram lines of one window add their bins; the 500 ms stats
+ * windows add up likewise; a rank with no result adds nothing; rank 0's
+ * own logs are kept as its rank's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,6 +52,14 @@ static void add_hist(struct run_logs *lg, uint64_t t, uint64_t bin, uint64_t cou
 	else
 		lg->hist_head = h;
 	lg->hist_tail = h;
+}
+
+/* A stats window ending @t s after the clone's start, @iops and 4 KiB each. */
+static void add_window(struct run_logs *lg, double t, double iops)
+{
+	struct iolog_window w = { t, { 4 * iops, 0, 0 }, { iops, 0, 0 } };
+
+	iolog_add_window(lg, &w);
 }
 
 /* Rank q's clone: its log time 0 @shift_ms after rank 0's. */
@@ -218,18 +227,51 @@ static void test_own_kept(void **state)
 	teardown(&f);
 }
 
+/* The 500 ms stats windows: rank 1's (30 ms late) and rank 2's (40 ms
+ * early) in rank 0's nearest, added; rank 2's last is a window of its own. */
+static void test_stats_windows(void **state)
+{
+	static const double want[][2] = { { 0.5, 111 }, { 1.0, 222 }, { 1.5, 200 } };
+	const struct run_logs *m;
+	struct fixture f;
+	unsigned k;
+
+	(void)state;
+	setup(&f);
+	add_window(f.own.logs, 0.5002, 100);
+	add_window(f.own.logs, 1.0004, 200);
+	add_window(f.res[0].logs, 0.5001, 10);
+	add_window(f.res[0].logs, 1.0003, 20);
+	add_window(f.res[1].logs, 0.5403, 1);
+	add_window(f.res[1].logs, 1.0401, 2);
+	add_window(f.res[1].logs, 1.0802, 200); /* its last, partial: 1.0402 */
+	mpi_logs_merge(&f.run, f.ranks, 4);
+	m = f.own.logs;
+	assert_int_equal(m->nr_win, 3);
+	for (k = 0; k < 3; k++) {
+		assert_true(m->win[k].t == want[k][0]);
+		assert_true(m->win[k].iops[0] == want[k][1]);
+		assert_true(m->win[k].bw[0] == 4 * want[k][1]);
+	}
+	teardown(&f);
+}
+
+/* Without a write_*_log: no entries (only the stats windows). */
 static void test_no_logs_asked(void **state)
 {
 	struct fixture f;
 	struct run_logs *before;
+	unsigned k;
 
 	(void)state;
 	setup(&f);
 	f.job.write_iops_log = f.job.write_lat_log = f.job.write_hist_log = NULL;
 	before = f.own.logs;
 	mpi_logs_merge(&f.run, f.ranks, 4);
-	assert_ptr_equal(f.own.logs, before);
-	assert_null(f.ranks[0].results[0].logs);
+	assert_ptr_equal(f.ranks[0].results[0].logs, before);
+	for (k = 0; k < IOLOG_NR; k++)
+		assert_int_equal(f.own.logs->log[k].n, 0);
+	assert_null(f.own.logs->hist_head);
 	teardown(&f);
 }
 
@@ -238,7 +280,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_windows_summed),	cmocka_unit_test(test_per_io_in_order),
 		cmocka_unit_test(test_hist_bins_added), cmocka_unit_test(test_own_kept),
-		cmocka_unit_test(test_no_logs_asked),
+		cmocka_unit_test(test_stats_windows),	cmocka_unit_test(test_no_logs_asked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

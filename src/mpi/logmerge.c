@@ -17,6 +17,7 @@
 #include "mpi/logmerge.h"
 #include "mpi/ranks.h"
 #include "run/run.h"
+#include "stats/interval.h"
 #include "util/util.h"
 
 bool mpi_logs_wanted(const struct job *job)
@@ -31,8 +32,10 @@ struct placed {
 	uint64_t idx;  /* its window, for the summed logs */
 	unsigned rank;
 	uint64_t seq; /* its place in its rank's log: ties keep the order */
+	unsigned dir; /* its direction; 0 for a stats window */
 	const struct iolog_entry *e;
 	const struct iolog_hist *h;
+	const struct iolog_window *w;
 };
 
 static int by_time(const void *a, const void *b)
@@ -46,19 +49,14 @@ static int by_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static unsigned dir_of(const struct placed *p)
-{
-	return p->e ? p->e->dir : p->h->dir;
-}
-
 static int by_window(const void *a, const void *b)
 {
 	const struct placed *x = a, *y = b;
 
 	if (x->idx != y->idx)
 		return x->idx < y->idx ? -1 : 1;
-	if (dir_of(x) != dir_of(y))
-		return dir_of(x) < dir_of(y) ? -1 : 1;
+	if (x->dir != y->dir)
+		return x->dir < y->dir ? -1 : 1;
 	return by_time(a, b);
 }
 
@@ -75,7 +73,7 @@ static uint64_t place(uint64_t t_ms, int64_t shift_ns)
  * window is one of its own), @last holding each direction's last + 1. */
 static void window_of(struct placed *p, uint64_t win_ms, uint64_t last[3])
 {
-	uint64_t w = win_ms * 1000000, d = dir_of(p) < 3 ? dir_of(p) : 2;
+	uint64_t w = win_ms * 1000000, d = p->dir < 3 ? p->dir : 2;
 
 	p->idx = (p->t_ns + w / 2) / w;
 	if (p->idx < last[d])
@@ -110,9 +108,11 @@ static struct placed *gather_entries(const struct run_result *own, const struct 
 					cap = cap ? 2 * cap : 1024;
 					v = xrealloc(v, cap * sizeof(*v));
 				}
-				v[cnt++] = (struct placed){
-					place(c->e[j].t, shift), 0, q, seq++, &c->e[j], NULL
-				};
+				v[cnt++] = (struct placed){ .t_ns = place(c->e[j].t, shift),
+							    .rank = q,
+							    .seq = seq++,
+							    .dir = c->e[j].dir,
+							    .e = &c->e[j] };
 			}
 	}
 	*count = cnt;
@@ -149,7 +149,7 @@ static void merge_log(struct iolog *out, const struct run_result *own, const str
 	for (a = 0; a < cnt; a = b) {
 		uint64_t sum = 0;
 
-		for (b = a; b < cnt && v[b].idx == v[a].idx && v[b].e->dir == v[a].e->dir; b++)
+		for (b = a; b < cnt && v[b].idx == v[a].idx && v[b].dir == v[a].dir; b++)
 			sum += v[b].e->val;
 		iolog_add_io(out, v[a].idx * win_ms, sum, v[a].e->dir, v[a].e->bs, 0, v[a].e->prio);
 	}
@@ -182,7 +182,11 @@ static void merge_hist(struct run_logs *out, const struct run_result *own,
 				cap = cap ? 2 * cap : 256;
 				v = xrealloc(v, cap * sizeof(*v));
 			}
-			v[cnt] = (struct placed){ place(h->t, shift), 0, q, seq++, NULL, h };
+			v[cnt] = (struct placed){ .t_ns = place(h->t, shift),
+						  .rank = q,
+						  .seq = seq++,
+						  .dir = h->dir,
+						  .h = h };
 			window_of(&v[cnt++], win_ms ? win_ms : 1, last);
 		}
 	}
@@ -194,7 +198,7 @@ static void merge_hist(struct run_logs *out, const struct run_result *own,
 		m->t = v[a].idx * (win_ms ? win_ms : 1);
 		m->dir = v[a].h->dir;
 		m->bs = v[a].h->bs;
-		for (b = a; b < cnt && v[b].idx == v[a].idx && v[b].h->dir == v[a].h->dir; b++)
+		for (b = a; b < cnt && v[b].idx == v[a].idx && v[b].dir == v[a].dir; b++)
 			for (j = 0; j < IOLOG_HIST_BINS; j++)
 				m->bins[j] += v[b].h->bins[j];
 		if (out->hist_tail)
@@ -202,6 +206,57 @@ static void merge_hist(struct run_logs *out, const struct run_result *own,
 		else
 			out->hist_head = m;
 		out->hist_tail = m;
+	}
+	free(v);
+}
+
+/* The 500 ms stats windows (--plot's, the HTML report's series): each
+ * rank's in the nearest of rank 0's, their rates added. */
+static void merge_windows(struct run_logs *out, const struct run_result *own,
+			  const struct rank_run *ranks, unsigned n, unsigned i)
+{
+	struct placed *v = NULL;
+	size_t cnt = 0, cap = 0, a, b;
+	uint64_t last[3];
+	unsigned q, d;
+
+	for (q = 0; q < n; q++) {
+		const struct run_result *r =
+			q ? (i < ranks[q].nr ? &ranks[q].results[i] : NULL) : own;
+		int64_t shift;
+		size_t k;
+
+		if (!r || !r->logs)
+			continue;
+		shift = q && r->t_start && own->t_start
+				? (int64_t)r->t_start - (int64_t)own->t_start
+				: 0;
+		memset(last, 0, sizeof(last));
+		for (k = 0; k < r->logs->nr_win; k++) {
+			int64_t t = (int64_t)(r->logs->win[k].t * 1e9) + shift;
+
+			if (cnt == cap) {
+				cap = cap ? 2 * cap : 256;
+				v = xrealloc(v, cap * sizeof(*v));
+			}
+			v[cnt] = (struct placed){ .t_ns = t > 0 ? (uint64_t)t : 0,
+						  .rank = q,
+						  .seq = k,
+						  .w = &r->logs->win[k] };
+			window_of(&v[cnt++], STATS_WINDOW / 1000000, last);
+		}
+	}
+	if (cnt > 1)
+		qsort(v, cnt, sizeof(*v), by_window);
+	for (a = 0; a < cnt; a = b) {
+		struct iolog_window m = { (double)(v[a].idx * STATS_WINDOW) / 1e9, { 0 }, { 0 } };
+
+		for (b = a; b < cnt && v[b].idx == v[a].idx; b++)
+			for (d = 0; d < 3; d++) {
+				m.bw[d] += v[b].w->bw[d];
+				m.iops[d] += v[b].w->iops[d];
+			}
+		iolog_add_window(out, &m);
 	}
 	free(v);
 }
@@ -215,19 +270,15 @@ void mpi_logs_merge(struct run *run, struct rank_run *ranks, unsigned n)
 		const struct job *job = own->job;
 		struct run_logs *m;
 
-		if (!own->logs || !mpi_logs_wanted(job))
+		if (!own->logs)
 			continue;
 		m = xcalloc(1, sizeof(*m));
-		for (k = 0; k < IOLOG_NR; k++)
+		for (k = 0; k < IOLOG_NR && mpi_logs_wanted(job); k++)
 			merge_log(&m->log[k], own, ranks, n, i, k,
 				  (k == IOLOG_BW || k == IOLOG_IOPS) ? job->log_avg_msec : 0);
-		merge_hist(m, own, ranks, n, i, job->log_hist_msec);
-		/* The 500 ms windows (JSON's, the plots') stay rank 0's. */
-		m->win = own->logs->win;
-		m->nr_win = own->logs->nr_win;
-		m->cap_win = own->logs->cap_win;
-		own->logs->win = NULL;
-		own->logs->nr_win = own->logs->cap_win = 0;
+		if (mpi_logs_wanted(job))
+			merge_hist(m, own, ranks, n, i, job->log_hist_msec);
+		merge_windows(m, own, ranks, n, i);
 		if (n && i < ranks[0].nr)
 			ranks[0].results[i].logs = own->logs;
 		else
