@@ -182,7 +182,7 @@ static void clone_body(struct slot *s, struct worker *w)
 		ctl_unlock(c);
 	}
 	/* MPI: counted from the batch's agreed zero (not after a wait_for). */
-	w->t_from = w->t_zero && *w->t_zero && s->wait_job == ~0u ? *w->t_zero : 0;
+	w->t_from = s->wait_job == ~0u ? c->t_zero : 0;
 	if (job->startdelay_max) {
 		uint64_t delay = job->startdelay_min; /* ns */
 		struct rng r;
@@ -528,7 +528,8 @@ static void wait_ready(struct slot *slots, unsigned started, struct ctl *c)
 	ctl_unlock(c);
 }
 
-int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl *c, char **cause)
+int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl *c,
+		      const struct run_watch *watch, char **cause)
 {
 	unsigned i;
 	int ret = 0;
@@ -547,6 +548,15 @@ int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl
 		c->stop = 1;
 	}
 	wait_ready(slots, i - from - (ret ? 1 : 0), c);
+	/* Set-up done on this rank: the ranks start together (its stop, if
+	 * it sets one, reaches the clones' processes before they start). */
+	c->t_zero = 0;
+	if (!ret && watch && watch->gate) {
+		watch->gate(watch->gate_arg);
+		c->t_zero = watch->t_zero;
+		if (from < to && *slots[from].w.stop)
+			c->stop = *slots[from].w.stop;
+	}
 	gate_set(c, 1);
 	return ret;
 }

@@ -271,7 +271,6 @@ int worker_setup(struct worker *w, const struct job_plan *jp, unsigned clone, un
 	w->stop = stop;
 	w->halt = &never_halted;
 	w->prog = &w->prog_own;
-	w->t_zero = watch ? &watch->t_zero : NULL;
 	w->eng.ops = job_engine(job);
 	if (!w->eng.ops) {
 		char *have = engine_list();
