@@ -3,8 +3,11 @@
 # moment (issue 25).  In the MPI build (IOGAUGE_MPI=1), mpirun -np 4 on
 # this machine with real files, each rank rate-limited (rate_iops) so that
 # its count per log window is known:
-# - the merged averaged iops log holds 4 times one rank's rate in each
-#   whole window, the bw log 4 times one rank's KiB/s; the merged lat log
+# - each window of the merged averaged iops log (and of the histogram
+#   log) is exactly the ranks' own --per-rank logs added, and its whole
+#   windows' mean is 4 times one rank's rate (a rank held up by the load
+#   catches up in the next window), the bw log's 4 times one rank's KiB/s;
+#   the merged lat log
 #   has one entry per I/O of every rank (the ranks' JSON counts added), in
 #   time order, within the run's time; --per-rank writes each rank's own
 #   as NAME.HOST.rankN with its rank's count; the histogram log's bins add
@@ -13,7 +16,7 @@
 # - rank 0 runs in one folder and ranks 1-3 in another (mpirun's --wdir):
 #   the others' folder holds their data files only, no log;
 # - a rank whose exec_prerun takes 0.3 s longer runs 0.3 s less and ends
-#   with the others: every rank's end within 50 ms on rank 0's clock, the
+#   with the others: every rank's end within 100 ms on rank 0's clock, the
 #   spread printed in the text report and in JSON.
 # The last rank runs in a time namespace whose CLOCK_MONOTONIC is 1000 s
 # ahead (where one can be made): its times reach rank 0 through its wall
@@ -40,8 +43,9 @@ LAUNCH = ["--oversubscribe", "--mca", "btl_vader_single_copy_mechanism", "none"]
 SLACK = 0.10
 # Every rank's end on rank 0's clock: the clocks' error (half a round trip,
 # under a millisecond here), a rate sleep waking at the deadline, and four
-# ranks on two CPUs scheduled in turn.
-END_SPREAD_MS = 50
+# ranks on two CPUs scheduled in turn beside other tests (1 to 2 ms when
+# the machine is idle; ten times 0.3 s, the late rank's, in the old way).
+END_SPREAD_MS = 100
 LATE_S = 0.3
 # Before the last rank's iogauge: a time namespace, if one can be made.
 WRAP = []
@@ -105,6 +109,26 @@ def time_ns_wrap():
     return argv
 
 
+def mean(rows):
+    return sum(v[1] for v in rows) / len(rows) if rows else 0
+
+
+def summed(logs, value):
+    """The ranks' own logs added window by window as rank 0 does: each
+    entry in its nearest window, a rank's entries in distinct, increasing
+    windows (its last, partial one in a window of its own).  The ranks
+    here share one clock and start within milliseconds of each other, far
+    from half a window."""
+    total = {}
+    for rows in logs:
+        nxt = 0
+        for v in rows:
+            k = max((v[0] + AVG_MS // 2) // AVG_MS, nxt)
+            nxt = k + 1
+            total[k * AVG_MS] = total.get(k * AVG_MS, 0) + value(v)
+    return sorted(total.items())
+
+
 def first_json(out):
     try:
         return json.JSONDecoder().raw_decode(out)[0]
@@ -156,24 +180,37 @@ def merged_logs(tmp):
     inner = [v for v in iops if AVG_MS < v[0] < 1000]
     check(len(inner) >= 3, "iops log: %d whole windows in 1 s of %d ms: %s" %
           (len(inner), AVG_MS, iops))
-    check(all(abs(v[1] - NP * RATE) <= SLACK * NP * RATE for v in inner),
-          "iops log: every whole window sums %d ranks' %d IOPS (+-%d%%): %s" %
+    # A rank held up (four ranks share two CPUs with other tests) catches
+    # up in the next window: the whole windows' mean is NP x RATE, and each
+    # window holds exactly what the ranks' own logs put in it.
+    check(inner and abs(mean(inner) - NP * RATE) <= SLACK * NP * RATE,
+          "iops log: the whole windows' mean is %d ranks' %d IOPS (+-%d%%): %s" %
           (NP, RATE, SLACK * 100, [v[:2] for v in iops]))
+    ranks_iops = [read_log(os.path.join(root, "avg_iops.1.log.%s.rank%d" % (HOST, r)))
+                  for r in range(NP)]
+    check(sorted((v[0], v[1]) for v in iops) == summed(ranks_iops, lambda v: v[1]),
+          "iops log: each window the sum of the ranks' own: %s, ranks' %s" %
+          ([v[:2] for v in iops], summed(ranks_iops, lambda v: v[1])))
     check(len({v[0] for v in iops}) == len(iops) and all(v[0] % AVG_MS == 0 for v in iops),
           "iops log: one entry per window, at its multiple of %d ms: %s" %
           (AVG_MS, [v[0] for v in iops]))
     kib = NP * RATE * 4
-    check(all(abs(v[1] - kib) <= SLACK * kib for v in bw if AVG_MS < v[0] < 1000),
-          "bw log: every whole window sums to %d KiB/s (+-%d%%): %s" %
+    check(abs(mean([v for v in bw if AVG_MS < v[0] < 1000]) - kib) <= SLACK * kib,
+          "bw log: the whole windows' mean is %d KiB/s (+-%d%%): %s" %
           (kib, SLACK * 100, [v[:2] for v in bw]))
     # The histogram log: every rank's completions, NP x 20 a whole window.
     hist = read_log(os.path.join(root, "avg_clat_hist.1.log"))
     per = NP * RATE * AVG_MS // 1000
     counts = [(v[0], sum(v[3:])) for v in hist]
-    check(sum(c for _, c in counts) == ios_of(doc, "avg") and
-          all(abs(c - per) <= SLACK * per for t, c in counts if AVG_MS < t < 1000),
+    whole = [(t, c) for t, c in counts if AVG_MS < t < 1000]
+    check(sum(c for _, c in counts) == ios_of(doc, "avg") and whole and
+          abs(mean(whole) - per) <= SLACK * per,
           "hist log: %d I/Os in all (the ranks' %d), %d a whole window: %s" %
           (sum(c for _, c in counts), ios_of(doc, "avg"), per, counts))
+    ranks_hist = [read_log(os.path.join(root, "avg_clat_hist.1.log.%s.rank%d" % (HOST, r)))
+                  for r in range(NP)]
+    check(sorted(counts) == summed(ranks_hist, lambda v: sum(v[3:])),
+          "hist log: each window the sum of the ranks' own: %s" % counts)
     # fio 3.33 on the same job, one process: its mean over the whole
     # windows (one window of its may be 15% off, its rate pacing's), NP
     # times, is ours.
@@ -193,7 +230,7 @@ def merged_logs(tmp):
               "fio %s, ours %s" % (NP, theirs, mine))
     one = read_log(os.path.join(root, "avg_iops.1.log.%s.rank1" % HOST))
     inner = [v for v in one if AVG_MS < v[0] < 1000]
-    check(len(inner) >= 3 and all(abs(v[1] - RATE) <= 2 * SLACK * RATE for v in inner),
+    check(len(inner) >= 3 and abs(mean(inner) - RATE) <= SLACK * RATE,
           "rank 1's own iops log: %d IOPS a window: %s" % (RATE, [v[:2] for v in one]))
 
     # Per I/O: every rank's entries, in time order, within the run.
