@@ -213,7 +213,7 @@ def merged_logs(tmp):
           "hist log: each window the sum of the ranks' own: %s" % counts)
     # fio 3.33 on the same job, one process: its mean over the whole
     # windows (one window of its may be 15% off, its rate pacing's), NP
-    # times, is ours.
+    # times, is ours, within 15% (the two runs are paced apart).
     fio_dir = os.path.join(tmp, "fio")
     os.mkdir(fio_dir)
     with open(os.path.join(fio_dir, "j.fio"), "w") as f:
@@ -225,7 +225,7 @@ def merged_logs(tmp):
         mine = [v[1] for v in inner if v[0] < 900]
         check(st == 0 and theirs and mine and
               abs(sum(mine) / len(mine) - NP * sum(theirs) / len(theirs)) <=
-              SLACK * NP * RATE,
+              1.5 * SLACK * NP * RATE,
               "iops log: its whole windows' mean %d times fio's for one process: "
               "fio %s, ours %s" % (NP, theirs, mine))
     one = read_log(os.path.join(root, "avg_iops.1.log.%s.rank1" % HOST))
