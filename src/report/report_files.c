@@ -111,7 +111,6 @@ static char *log_path(const struct job *job, unsigned k, unsigned n)
 	return xasprintf("%s_%s.%u.log", *prefix[k] ? prefix[k] : job->name, log_kinds[k], n);
 }
 
-/* @suffix (NULL: none) after each file's name: a rank's own (.HOST.rankN). */
 /* @path, freed, with @suffix after it. */
 static char *with_suffix(char *path, const char *suffix)
 {
@@ -121,6 +120,7 @@ static char *with_suffix(char *path, const char *suffix)
 	return p;
 }
 
+/* @suffix (NULL: none) after each file's name: a rank's own (.HOST.rankN). */
 static int clone_logs(const struct run_result *r, unsigned n, const char *suffix, char **cause)
 {
 	static const struct run_logs none;

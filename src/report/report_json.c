@@ -399,9 +399,6 @@ static void host_stats(struct json *j, const struct run *run, const struct jobse
 	report_scopes_free(sc, n);
 }
 
-/* Under mpirun, fio's client/server shape: each rank's entries with its
- * host, then the summed ones named "All clients" (with the last rank's
- * host, as fio); ranks whose run could not start in "failed_ranks". */
 /* ns: the last rank's I/O end less the first's (0: none ended). */
 static int64_t end_spread(const struct run_ranks *rk)
 {
@@ -419,6 +416,9 @@ static int64_t end_spread(const struct run_ranks *rk)
 	return lo < 0 ? 0 : hi - lo;
 }
 
+/* Under mpirun, fio's client/server shape: each rank's entries with its
+ * host, then the summed ones named "All clients" (with the last rank's
+ * host, as fio); ranks whose run could not start in "failed_ranks". */
 static void clients(struct json *j, const struct run *run, const struct jobset *js, bool plus)
 {
 	const struct run_ranks *rk = run->ranks;
