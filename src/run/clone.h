@@ -98,8 +98,8 @@ void clone_ctl_free(struct ctl *c);
  * so that a clone's process inherits neither. */
 void clone_prepare(struct slot *slots, unsigned n);
 /* Starts slots [from, to) behind a closed gate, waits until they are
- * past their set-up, passes @watch's gate (may be NULL: MPI's, where
- * every rank's clones are ready), then opens it.  0, or -errno with
+ * past their set-up, passes @watch's gate (MPI's: every rank's clones
+ * are ready; @watch may be NULL), then opens it.  0, or -errno with
  * *cause set (then the clones started end at once). */
 int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl *c,
 		      const struct run_watch *watch, char **cause);
