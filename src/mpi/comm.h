@@ -24,6 +24,7 @@ enum mpi_tag {
 	TAG_FINAL,     /* 0 -> rank: everything received */
 	TAG_PING,      /* 0 -> rank: clock.c's, rank 0's wall clock */
 	TAG_PONG,      /* rank -> 0: the rank's wall clock */
+	TAG_ZERO,      /* 0 -> rank, before TAG_GO: the batch's zero on the rank's clock */
 };
 
 #define FAIL_STOPPED 0x10000 /* with the rank: stopped by a signal, not failed */
@@ -81,6 +82,27 @@ int64_t mpi_realtime(void);
 void mpi_clock_measure(void);
 void mpi_clock_of(int r, int64_t *offset, uint64_t *rtt);
 void mpi_clock_free(void);
+
+/* zero.c: this rank's wall clock minus its run clock (ns); rank 0's
+ * batch zero (its wall clock) sent to rank @r on @r's clock, before its
+ * go (0, or an MPI error); the zero put in @watch as a run-clock moment
+ * (mpi_zero_set: rank 0's own; mpi_zero_take: a rank's, received, or 0);
+ * the wall clock when @run's last clone's I/O ended (now, if none ran). */
+struct run;
+struct run_watch;
+int64_t mpi_run_clock_delta(void);
+int mpi_zero_send(int r, int64_t zero_real);
+void mpi_zero_set(struct run_watch *watch, int64_t zero_real);
+void mpi_zero_take(struct run_watch *watch);
+int64_t mpi_io_end_real(const struct run *run);
+
+/* logs.c: a clone's logs (and its start on the wall clock) after its
+ * stats in a rank's result (0, or -errno); read back by rank 0, its start
+ * put on rank 0's run clock through the rank's clock @offset (0, or
+ * -errno).  logmerge.h merges them. */
+struct run_result;
+int mpi_logs_put(int fd, const struct run_result *r);
+int mpi_logs_get(int fd, struct run_result *r, int64_t offset);
 
 /* gather.c's copy of every rank's results let go (mpi_finish). */
 void mpi_gathered_free(void);

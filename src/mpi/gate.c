@@ -64,10 +64,11 @@ static void *watch_ranks(void *arg)
 
 /* Rank 0: every other rank at this gate, then go; an abort or the
  * timeout ends the wait and the run. */
-static void gate_root(void)
+static void gate_root(struct run_watch *watch)
 {
 	uint64_t deadline = mpi_now() + mpi_world.timeout_ns;
 	int need = mpi_world.size - 1, v, r;
+	int64_t zero;
 	MPI_Status st;
 
 	while (need > 0 && !atomic_load(&mpi_world.aborted)) {
@@ -81,11 +82,16 @@ static void gate_root(void)
 		mpi_abort_all();
 		return;
 	}
-	for (r = 1; r < mpi_world.size; r++)
+	/* The batch's zero (zero.c), each rank's ahead of its go. */
+	zero = mpi_realtime();
+	mpi_zero_set(watch, zero);
+	for (r = 1; r < mpi_world.size; r++) {
+		mpi_zero_send(r, zero);
 		mpi_send_int(r, TAG_GO, batch);
+	}
 }
 
-static void gate_rank(void)
+static void gate_rank(struct run_watch *watch)
 {
 	uint64_t deadline = mpi_now() + mpi_world.timeout_ns;
 	MPI_Status st;
@@ -97,18 +103,19 @@ static void gate_rank(void)
 		/* No go: this rank does not start alone. */
 		if (!atomic_load(mpi_world.stop))
 			atomic_store(mpi_world.stop, SIGTERM);
+		return;
 	}
+	mpi_zero_take(watch);
 }
 
 static void gate(void *arg)
 {
-	(void)arg;
 	if (atomic_load(mpi_world.stop))
 		return;
 	if (mpi_world.rank == 0)
-		gate_root();
+		gate_root(arg);
 	else
-		gate_rank();
+		gate_rank(arg);
 	if (!batch && !atomic_load(mpi_world.stop))
 		mpi_world.start_real = mpi_realtime();
 	batch++;
@@ -122,7 +129,7 @@ void mpi_run_begin(atomic_int *stop, struct run_watch *watch, bool rank_stonewal
 	mpi_world.rank_stonewall = rank_stonewall;
 	mpi_clock_measure();
 	watch->gate = gate;
-	watch->gate_arg = NULL;
+	watch->gate_arg = watch;
 	atomic_store(&watching, true);
 	if (forkgate_thread(&watcher, watch_ranks, NULL))
 		atomic_store(&watching, false);

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "mpi/comm.h"
+#include "mpi/logmerge.h"
 #include "mpi/mpi.h"
 #include "mpi/ranks.h"
 #include "run/run.h"
@@ -121,6 +122,8 @@ static int encode(int ret, const char *cause, const struct run *run)
 			err = put_str(fd, r->error);
 		if (!err)
 			err = stats_save(&r->stats, fd);
+		if (!err)
+			err = mpi_logs_put(fd, r);
 	}
 	if (err) {
 		close(fd);
@@ -192,6 +195,8 @@ static int decode(int fd, const struct run *run, struct rank_run *rr, char **why
 			err = get_str(fd, &r->error);
 		if (!err)
 			err = stats_load(&r->stats, fd);
+		if (!err) /* its start put on rank 0's clock */
+			err = mpi_logs_get(fd, r, rr->clock_offset_ns);
 		if (err)
 			*why = xasprintf("its result could not be read: %s", strerror(-err));
 		else if (job_index != own->job_index || clone != own->clone)
@@ -204,6 +209,7 @@ static int decode(int fd, const struct run *run, struct rank_run *rr, char **why
 			 * no clone of another job is summed (or reported). */
 			for (k = 0; k <= i; k++) {
 				stats_free(&rr->results[k].stats);
+				run_logs_free(rr->results[k].logs);
 				free(rr->results[k].error);
 			}
 			free(rr->results);
@@ -218,7 +224,6 @@ static int decode(int fd, const struct run *run, struct rank_run *rr, char **why
 		r->group = own->group;
 		r->engine = own->engine;
 		r->depth = own->depth;
-		r->t_start = 0; /* another host's clock */
 	}
 	return 0;
 }
@@ -491,7 +496,8 @@ int mpi_run_end(int ret, const char *cause, struct run *run, bool per_rank, char
 	*failed = NULL;
 	if (!mpi_world.on || mpi_world.size < 2)
 		return ret;
-	mpi_world.end_real = mpi_realtime();
+	/* When its last clone's I/O ended, not when its clones were joined. */
+	mpi_world.end_real = ret ? mpi_realtime() : mpi_io_end_real(run);
 	/* --rank-stonewall: a rank that ran its jobs to their end stops the rest. */
 	done_first = mpi_world.rank_stonewall && !ret && !run->interrupted;
 	mpi_watch_end();
@@ -516,6 +522,7 @@ int mpi_run_end(int ret, const char *cause, struct run *run, bool per_rank, char
 		uint64_t t = mpi_now();
 
 		reduce(run);
+		mpi_logs_merge(run, gathered.v, gathered.n);
 		gathered.sum_ns += mpi_now() - t;
 		gathered.add_ns += mpi_now() - t;
 		/* Stopped by the rank stonewall only: the run ended as asked. */
@@ -538,6 +545,7 @@ void mpi_gathered_free(void)
 		for (i = 0; i < rr->nr; i++) {
 			free(rr->results[i].error);
 			stats_free(&rr->results[i].stats);
+			run_logs_free(rr->results[i].logs);
 		}
 		free(rr->results);
 		free(rr->host);

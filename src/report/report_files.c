@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mpi/ranks.h"
 #include "report/plot.h"
 #include "report/report.h"
 
@@ -110,7 +111,17 @@ static char *log_path(const struct job *job, unsigned k, unsigned n)
 	return xasprintf("%s_%s.%u.log", *prefix[k] ? prefix[k] : job->name, log_kinds[k], n);
 }
 
-static int clone_logs(const struct run_result *r, unsigned n, char **cause)
+/* @path, freed, with @suffix after it. */
+static char *with_suffix(char *path, const char *suffix)
+{
+	char *p = xasprintf("%s%s", path, suffix);
+
+	free(path);
+	return p;
+}
+
+/* @suffix (NULL: none) after each file's name: a rank's own (.HOST.rankN). */
+static int clone_logs(const struct run_result *r, unsigned n, const char *suffix, char **cause)
 {
 	static const struct run_logs none;
 	const struct job *job = r->job;
@@ -123,11 +134,15 @@ static int clone_logs(const struct run_result *r, unsigned n, char **cause)
 	for (k = 0; k < IOLOG_NR && !ret; k++) {
 		if (!(path = log_path(job, k, n)))
 			continue;
+		if (suffix)
+			path = with_suffix(path, suffix);
 		ret = write_log(&lg->log[k], path, job->log_offset && !job->log_avg_msec,
 				job->log_prio, cause);
 		free(path);
 	}
 	if (!ret && (path = log_path(job, IOLOG_NR, n))) {
+		if (suffix)
+			path = with_suffix(path, suffix);
 		ret = write_hist_log(lg, path, job->log_hist_coarseness, cause);
 		free(path);
 	}
@@ -136,12 +151,23 @@ static int clone_logs(const struct run_result *r, unsigned n, char **cause)
 
 int report_logs(const struct run *run, char **cause)
 {
-	unsigned i;
+	unsigned i, r;
 	int ret = 0;
 
 	for (i = 0; i < run->nr && !ret; i++)
 		if (run->results[i].logs)
-			ret = clone_logs(&run->results[i], i + 1, cause);
+			ret = clone_logs(&run->results[i], i + 1, NULL, cause);
+	/* MPI --per-rank: each rank's own too, named as fio names a
+	 * client's log (NAME.HOST), with the rank after the host. */
+	for (r = 0; run->ranks && run->ranks->per_rank && r < run->ranks->n && !ret; r++) {
+		const struct rank_run *rr = &run->ranks->v[r];
+		char *suffix = xasprintf(".%s.rank%u", rr->host, rr->rank);
+
+		for (i = 0; i < rr->nr && !ret; i++)
+			if (rr->results[i].logs)
+				ret = clone_logs(&rr->results[i], i + 1, suffix, cause);
+		free(suffix);
+	}
 	return ret;
 }
 

@@ -399,6 +399,23 @@ static void host_stats(struct json *j, const struct run *run, const struct jobse
 	report_scopes_free(sc, n);
 }
 
+/* ns: the last rank's I/O end less the first's (0: none ended). */
+static int64_t end_spread(const struct run_ranks *rk)
+{
+	int64_t lo = -1, hi = -1;
+	unsigned r;
+
+	for (r = 0; r < rk->n; r++) {
+		if (rk->v[r].done_ns < 0)
+			continue;
+		if (lo < 0 || rk->v[r].done_ns < lo)
+			lo = rk->v[r].done_ns;
+		if (rk->v[r].done_ns > hi)
+			hi = rk->v[r].done_ns;
+	}
+	return lo < 0 ? 0 : hi - lo;
+}
+
 /* Under mpirun, fio's client/server shape: each rank's entries with its
  * host, then the summed ones named "All clients" (with the last rank's
  * host, as fio); ranks whose run could not start in "failed_ranks". */
@@ -435,6 +452,7 @@ static void clients(struct json *j, const struct run *run, const struct jobset *
 	json_u64(j, "gather_add_us", rk->add_ns / 1000);
 	json_u64(j, "rank_stonewall", rk->rank_stonewall);
 	json_u64(j, "stonewalled", rk->stonewalled);
+	json_i64(j, "end_spread_ns", end_spread(rk));
 	json_open(j, "clocks", '[');
 	for (r = 0; r < rk->n; r++) {
 		json_open(j, NULL, '{');

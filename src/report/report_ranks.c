@@ -88,6 +88,9 @@ static void done_lines(const struct run_ranks *rk, struct strbuf *sb)
 		    "0's start on its clock\n",
 		    first, rk->v[first].host, (double)rk->v[first].done_ns / 1e9, last,
 		    rk->v[last].host, (double)rk->v[last].done_ns / 1e9);
+	/* runtime counts from the agreed zero on every rank (mpi/zero.c). */
+	strbuf_addf(sb, "End spread: %.3f ms between the first rank's I/O end and the last's\n",
+		    (double)(rk->v[last].done_ns - rk->v[first].done_ns) / 1e6);
 	if (rk->stonewalled)
 		strbuf_addf(sb,
 			    "--rank-stonewall: rank %d finished its jobs first and stopped the "

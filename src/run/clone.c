@@ -181,6 +181,8 @@ static void clone_body(struct slot *s, struct worker *w)
 			ctl_wait(c, &c->cond, NULL);
 		ctl_unlock(c);
 	}
+	/* MPI: counted from the batch's agreed zero (not after a wait_for). */
+	w->t_from = s->wait_job == ~0u ? c->t_zero : 0;
 	if (job->startdelay_max) {
 		uint64_t delay = job->startdelay_min; /* ns */
 		struct rng r;
@@ -188,7 +190,8 @@ static void clone_body(struct slot *s, struct worker *w)
 		rng_seed(&r, job->randseed + w->clone);
 		delay += rng_below(&r, job->startdelay_max - job->startdelay_min + 1);
 		/* Before the job's runtime starts: only a stop (or a halt) cuts it. */
-		run_sleep_until(run_now() + delay, w->stop, w->halt);
+		run_sleep_until((w->t_from ? w->t_from : run_now()) + delay, w->stop, w->halt);
+		w->t_from += w->t_from ? delay : 0;
 	}
 	atomic_store_explicit(&w->prog->state, 1, memory_order_relaxed);
 	if (w->eng.until_io_done) {
@@ -301,6 +304,7 @@ static void __attribute__((noreturn)) clone_process(struct slot *s, pid_t parent
 	if (!clone_ready(s, w)) {
 		clone_body(s, w);
 		s->w.iv.t0 = w->iv.t0;
+		s->w.iv.t_end = w->iv.t_end;
 		s->w.first_error_no = w->first_error_no;
 		put_text(s->first_error, w->first_error);
 		if (stats_save(&w->stats, s->logfd) == 0 &&
@@ -524,7 +528,8 @@ static void wait_ready(struct slot *slots, unsigned started, struct ctl *c)
 	ctl_unlock(c);
 }
 
-int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl *c, char **cause)
+int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl *c,
+		      const struct run_watch *watch, char **cause)
 {
 	unsigned i;
 	int ret = 0;
@@ -543,6 +548,15 @@ int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl
 		c->stop = 1;
 	}
 	wait_ready(slots, i - from - (ret ? 1 : 0), c);
+	/* Set-up done on this rank: the ranks start together (its stop, if
+	 * it sets one, reaches the clones' processes before they start). */
+	c->t_zero = 0;
+	if (!ret && watch && watch->gate) {
+		watch->gate(watch->gate_arg);
+		c->t_zero = watch->t_zero;
+		if (from < to && *slots[from].w.stop)
+			c->stop = *slots[from].w.stop;
+	}
 	gate_set(c, 1);
 	return ret;
 }

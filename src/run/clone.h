@@ -49,6 +49,9 @@ struct ctl {
 	/* The run's stop, copied here by the run's process for the clones in
 	 * processes (their signals are the run's process's to take). */
 	atomic_int stop;
+	/* ns, run_now: the batch's agreed zero (run_watch.t_zero, MPI), set
+	 * before its gate opens; 0: none. */
+	uint64_t t_zero;
 	/* Where the status reports ask the clones for their stats (run/status.h),
 	 * another shared mapping; NULL without them. */
 	struct status_area *status;
@@ -95,9 +98,11 @@ void clone_ctl_free(struct ctl *c);
  * so that a clone's process inherits neither. */
 void clone_prepare(struct slot *slots, unsigned n);
 /* Starts slots [from, to) behind a closed gate, waits until they are
- * past their set-up, then opens it.  0, or -errno with *cause set (then
- * the clones started end at once). */
-int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl *c, char **cause);
+ * past their set-up, passes @watch's gate (MPI's: every rank's clones
+ * are ready; @watch may be NULL), then opens it.  0, or -errno with
+ * *cause set (then the clones started end at once). */
+int clone_start_batch(struct slot *slots, unsigned from, unsigned to, struct ctl *c,
+		      const struct run_watch *watch, char **cause);
 /* Waits for every clone started of the @n slots: the processes first,
  * handing each the run's stop as it comes (@stop), then the threads.
  * The processes are looked for while some have said they are ending and

@@ -240,10 +240,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		if (i && jobs[i].stonewall) {
 			ret = setup_late(plan, c, up, batch, n, stop, watch, &wt, &watching, &flows,
 					 &fl, &sched, out, cause);
-			if (!ret && watch && watch->gate)
-				watch->gate(watch->gate_arg);
 			if (!ret)
-				ret = clone_start_batch(slots, batch, n, c, cause);
+				ret = clone_start_batch(slots, batch, n, c, watch, cause);
 			clone_join_all(slots, n, c, stop);
 			batch = n;
 			if (*stop)
@@ -254,10 +252,8 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 	if (!ret && !*stop)
 		ret = setup_late(plan, c, up, batch, n, stop, watch, &wt, &watching, &flows, &fl,
 				 &sched, out, cause);
-	if (!ret && !*stop && watch && watch->gate)
-		watch->gate(watch->gate_arg);
 	if (!ret && !*stop)
-		ret = clone_start_batch(slots, batch, n, c, cause);
+		ret = clone_start_batch(slots, batch, n, c, watch, cause);
 	clone_join_all(slots, out->nr, c, stop);
 	if (reporting)
 		status_stop(&sr);
@@ -283,6 +279,7 @@ int run_jobs(const struct run_plan *plan, atomic_int *stop, const struct run_wat
 		slots[i].w.first_error = NULL;
 		out->results[i].logs = slots[i].w.iv.logs;
 		out->results[i].t_start = slots[i].w.iv.t0;
+		out->results[i].t_end = slots[i].w.iv.t_end;
 		for (k = i; out->steady[k].dur == 0 && k && out->results[i].job->ss_dur &&
 			    slots[k].group == slots[k - 1].group;
 		     k--)

@@ -40,6 +40,7 @@ struct run_result {
 	int first_error_no;
 	struct run_logs *logs; /* windows and the write_*_log entries */
 	uint64_t t_start;      /* ns, CLOCK_MONOTONIC: when the clone's I/O began; 0: never */
+	uint64_t t_end;	       /* ns, the same clock: when its I/O loop ended; 0: never */
 	/* steadystate: the judgement this clone is part of (its own, or its
 	 * group's with group_reporting); NULL without steadystate. */
 	const struct steady *ss;
@@ -93,6 +94,10 @@ struct run_watch {
 	 * barrier across ranks (mpi/gate.c); it may set the run's stop. */
 	void (*gate)(void *gate_arg);
 	void *gate_arg;
+	/* ns, run_now: the batch's agreed zero the gate set (MPI: every
+	 * rank's startdelay, ramp_time and runtime count from it); 0: none,
+	 * each clone counts from its own start. */
+	uint64_t t_zero;
 };
 
 /* The signals that stop a run as Ctrl-C does (the program's handler sets

@@ -119,6 +119,10 @@ struct worker {
 	struct replay replay;  /* read_iolog: the I/Os to issue (n 0: off) */
 	uint64_t replay_pos;   /* the next of them */
 	uint64_t replay_t0;    /* ns: when the log's time 0 is, 0 without its times */
+	/* MPI: the moment (ns, run_now) its ramp_time and runtime count
+	 * from: the batch's agreed zero plus its startdelay; 0: its loop's
+	 * own start. */
+	uint64_t t_from;
 	/* --status-interval, SIGUSR1: where the run's process asks for the
 	 * stats so far (run/status.h), this clone's slot there, and the
 	 * request last answered. */

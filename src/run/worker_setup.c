@@ -542,6 +542,12 @@ void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 		(job->unlink_each_loop || lp->verify_each) && region ? lp->loop_bytes : UINT64_MAX;
 	lp->ramp_end = now + job->ramp_time;
 	lp->deadline = job->runtime ? lp->ramp_end + job->runtime : UINT64_MAX;
+	/* MPI: on the agreed clock; a clone that starts late runs less. */
+	if (w->t_from && w->t_from < now) {
+		lp->ramp_end = w->t_from + job->ramp_time > now ? w->t_from + job->ramp_time : now;
+		lp->deadline =
+			job->runtime ? w->t_from + job->ramp_time + job->runtime : UINT64_MAX;
+	}
 	lp->t_measure = lp->ramp_end;
 	lp->now = now;
 	lp->batch = job->iodepth_batch_submit ? job->iodepth_batch_submit : w->eng.depth;

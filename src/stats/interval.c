@@ -245,6 +245,7 @@ void interval_start(struct interval *iv, const struct run_stats *st, uint64_t no
 
 void interval_end(struct interval *iv, const struct run_stats *st, uint64_t now, uint64_t ramp_end)
 {
+	iv->t_end = now;
 	if (iv->lwin.next != UINT64_MAX &&
 	    st->dir[0].ios + st->dir[1].ios > iv->lwin.ios[0] + iv->lwin.ios[1])
 		log_window(iv, st, now, (now - iv->t0) / 1000000);

@@ -32,6 +32,7 @@ struct interval {
 	struct run_logs *logs;	     /* handed to the result after the run */
 	bool log_each;		     /* a write_*_log without log_avg_msec: an entry per I/O */
 	uint64_t t0;		     /* ns: the I/O loop's start; log times count from it */
+	uint64_t t_end;		     /* ns: the I/O loop's end (interval_end) */
 	uint64_t tick_next;	     /* ns: the earliest window that closes */
 	struct interval_window win;  /* --plot's series and the status line, 500 ms */
 	struct interval_window bwin; /* bandwidth samples, bwavgtime */
