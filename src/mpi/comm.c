@@ -31,6 +31,9 @@ static bool agreed;
  * that a rank that never sends its result is still named with its host. */
 #define HOST_LEN 256
 static char (*hosts)[HOST_LEN];
+/* ... and every rank's process id, to tell a rank on rank 0's host that
+ * is gone (killed) from one that is only late. */
+static int *pids;
 
 uint64_t mpi_now(void)
 {
@@ -87,6 +90,9 @@ int mpi_start(int *argc, char ***argv, char **cause)
 		}
 		mpi_capture_start();
 	}
+	/* After the capture: a bad value is told by rank 0 alone. */
+	if (mpi_beat_limit(getenv("IOGAUGE_MPI_HEARTBEAT"), cause))
+		return -EINVAL;
 	return 0;
 }
 
@@ -140,13 +146,21 @@ int mpi_agree(int status)
 		char own[HOST_LEN] = "";
 
 		strncpy(own, mpi_host(), HOST_LEN - 1);
-		if (mpi_world.rank == 0)
+		int pid = (int)getpid();
+
+		if (mpi_world.rank == 0) {
 			hosts = xcalloc((size_t)mpi_world.size, sizeof(*hosts));
+			pids = xcalloc((size_t)mpi_world.size, sizeof(*pids));
+		}
 		pthread_mutex_lock(&mpi_world.lock);
 		if (MPI_Gather(own, HOST_LEN, MPI_CHAR, hosts, HOST_LEN, MPI_CHAR, 0,
 			       MPI_COMM_WORLD) != MPI_SUCCESS &&
 		    hosts)
 			memset(hosts, 0, (size_t)mpi_world.size * sizeof(*hosts));
+		if (MPI_Gather(&pid, 1, MPI_INT, pids, 1, MPI_INT, 0, MPI_COMM_WORLD) !=
+			    MPI_SUCCESS &&
+		    pids)
+			memset(pids, 0, (size_t)mpi_world.size * sizeof(*pids));
 		pthread_mutex_unlock(&mpi_world.lock);
 	}
 	return out[0];
@@ -155,6 +169,26 @@ int mpi_agree(int status)
 const char *mpi_host_of(int r)
 {
 	return hosts && r >= 0 && r < mpi_world.size && hosts[r][0] ? hosts[r] : "?";
+}
+
+bool mpi_rank_gone(int r)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	bool zombie = false;
+
+	if (!pids || r <= 0 || r >= mpi_world.size || pids[r] <= 0 ||
+	    strcmp(mpi_host_of(r), mpi_host()))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pids[r]);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT;
+	/* Dead but not reaped yet: state Z, after the name's closing ')'. */
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) && p[1] == ' ')
+		zombie = p[2] == 'Z';
+	fclose(f);
+	return zombie;
 }
 
 int mpi_finish(int status)
@@ -169,9 +203,12 @@ int mpi_finish(int status)
 	 * a refusal is told here only when rank 0 did not tell its own. */
 	if (mpi_world.rank > 0 && mpi_world.size > 1)
 		mpi_capture_end(!mpi_world.ran && own_status && !rank0_status);
+	mpi_beat_stop();
 	mpi_gathered_free();
 	free(hosts);
 	hosts = NULL;
+	free(pids);
+	pids = NULL;
 	if (mpi_world.must_abort) {
 		fflush(stdout);
 		fflush(stderr);
@@ -202,6 +239,9 @@ int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atom
 
 	for (;;) {
 		pthread_mutex_lock(&mpi_world.lock);
+		/* Beats come at any time: taken in (and counted) as each wait looks. */
+		if (tag != TAG_BEAT)
+			mpi_beat_drain_locked();
 		rc = MPI_Iprobe(src, tag, MPI_COMM_WORLD, &flag, st);
 		pthread_mutex_unlock(&mpi_world.lock);
 		if (rc != MPI_SUCCESS)
@@ -222,6 +262,8 @@ int mpi_recv_int(const MPI_Status *st, int *v)
 	rc = MPI_Recv(v, 1, MPI_INT, st->MPI_SOURCE, st->MPI_TAG, MPI_COMM_WORLD,
 		      MPI_STATUS_IGNORE);
 	pthread_mutex_unlock(&mpi_world.lock);
+	if (rc == MPI_SUCCESS && st->MPI_TAG == TAG_BEAT)
+		mpi_beat_seen(st->MPI_SOURCE);
 	return rc;
 }
 

@@ -25,6 +25,7 @@ enum mpi_tag {
 	TAG_PING,      /* 0 -> rank: clock.c's, rank 0's wall clock */
 	TAG_PONG,      /* rank -> 0: the rank's wall clock */
 	TAG_ZERO,      /* 0 -> rank, before TAG_GO: the batch's zero on the rank's clock */
+	TAG_BEAT,      /* 0 -> rank, rank -> 0: beat.c's, alive */
 };
 
 #define FAIL_STOPPED 0x10000 /* with the rank: stopped by a signal, not failed */
@@ -69,8 +70,31 @@ int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atom
 int mpi_recv_int(const MPI_Status *st, int *v);
 /* Rank 0: rank @r's host name as mpi_agree gathered it, or "?". */
 const char *mpi_host_of(int r);
+/* Rank 0: rank @r runs on rank 0's host and its process has ended. */
+bool mpi_rank_gone(int r);
 /* Rank 0: every rank told to stop, and this one stopped (once). */
 void mpi_abort_all(void);
+
+/*
+ * beat.c, the heartbeat.  mpi_beat_limit: IOGAUGE_MPI_HEARTBEAT's @text
+ * (NULL: the default) read; 0, or -EINVAL with *cause.  mpi_beat_start
+ * (with the run) and mpi_beat_stop (at the end) start and end the beat
+ * thread.  mpi_beat_drain_locked (under the lock) takes in every beat
+ * waiting; mpi_beat_seen records one; mpi_beat_lost: rank @r's beats have
+ * stopped for the limit (never before mpi_beat_start, never this rank).
+ * mpi_wait_alive waits as mpi_wait_msg does, but with no deadline: it
+ * gives up (0) when *@give_up turns true, or when a rank @awaited marks
+ * (NULL: rank 0) stops beating.
+ */
+int mpi_beat_limit(const char *text, char **cause);
+double mpi_beat_limit_s(void);
+void mpi_beat_start(void);
+void mpi_beat_stop(void);
+void mpi_beat_drain_locked(void);
+void mpi_beat_seen(int src);
+bool mpi_beat_lost(int r);
+int mpi_wait_alive(int src, int tag, MPI_Status *st, const bool *awaited,
+		   const atomic_bool *give_up, uint64_t nap_ns);
 
 /* gate.c's watcher thread ended (gather.c, before the results go). */
 void mpi_watch_end(void);

@@ -305,21 +305,34 @@ static int receive(const MPI_Status *st, const struct run *run, struct rank_run 
 	return ret;
 }
 
+/* An I/O error ended one of @run's jobs. */
+static bool io_error(const struct run *run)
+{
+	unsigned i;
+
+	for (i = 0; i < run->nr; i++)
+		if (run->results[i].error)
+			return true;
+	return false;
+}
+
 /* A rank other than 0: its outcome to rank 0, then rank 0's last word
- * awaited (everything rank 0 sent before it is read and dropped). */
+ * awaited (everything rank 0 sent before it is read and dropped), for as
+ * long as rank 0's heartbeat goes on: it may be waiting for a slower rank. */
 static void send_to_root(int ret, const char *cause, const struct run *run, bool done_first)
 {
-	/* Twice rank 0's: it may wait that long for another rank first. */
-	uint64_t deadline = mpi_now() + 2 * mpi_world.timeout_ns;
 	struct timespec nap = { 0, 200000 };
 	MPI_Request req;
 	MPI_Status st;
 	char *buf = NULL;
 	off_t len = 0;
 	int fd, done = 0, v;
+	bool failed = ret || io_error(run);
 
-	if ((ret || done_first) && !atomic_load(&mpi_world.aborted))
-		mpi_send_int(0, TAG_FAIL, mpi_world.rank | (ret ? 0 : FAIL_DONE));
+	/* An I/O error ended one of its jobs: the others stop now, not at
+	 * their own end (its text travels in the result). */
+	if ((failed || done_first) && !atomic_load(&mpi_world.aborted))
+		mpi_send_int(0, TAG_FAIL, mpi_world.rank | (failed ? 0 : FAIL_DONE));
 	fd = encode(ret, cause, run);
 	if (fd >= 0) {
 		len = lseek(fd, 0, SEEK_END);
@@ -347,8 +360,9 @@ static void send_to_root(int ret, const char *cause, const struct run *run, bool
 	done = MPI_Isend(buf, (int)len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD, &req) !=
 	       MPI_SUCCESS;
 	pthread_mutex_unlock(&mpi_world.lock);
-	while (!done && mpi_now() < deadline) {
+	while (!done && !mpi_beat_lost(0)) {
 		pthread_mutex_lock(&mpi_world.lock);
+		mpi_beat_drain_locked();
 		if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 			done = 1;
 		pthread_mutex_unlock(&mpi_world.lock);
@@ -361,7 +375,7 @@ static void send_to_root(int ret, const char *cause, const struct run *run, bool
 		return;
 	}
 	free(buf);
-	while (mpi_wait_msg(0, MPI_ANY_TAG, &st, deadline, NULL, NAP_IDLE) == 1) {
+	while (mpi_wait_alive(0, MPI_ANY_TAG, &st, NULL, NULL, NAP_IDLE) == 1) {
 		mpi_recv_int(&st, &v);
 		if (st.MPI_TAG == TAG_FINAL)
 			return;
@@ -399,25 +413,57 @@ static void keep_own(const struct run *run, struct rank_run *rr)
 	}
 }
 
-/* Rank 0: every other rank's outcome, in rank order. */
+/*
+ * After a stop signal from outside (mpirun's SIGTERM, as it ends the job
+ * when a rank died or on Ctrl-C), the results are waited for this long:
+ * mpirun sends SIGKILL 1 s later (odls_base_sigkill_timeout), and the
+ * report must be written before that.  The live ranks, stopped by the
+ * same signal, answer in milliseconds.
+ */
+#define SIGNAL_GRACE_NS 500000000ull
+
+/* Rank 0: every other rank's outcome, in rank order, waited for while
+ * the rank beats: a rank slower than rank 0 is waited for to its end. */
 static void gather_all(const struct run *run, struct strbuf *failed)
 {
-	uint64_t deadline = mpi_now() + mpi_world.timeout_ns, t0 = mpi_now(), t;
+	uint64_t t0 = mpi_now(), t, grace = 0;
 	bool *got = xcalloc((size_t)mpi_world.size, sizeof(*got));
-	int r, v, need = mpi_world.size - 1;
+	bool *awaited = xcalloc((size_t)mpi_world.size, sizeof(*awaited));
+	bool *lost = xcalloc((size_t)mpi_world.size, sizeof(*lost));
+	int r, v, need = mpi_world.size - 1, in;
 	struct rank_run *rr;
 	MPI_Status st;
 	char *why;
 
-	for (r = 1; r < mpi_world.size; r++)
+	for (r = 1; r < mpi_world.size; r++) {
 		gathered.v[r].rank = (unsigned)r;
+		awaited[r] = true;
+	}
 	/* Whichever rank's message comes first: one slow rank does not hold
 	 * up the others' transfers.  Each rank's own messages come in order. */
-	while (need > 0 &&
-	       mpi_wait_msg(MPI_ANY_SOURCE, MPI_ANY_TAG, &st, deadline, NULL, NAP_GATE) == 1) {
+	if (mpi_world.stop && atomic_load(mpi_world.stop) && !atomic_load(&mpi_world.stop_ours))
+		grace = t0 + SIGNAL_GRACE_NS;
+	while (need > 0) {
+		in = grace ? mpi_wait_msg(MPI_ANY_SOURCE, MPI_ANY_TAG, &st, grace, NULL, NAP_GATE)
+			   : mpi_wait_alive(MPI_ANY_SOURCE, MPI_ANY_TAG, &st, awaited, NULL,
+					    NAP_GATE);
+		if (in < 0)
+			break;
+		if (in == 0) {
+			/* Its heartbeat stopped (stopped, hung, or gone), or
+			 * the grace after a stop signal is over. */
+			for (r = 1; r < mpi_world.size; r++)
+				if (awaited[r] && (grace || mpi_beat_lost(r))) {
+					awaited[r] = false;
+					lost[r] = true;
+					need--;
+				}
+			mpi_abort_all();
+			continue;
+		}
 		r = st.MPI_SOURCE;
 		if (st.MPI_TAG != TAG_RESULT || r <= 0 || r >= mpi_world.size || got[r]) {
-			/* A gate it reached, or a failure told before its result. */
+			/* A gate it reached, a beat, or a failure told before its result. */
 			mpi_recv_int(&st, &v);
 			if (st.MPI_TAG == TAG_FAIL)
 				mpi_abort_all();
@@ -435,20 +481,35 @@ static void gather_all(const struct run *run, struct strbuf *failed)
 			rr->error = why;
 		}
 		got[r] = true;
+		awaited[r] = false;
 		need--;
 	}
 	for (r = 1; r < mpi_world.size; r++) {
 		rr = &gathered.v[r];
 		if (!got[r]) {
 			free(rr->error);
-			rr->error = xasprintf(
-				"sent no result within %llu s (IOGAUGE_MPI_TIMEOUT)",
-				(unsigned long long)(mpi_world.timeout_ns / 1000000000ull));
+			if (mpi_rank_gone(r))
+				rr->error = xasprintf("its process is gone: killed or crashed "
+						      "(mpirun's own message names the signal)");
+			else if (lost[r] && grace)
+				rr->error = xasprintf(
+					"sent no result within %g s of the stop signal: "
+					"gone (mpirun stops every rank when one dies), or late",
+					(double)SIGNAL_GRACE_NS / 1e9);
+			else if (lost[r])
+				rr->error = xasprintf(
+					"sent no result: its heartbeat stopped for %g s "
+					"(IOGAUGE_MPI_HEARTBEAT): the rank is stopped, hung or gone",
+					mpi_beat_limit_s());
+			else
+				rr->error = xasprintf("sent no result: an MPI call failed");
 			mpi_world.must_abort = true;
 		}
 		if (!rr->host)
 			rr->host = xstrdup(mpi_host_of(r));
 	}
+	free(awaited);
+	free(lost);
 	free(got);
 	for (r = 1; r < mpi_world.size; r++)
 		mpi_send_int(r, TAG_FINAL, 0);
@@ -507,8 +568,8 @@ int mpi_run_end(int ret, const char *cause, struct run *run, bool per_rank, char
 	}
 	if (done_first && !atomic_load(&mpi_world.aborted))
 		atomic_store(&mpi_world.stonewalled, true);
-	if (ret || done_first)
-		mpi_abort_all();
+	if (ret || done_first || io_error(run))
+		mpi_abort_all(); /* an I/O error stops the others now */
 	gathered.n = (unsigned)mpi_world.size;
 	gathered.v = xcalloc(gathered.n, sizeof(*gathered.v));
 	gathered.per_rank = per_rank;
