@@ -820,10 +820,10 @@ int main(int argc, char **argv)
 		return flush_stdout(recipes_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "recipe"))
 		return recipe_main(argc - 1, argv + 1, main);
-	if (mpi_start(&argc, &argv, &cause)) {
+	if ((status = mpi_start(&argc, &argv, &cause))) {
 		fprintf(stderr, "iogauge: %s\n", cause);
 		free(cause);
-		return mpi_finish(EXIT_FAILED);
+		return mpi_finish(status == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED);
 	}
 	if (cli_parse(&cli, argc, argv, &cause)) {
 		for (i = 0; i < cli.js.warnings.n; i++)
