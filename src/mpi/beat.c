@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The ranks' heartbeat: from the run's start to the end, a thread of its
- * own on every rank sends a beat every BEAT_PERIOD (rank 0 to each rank,
- * each rank to rank 0), whatever the I/O is doing, and every wait records
- * the beats it finds.  A wait gives up on a rank only when its beats stop
+ * own on every rank but 0 sends rank 0 a beat every BEAT_PERIOD, whatever
+ * the I/O is doing; rank 0's waits take them in, and a beat taken in
+ * tells the rank that rank 0 is alive.  A wait gives up on a rank only when its beats stop
  * for the limit (IOGAUGE_MPI_HEARTBEAT): a rank that is merely slower is
  * waited for as long as it takes, a stopped or hung one is found in
  * seconds.  Not the I/O path: the worker loop never calls in.
@@ -22,6 +22,9 @@
 
 static uint64_t limit_ns, period_ns;
 static _Atomic uint64_t *last; /* by rank: mpi_now() of its last beat seen */
+/* By rank: given up (mpi_beat_drop): nothing more is sent to it, as a
+ * send to a dead rank over TCP makes Open MPI abort the sender. */
+static atomic_bool *dropped;
 static pthread_t beater;
 static atomic_bool beating;
 /* The beat thread's nap, cut short by mpi_beat_stop. */
@@ -72,40 +75,64 @@ void mpi_beat_drain_locked(void)
 	}
 }
 
+void mpi_beat_drop(int r)
+{
+	if (dropped && r >= 0 && r < mpi_world.size)
+		atomic_store(&dropped[r], true);
+}
+
+bool mpi_beat_dropped(int r)
+{
+	return dropped && r >= 0 && r < mpi_world.size && atomic_load(&dropped[r]);
+}
+
+bool mpi_beat_fresh(int r)
+{
+	return last && r >= 0 && r < mpi_world.size &&
+	       mpi_now() - atomic_load(&last[r]) <= 3 * period_ns;
+}
+
 bool mpi_beat_lost(int r)
 {
 	return last && r >= 0 && r < mpi_world.size && r != mpi_world.rank &&
 	       mpi_now() - atomic_load(&last[r]) > limit_ns;
 }
 
-/* One beat to @dst, not waited for: a stopped rank's queue holds a few
- * thousand of these, and MPI_Finalize does not wait for them. */
-static void beat_to(int dst)
+/*
+ * A rank's beat to rank 0 is a synchronous send (MPI_Issend), one at a
+ * time: it completes when rank 0 has taken it in, and that is the rank's
+ * sign that rank 0 is alive.  Rank 0 sends none: over TCP, a send to a
+ * rank that has died wedges Open MPI (it retries the connection and
+ * waits on mpirun to print why), so rank 0 sends only what it must.
+ */
+static void beat_to_root(MPI_Request *req, bool *pending)
 {
-	MPI_Request req;
-	int v = 0;
+	static const int zero;
+	int done = 0;
 
 	pthread_mutex_lock(&mpi_world.lock);
-	if (MPI_Isend(&v, 1, MPI_INT, dst, TAG_BEAT, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
-		MPI_Request_free(&req);
+	if (*pending && MPI_Test(req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done) {
+		*pending = false;
+		mpi_beat_seen(0);
+	}
+	if (!*pending &&
+	    MPI_Issend(&zero, 1, MPI_INT, 0, TAG_BEAT, MPI_COMM_WORLD, req) == MPI_SUCCESS)
+		*pending = true;
 	pthread_mutex_unlock(&mpi_world.lock);
 }
 
 static void *beat(void *arg)
 {
 	struct timespec until;
+	MPI_Request req = MPI_REQUEST_NULL;
+	bool pending = false;
 	uint64_t ns;
-	int r;
 
 	(void)arg;
 	while (atomic_load(&beating)) {
 		/* MPI calls may allocate: no clone is forked meanwhile (forkgate.h). */
 		forkgate_hold();
-		if (mpi_world.rank == 0)
-			for (r = 1; r < mpi_world.size; r++)
-				beat_to(r);
-		else
-			beat_to(0);
+		beat_to_root(&req, &pending);
 		forkgate_release();
 		clock_gettime(CLOCK_REALTIME, &until);
 		ns = (uint64_t)until.tv_nsec + period_ns;
@@ -116,6 +143,13 @@ static void *beat(void *arg)
 			pthread_cond_timedwait(&nap_cond, &nap_lock, &until);
 		pthread_mutex_unlock(&nap_lock);
 	}
+	/* The last beat, if rank 0 never took it in (it has ended): let go. */
+	if (pending) {
+		pthread_mutex_lock(&mpi_world.lock);
+		if (MPI_Cancel(&req) == MPI_SUCCESS)
+			MPI_Request_free(&req);
+		pthread_mutex_unlock(&mpi_world.lock);
+	}
 	return NULL;
 }
 
@@ -125,8 +159,11 @@ void mpi_beat_start(void)
 	int r;
 
 	last = xcalloc((size_t)mpi_world.size, sizeof(*last));
+	dropped = xcalloc((size_t)mpi_world.size, sizeof(*dropped));
 	for (r = 0; r < mpi_world.size; r++)
 		atomic_store(&last[r], now);
+	if (mpi_world.rank == 0)
+		return; /* it takes beats in, and sends none */
 	atomic_store(&beating, true);
 	if (forkgate_thread(&beater, beat, NULL))
 		atomic_store(&beating, false);
@@ -143,7 +180,9 @@ void mpi_beat_stop(void)
 	if (was)
 		pthread_join(beater, NULL);
 	free((void *)last);
+	free((void *)dropped);
 	last = NULL;
+	dropped = NULL;
 }
 
 int mpi_wait_alive(int src, int tag, MPI_Status *st, const bool *awaited,

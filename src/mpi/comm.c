@@ -231,6 +231,17 @@ int mpi_send_int(int dst, int tag, int v)
 	return rc;
 }
 
+void mpi_post_zero(int dst, int tag)
+{
+	static const int zero;
+	MPI_Request req;
+
+	pthread_mutex_lock(&mpi_world.lock);
+	if (MPI_Isend(&zero, 1, MPI_INT, dst, tag, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+		MPI_Request_free(&req);
+	pthread_mutex_unlock(&mpi_world.lock);
+}
+
 int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atomic_bool *give_up,
 		 uint64_t nap_ns)
 {
@@ -239,10 +250,15 @@ int mpi_wait_msg(int src, int tag, MPI_Status *st, uint64_t deadline, const atom
 
 	for (;;) {
 		pthread_mutex_lock(&mpi_world.lock);
-		/* Beats come at any time: taken in (and counted) as each wait looks. */
+		/* Beats come at any time: taken in (and counted) as each wait
+		 * looks, and never returned to a wait for any tag. */
 		if (tag != TAG_BEAT)
 			mpi_beat_drain_locked();
 		rc = MPI_Iprobe(src, tag, MPI_COMM_WORLD, &flag, st);
+		if (rc == MPI_SUCCESS && flag && tag == MPI_ANY_TAG && st->MPI_TAG == TAG_BEAT) {
+			mpi_beat_drain_locked();
+			flag = 0;
+		}
 		pthread_mutex_unlock(&mpi_world.lock);
 		if (rc != MPI_SUCCESS)
 			return -1;
@@ -269,14 +285,21 @@ int mpi_recv_int(const MPI_Status *st, int *v)
 
 void mpi_abort_all(void)
 {
+	bool outside;
 	int r;
 
 	if (atomic_exchange(&mpi_world.aborted, true))
 		return;
+	/* A stop signal from outside: mpirun's, as it ends the job when a
+	 * rank died, or a user's.  A rank whose beats are not fresh may be
+	 * the dead one: nothing is sent to it (mpirun signals it anyway). */
+	outside =
+		mpi_world.stop && atomic_load(mpi_world.stop) && !atomic_load(&mpi_world.stop_ours);
 	if (mpi_world.stop && !atomic_load(mpi_world.stop)) {
 		atomic_store(&mpi_world.stop_ours, true);
 		atomic_store(mpi_world.stop, SIGTERM);
 	}
 	for (r = 1; r < mpi_world.size; r++)
-		mpi_send_int(r, TAG_ABORT, 0);
+		if (!mpi_beat_dropped(r) && !mpi_beat_lost(r) && (!outside || mpi_beat_fresh(r)))
+			mpi_post_zero(r, TAG_ABORT);
 }

@@ -25,7 +25,7 @@ enum mpi_tag {
 	TAG_PING,      /* 0 -> rank: clock.c's, rank 0's wall clock */
 	TAG_PONG,      /* rank -> 0: the rank's wall clock */
 	TAG_ZERO,      /* 0 -> rank, before TAG_GO: the batch's zero on the rank's clock */
-	TAG_BEAT,      /* 0 -> rank, rank -> 0: beat.c's, alive */
+	TAG_BEAT,      /* rank -> 0: beat.c's, alive */
 };
 
 #define FAIL_STOPPED 0x10000 /* with the rank: stopped by a signal, not failed */
@@ -53,6 +53,9 @@ extern struct mpi_world mpi_world;
 uint64_t mpi_now(void);
 /* Sends one int to @dst under the lock.  0, or an MPI error code. */
 int mpi_send_int(int dst, int tag, int v);
+/* Sends 0 to @dst with @tag, not waited for: to a rank that may be dead,
+ * where a blocking send over TCP never returns. */
+void mpi_post_zero(int dst, int tag);
 /* Waits for a message from @src with @tag (MPI_ANY_SOURCE, MPI_ANY_TAG
  * allowed) until mpi_now() reaches @deadline, or *@give_up turns true
  * (may be NULL), looking every @nap_ns.  1 with *st filled, 0 when it
@@ -93,6 +96,12 @@ void mpi_beat_stop(void);
 void mpi_beat_drain_locked(void);
 void mpi_beat_seen(int src);
 bool mpi_beat_lost(int r);
+/* Rank 0: rank @r beat within the last three periods. */
+bool mpi_beat_fresh(int r);
+/* Rank 0: rank @r given up (lost, gone): no more beats, abort or final
+ * word sent to it; whether it was. */
+void mpi_beat_drop(int r);
+bool mpi_beat_dropped(int r);
 int mpi_wait_alive(int src, int tag, MPI_Status *st, const bool *awaited,
 		   const atomic_bool *give_up, uint64_t nap_ns);
 

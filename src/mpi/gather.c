@@ -449,20 +449,21 @@ static void gather_all(const struct run *run, struct strbuf *failed)
 					    NAP_GATE);
 		if (in < 0)
 			break;
-		if (in == 0) {
-			/* Its heartbeat stopped (stopped, hung, or gone), or
-			 * the grace after a stop signal is over. */
-			for (r = 1; r < mpi_world.size; r++)
-				if (awaited[r] && (grace || mpi_beat_lost(r))) {
-					awaited[r] = false;
-					lost[r] = true;
-					need--;
-				}
-			mpi_abort_all();
+		/* Its heartbeat stopped (stopped, hung, or gone), or the grace
+		 * after a stop signal is over: looked at whatever came, as the
+		 * others' messages may keep coming. */
+		for (r = 1; r < mpi_world.size; r++)
+			if (awaited[r] && ((grace && in == 0) || mpi_beat_lost(r))) {
+				awaited[r] = false;
+				lost[r] = true;
+				mpi_beat_drop(r);
+				need--;
+				mpi_abort_all();
+			}
+		if (in == 0)
 			continue;
-		}
 		r = st.MPI_SOURCE;
-		if (st.MPI_TAG != TAG_RESULT || r <= 0 || r >= mpi_world.size || got[r]) {
+		if (st.MPI_TAG != TAG_RESULT || r <= 0 || r >= mpi_world.size || !awaited[r]) {
 			/* A gate it reached, a beat, or a failure told before its result. */
 			mpi_recv_int(&st, &v);
 			if (st.MPI_TAG == TAG_FAIL)
@@ -512,7 +513,8 @@ static void gather_all(const struct run *run, struct strbuf *failed)
 	free(lost);
 	free(got);
 	for (r = 1; r < mpi_world.size; r++)
-		mpi_send_int(r, TAG_FINAL, 0);
+		if (!mpi_beat_dropped(r))
+			mpi_send_int(r, TAG_FINAL, 0);
 	for (r = 1; r < mpi_world.size; r++) {
 		unsigned i;
 

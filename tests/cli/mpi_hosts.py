@@ -8,7 +8,8 @@
 # checks: totals 4 x one rank's and the summed histogram, a row per host
 # (2 ranks each), entries named with their namespace's host, a missing
 # folder of rank 2 named with its host, bad input told once; every output
-# format's row per host (mpi_formats.py).  Root only
+# format's row per host (mpi_formats.py); a rank on the other host
+# stopped (its heartbeat stops) and killed, named.  Root only
 # (network namespaces); skipped (77) otherwise or without ip(8) and
 # unshare(1).  The namespaces are removed at the end, whatever happened.
 #
@@ -20,6 +21,7 @@ import sys
 import tempfile
 
 import mpi as m
+import mpi_faults as mf
 import mpi_formats
 from clitest import check, finish
 
@@ -85,6 +87,10 @@ def main():
         # Every format's host rows, one per namespace (mpi_formats.py).
         mpi_formats.LAUNCH, mpi_formats.HOSTS = m.LAUNCH, m.HOSTS
         mpi_formats.formats(tmp)
+        # A rank on the other host stopped, then killed (mpi_faults.py).
+        mf.LAUNCH, mf.HOSTS = m.LAUNCH, m.HOSTS
+        mf.stopped_rank(tmp)
+        mf.killed_rank(tmp)
     finally:
         for ns in (a, b):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
