@@ -201,8 +201,17 @@ int mpi_finish(int status)
 		status = out[0]; /* rank 0 tells the others' refusal too */
 	/* A run that ran sent its failures to rank 0 (gather.c); before it,
 	 * a refusal is told here only when rank 0 did not tell its own. */
-	if (mpi_world.rank > 0 && mpi_world.size > 1)
-		mpi_capture_end(!mpi_world.ran && own_status && !rank0_status);
+	if (mpi_world.rank > 0 && mpi_world.size > 1) {
+		/* Rank 0 stopped or hung: no one would tell it; rank 1 does. */
+		bool root_lost = mpi_world.rank == 1 && mpi_world.must_abort && mpi_beat_lost(0);
+
+		if (root_lost)
+			fprintf(stderr,
+				"rank 0 took in no heartbeat for %g s (IOGAUGE_MPI_HEARTBEAT): "
+				"stopped or hung; the job is aborted\n",
+				mpi_beat_limit_s());
+		mpi_capture_end(root_lost || (!mpi_world.ran && own_status && !rank0_status));
+	}
 	mpi_beat_stop();
 	mpi_gathered_free();
 	free(hosts);
