@@ -89,8 +89,7 @@ def main():
         mpi_formats.formats(tmp)
         # A rank on the other host stopped, then killed (mpi_faults.py).
         mf.LAUNCH, mf.HOSTS = m.LAUNCH, m.HOSTS
-        mf.stopped_rank(tmp)
-        mf.killed_rank(tmp)
+        mf.stopped_and_killed(tmp)
     finally:
         for ns in (a, b):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
