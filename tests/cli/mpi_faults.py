@@ -4,7 +4,7 @@
 # others (size-bound) ends normally although IOGAUGE_MPI_TIMEOUT is
 # shorter than its extra time; a rank stopped with SIGSTOP is named as
 # hung within the limit, the others report; a rank whose file system
-# fills (ENOSPC), whose files vanish, or that is killed (SIGKILL) mid-run
+# fills (ENOSPC; exitall_on_error ends its other job), whose files vanish, or that is killed (SIGKILL) mid-run
 # ends the run within 10 s, named with its host, its error text (file,
 # offset, size, errno text) printed once, the other ranks' unlink=1 files
 # removed; a bad IOGAUGE_MPI_HEARTBEAT is refused (exit 2), told once.
@@ -170,12 +170,15 @@ def stopped_rank(tmp):
 
 
 def enospc_rank(tmp):
-    """Rank 2's folder is a 1 MiB tmpfs: its write at 1 MiB fails."""
+    """Rank 2's folder is a 1 MiB tmpfs: job e's write at 1 MiB fails, and
+    exitall_on_error ends its other job (small, so that it fits) at once."""
     for r in range(4):
         os.mkdir(os.path.join(tmp, "e%d" % r))
-    job = ["--name=e", "--ioengine=psync", "--rw=write", "--bs=64k", "--size=4m",
-           "--rate=2m", "--fallocate=none", "--time_based", "--runtime=20", "--unlink=1",
-           "--filename_format=%s/e$rank/f" % tmp, "--output-format=json"]
+    common = ["--ioengine=psync", "--rw=write", "--bs=64k", "--rate=2m", "--fallocate=none",
+              "--time_based", "--runtime=20", "--unlink=1", "--exitall_on_error=1"]
+    job = (["--output-format=json", "--name=e", "--size=4m",
+            "--filename_format=%s/e$rank/f" % tmp] + common +
+           ["--name=o", "--size=128k", "--filename_format=%s/e$rank/o" % tmp] + common)
     with tmpfs(os.path.join(tmp, "e2"), "1m") as ok:
         if not check(ok, "ENOSPC: a tmpfs mounted on e2"):
             return
@@ -183,7 +186,8 @@ def enospc_rank(tmp):
         p = subprocess.run(mpirun_argv(job), env=env_of(), capture_output=True, text=True,
                            timeout=60)
         secs = time.monotonic() - t0
-    text = ("rank 2 (%s): [e] %s/e2/f: write at offset 1048576, size 65536: "
+    # The tmpfs's 1 MiB less job o's 128 KiB: e's write at 896 KiB fails.
+    text = ("rank 2 (%s): [e] %s/e2/f: write at offset 917504, size 65536: "
             "No space left on device" % (HOST, tmp))
     check(p.returncode != 0 and secs < 10, "ENOSPC: exit %d in %.1f s" % (p.returncode, secs))
     check(p.stderr.count(text) == 1 and p.stderr.count("No space left") == 1,
