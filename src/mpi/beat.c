@@ -25,6 +25,8 @@ static _Atomic uint64_t *last; /* by rank: mpi_now() of its last beat seen */
 /* By rank: given up (mpi_beat_drop): nothing more is sent to it, as a
  * send to a dead rank over TCP makes Open MPI abort the sender. */
 static atomic_bool *dropped;
+/* A rank other than 0: mpi_now() when its beat thread last ran. */
+static _Atomic uint64_t tick;
 static pthread_t beater;
 static atomic_bool beating;
 /* The beat thread's nap, cut short by mpi_beat_stop. */
@@ -94,8 +96,17 @@ bool mpi_beat_fresh(int r)
 
 bool mpi_beat_lost(int r)
 {
-	return last && r >= 0 && r < mpi_world.size && r != mpi_world.rank &&
-	       mpi_now() - atomic_load(&last[r]) > limit_ns;
+	uint64_t now = mpi_now();
+
+	if (!last || r < 0 || r >= mpi_world.size || r == mpi_world.rank)
+		return false;
+	/* A rank's view of rank 0: only while its own beat thread runs on
+	 * time, so that a rank that was itself stopped (SIGSTOP, then
+	 * SIGCONT) does not take its own pause for rank 0's and abort the
+	 * job a second time (two aborts at once crashed mpirun). */
+	if (r == 0 && now - atomic_load(&tick) > 3 * period_ns)
+		return false;
+	return now - atomic_load(&last[r]) > limit_ns;
 }
 
 /*
@@ -130,6 +141,11 @@ static void *beat(void *arg)
 
 	(void)arg;
 	while (atomic_load(&beating)) {
+		/* After a pause of this process's own (it was stopped), rank 0
+		 * is given the limit again from now. */
+		if (mpi_now() - atomic_load(&tick) > 3 * period_ns)
+			mpi_beat_seen(0);
+		atomic_store(&tick, mpi_now());
 		/* MPI calls may allocate: no clone is forked meanwhile (forkgate.h). */
 		forkgate_hold();
 		beat_to_root(&req, &pending);
@@ -164,6 +180,7 @@ void mpi_beat_start(void)
 		atomic_store(&last[r], now);
 	if (mpi_world.rank == 0)
 		return; /* it takes beats in, and sends none */
+	atomic_store(&tick, now);
 	atomic_store(&beating, true);
 	if (forkgate_thread(&beater, beat, NULL))
 		atomic_store(&beating, false);
