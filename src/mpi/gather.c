@@ -415,12 +415,19 @@ static void keep_own(const struct run *run, struct rank_run *rr)
 
 /*
  * After a stop signal from outside (mpirun's SIGTERM, as it ends the job
- * when a rank died or on Ctrl-C), the results are waited for this long:
- * mpirun sends SIGKILL 1 s later (odls_base_sigkill_timeout), and the
+ * when a rank died or on Ctrl-C), the results are waited for half of
+ * mpirun's wait before its SIGKILL (odls_base_sigkill_timeout, 1 s by
+ * default, which mpirun passes to the ranks when it is given): the
  * report must be written before that.  The live ranks, stopped by the
- * same signal, answer in milliseconds.
+ * same signal, answer in milliseconds on an idle host.
  */
-#define SIGNAL_GRACE_NS 500000000ull
+static uint64_t signal_grace_ns(void)
+{
+	const char *v = getenv("OMPI_MCA_odls_base_sigkill_timeout");
+	int s = v ? atoi(v) : 0;
+
+	return (s > 0 && s < 3600 ? (uint64_t)s : 1) * 500000000ull;
+}
 
 /* Rank 0: every other rank's outcome, in rank order, waited for while
  * the rank beats: a rank slower than rank 0 is waited for to its end. */
@@ -442,7 +449,7 @@ static void gather_all(const struct run *run, struct strbuf *failed)
 	/* Whichever rank's message comes first: one slow rank does not hold
 	 * up the others' transfers.  Each rank's own messages come in order. */
 	if (mpi_world.stop && atomic_load(mpi_world.stop) && !atomic_load(&mpi_world.stop_ours))
-		grace = t0 + SIGNAL_GRACE_NS;
+		grace = t0 + signal_grace_ns();
 	while (need > 0) {
 		in = grace ? mpi_wait_msg(MPI_ANY_SOURCE, MPI_ANY_TAG, &st, grace, NULL, NAP_GATE)
 			   : mpi_wait_alive(MPI_ANY_SOURCE, MPI_ANY_TAG, &st, awaited, NULL,
@@ -496,7 +503,7 @@ static void gather_all(const struct run *run, struct strbuf *failed)
 				rr->error = xasprintf(
 					"sent no result within %g s of the stop signal: "
 					"gone (mpirun stops every rank when one dies), or late",
-					(double)SIGNAL_GRACE_NS / 1e9);
+					(double)signal_grace_ns() / 1e9);
 			else if (lost[r])
 				rr->error = xasprintf(
 					"sent no result: its heartbeat stopped for %g s "
