@@ -85,10 +85,8 @@ def main():
                      "--filename_format=%s/d$rank/f.$hostname" % tmp, "--unlink=1"])
         m.rank_fails(tmp)
         # Every format's host rows, one per namespace (mpi_formats.py).
-        # A folder of its own: it makes d0..d3 (but d2) itself.
         mpi_formats.LAUNCH, mpi_formats.HOSTS = m.LAUNCH, m.HOSTS
-        os.mkdir(os.path.join(tmp, "formats"))
-        mpi_formats.formats(os.path.join(tmp, "formats"))
+        mpi_formats.formats(tmp)
         # A rank on the other host stopped, then killed (mpi_faults.py).
         mf.LAUNCH, mf.HOSTS = m.LAUNCH, m.HOSTS
         mf.stopped_and_killed(tmp)
