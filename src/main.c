@@ -457,6 +457,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	struct run run;
 	char *dump_path;
 	char *cause = NULL, *ranks_failed;
+	bool had_failed_ranks;
 	uint64_t t0;
 	unsigned i;
 	int status = 0, ret;
@@ -495,6 +496,7 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 	ret = run_jobs(plan, &stop, &watch, &run, &cause);
 	/* MPI: rank 0 sums every rank's results into run and names the failed. */
 	ret = mpi_run_end(ret, cause, &run, cli->per_rank, &ranks_failed);
+	had_failed_ranks = ranks_failed != NULL;
 	if (ranks_failed)
 		print_errors(ranks_failed);
 	free(dump_path);
@@ -511,8 +513,9 @@ static int run_and_report(const struct cli *cli, const struct sqlio *sq,
 		sysutil_snap_free(&su[0]);
 		for (i = 0; i < 3; i++)
 			strbuf_free(&es.agg_log[i]);
-		/* A signal ended a layout: 128 + it, as after a run it stopped. */
-		if (ret == -EINTR && stop)
+		/* A signal ended a layout: 128 + it, as after a run it stopped;
+		 * not when another rank's failure stopped it (MPI): that failed. */
+		if (ret == -EINTR && stop && !had_failed_ranks)
 			return 128 + (stop == TRIGGER_STOP ? SIGTERM : stop);
 		return exit_status_of(ret);
 	}

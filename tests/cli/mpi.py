@@ -246,7 +246,11 @@ def stonewall():
         done = {c["rank"]: c for c in doc["mpi"]["clocks"]}
         ios = {e["port"]: e["read"]["total_ios"] for e in doc["client_stats"]
                if e["jobname"] != "All clients"}
-        first = min(done, key=lambda r: done[r]["done_ns"])
+        # The first done of the ranks not stopped: a rank whose last I/O
+        # ended first (done_ns is its I/O's end) may still be joining its
+        # clones when the first to report stops it, and is then "stopped".
+        first = min((r for r in done if not done[r]["stopped"]),
+                    key=lambda r: done[r]["done_ns"], default=0)
         last = max(done, key=lambda r: done[r]["done_ns"])
         check(first != 0 and ios[first] == 100 and not done[first]["stopped"],
               "stonewall %s: a rank other than 0 done first with its 100 I/Os: %s %s" %
