@@ -488,6 +488,51 @@ static int open_chardev(const struct job_plan *jp, unsigned clone, struct run_fi
 	return job->direct ? check_direct(job, f, mem_align, cause) : 0;
 }
 
+/* As fio 3.33's setup_files: the folders of @path that do not exist yet
+ * are made (0700), each in turn from the first.  0, or -errno with
+ * @cause naming the folder that could not be made. */
+static int make_folders(const char *path, char **cause)
+{
+	char *p = xstrdup(path), *slash;
+	struct stat st;
+	int ret = 0;
+
+	for (slash = strchr(p + 1, '/'); slash && !ret; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (stat(p, &st) < 0 &&
+		    (errno != ENOENT || (mkdir(p, 0700) < 0 && errno != EEXIST))) {
+			ret = -errno;
+			*cause =
+				xasprintf("%s: making its folder %s: %s", path, p, strerror(errno));
+		}
+		*slash = '/';
+	}
+	free(p);
+	return ret;
+}
+
+/* fio 3.33 refuses a directory= that is not a folder (as it parses the
+ * option, exit 1): the folders made are only those of the file's name. */
+static int check_directory(const struct job *job, char **cause)
+{
+	struct stat st;
+	unsigned i;
+
+	for (i = 0; i < job->directory.n; i++) {
+		int err = stat(job->directory.v[i], &st) < 0 ? errno
+			  : S_ISDIR(st.st_mode)		     ? 0
+							     : ENOTDIR;
+
+		if (err) {
+			*cause = xasprintf("directory=%s: %s (it is not made: only the folders "
+					   "in a file's name are)",
+					   job->directory.v[i], strerror(err));
+			return -err;
+		}
+	}
+	return 0;
+}
+
 int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 	       const struct files_watch *fw, struct run_files *fs, char **cause)
 {
@@ -536,6 +581,13 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 			f->path = xstrdup(job->filename.v[i]);
 		plan_region(jp, clone, i, &f->start, &len);
 		f->nosync = !job->create_fsync;
+		if (!(engine_flags & ENGINE_F_NOFILES) && !job->read_only) {
+			ret = check_directory(job, cause);
+			if (!ret)
+				ret = make_folders(f->path, cause);
+			if (ret)
+				break;
+		}
 		if (!(engine_flags & ENGINE_F_NOFILES) &&
 		    (!job->allow_file_create || job->file_append)) {
 			char kind;

@@ -3,7 +3,8 @@
 # running the same job where it is installed: create_fsync (fsync calls
 # under strace), allow_file_create, file_append, create_only, opendir,
 # unique_filename, create_serialize (a later job set up after an earlier
-# one filled a 4 MiB tmpfs made here; root only), unlink_each_loop, lockfile (overlapping I/Os under strace).  One line per failure,
+# one filled a 4 MiB tmpfs made here; root only), unlink_each_loop, lockfile (overlapping I/Os under strace),
+# the folders of a file that do not exist made as fio makes them.  One line per failure,
 # then "fileopts: N passed, M failed".
 #
 # Environment (set by CTest): IOGAUGE_BIN.
@@ -232,9 +233,42 @@ def create_serialize(tmp):
                       "create_serialize=1: exit %d" % rc)
 
 
+def folders(tmp):
+    """A file named in folders that do not exist: each is made (0700), as
+    fio 3.33's setup_files makes them; a folder whose name a file has
+    cannot be made, and a directory= that does not exist is not made
+    (fio refuses it as it parses it): exit 1, nothing made."""
+    def made(tool):
+        d = fresh(tmp, "mk")
+        rc, jobs, err = run(tool, ["--name=m", "--filename=%s/a/b/f" % d, "--rw=write",
+                                   "--size=64k"], d)
+        modes = sorted((os.path.relpath(os.path.join(r, n), d),
+                        oct(os.stat(os.path.join(r, n)).st_mode & 0o777))
+                       for r, ds, fs in os.walk(d) for n in ds)
+        return rc, jobs and io(jobs[0]), modes
+    check(per_tool(made) == (0, {"write": (65536, 16)}, [("a", "0o700"), ("a/b", "0o700")]),
+          "folders made")
+
+    def blocked(tool):
+        d = fresh(tmp, "mkf")
+        open(os.path.join(d, "a"), "w").close()
+        rc, jobs, err = run(tool, ["--name=m", "--filename=%s/a/b/f" % d, "--rw=write",
+                                   "--size=64k"], d)
+        return rc, "Not a directory" in err, os.listdir(d)
+    check(per_tool(blocked) == (1, True, ["a"]), "folder blocked by a file")
+
+    def no_directory(tool):
+        d = fresh(tmp, "mkd")
+        rc, jobs, err = run(tool, ["--name=m", "--directory=%s/a/b" % d, "--rw=write",
+                                   "--size=64k"], d)
+        return rc, os.listdir(d)
+    check(per_tool(no_directory) == (1, []), "directory= missing")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-fileopts.")
     try:
+        folders(tmp)
         options(tmp)
         unlink_each_loop(tmp)
         lockfile(tmp)

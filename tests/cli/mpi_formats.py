@@ -331,11 +331,13 @@ def formats(tmp):
     st, out, err = mpirun(job_args(tmp) + ["--output-format=spreadsheet"])
     check(st == 0, "host-only run: exit %d: %s" % (st, err.strip()[-500:]))
     check_csv(out, False, "csv")
-    # Rank 2's folder missing: it never ran, so its host counts the others.
+    # Rank 2's folder cannot be made (a file has its name): it never ran,
+    # so its host counts the others.
     gone = os.path.join(tmp, "gone")
     for r in range(NP):
         if r != 2:
             os.makedirs(os.path.join(gone, "d%d" % r))
+    open(os.path.join(gone, "d2"), "w").close()
     st, out, err = mpirun(job_args(tmp)[:-1] + [
         "--filename_format=%s/d$rank/f.$jobnum.$clonenum" % gone, "--output-format=json"])
     # Exit 1, rank 2 named.  The report may be missing: when rank 2's
