@@ -206,7 +206,7 @@ static void lazy_done(struct worker *w, const struct io_req *req)
 
 /* ramp_time ends, as fio 3.33's, at the first I/O started or completed
  * once it has passed (@now), not at the moment it passes: the measured
- * time and the runtime start there.  A device that completes in bursts
+ * time and the runtime start there (under MPI the end stays agreed).  A device that completes in bursts
  * (blk-throttle: a slice's I/Os every 100 ms) is then not measured with
  * the idle gap before its first burst (86% of its cap here before, where
  * fio read 100%: bench/throttle.py). */
@@ -216,7 +216,8 @@ static void ramp_over(struct worker *w, struct loop *lp, uint64_t now)
 
 	lp->ramping = false;
 	lp->ramp_end = lp->t_measure = now;
-	if (w->job->runtime)
+	/* Under MPI the end stays the agreed moment: every rank ends at once. */
+	if (w->job->runtime && !w->t_from)
 		lp->deadline = now + w->job->runtime;
 	/* A rate's schedule starts again, lag or lead forgotten, as fio
 	 * resets its rate counters there. */
