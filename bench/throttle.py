@@ -47,7 +47,9 @@ blkio, no tmpfs or loop device).
 
 usage: bench/throttle.py [--pairs N] [--cap IOPS] [--depths 1,4,16]
                          [--runtimes 0.5,1,3] [--rate IOPS] [--gap S]
-                         [--markdown] [--iogauge BIN] [--fio BIN]
+                         [--markdown] [--smoke] [--iogauge BIN] [--fio BIN]
+(--smoke: one pair of 0.2 s runs at depth 1 and of the open loop, so that
+the harness cannot rot: CTest's bench_throttle_smoke.)
 (--depths= with nothing: the open loop alone; --gap: seconds idle before
 each run, 0 by default.)
 """
@@ -232,9 +234,14 @@ def main():
     ap.add_argument("--runtimes", type=floats, default=[0.5, 1, 3])
     ap.add_argument("--rate", type=int, default=2300)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--iogauge", default=os.path.join(HERE, "..", "build", "iogauge"))
     ap.add_argument("--fio", default=shutil.which("fio") or "fio")
     a = ap.parse_args()
+    if a.smoke:
+        # The harness alone (CTest's bench_throttle_smoke): one pair of
+        # 0.2 s runs at depth 1 and of the open loop.
+        a.pairs, a.depths, a.runtimes = 1, [1], [0.2]
     if a.pairs < 1 or a.cap < 1 or a.rate < 1 or a.gap < 0 or not a.runtimes:
         ap.error("--pairs, --cap, --rate, --gap and --runtimes must be positive")
     undo = []
