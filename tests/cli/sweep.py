@@ -368,11 +368,12 @@ def device_checks(dev, majmin, cg, prefix, tmp):
         iops = [p["iops"] for p in doc["points"]]
         # Under the cap a point reads at most its rate (a loaded machine
         # may fall short of it: 356 for 500 once) and the curve rises; at
-        # the cap it reads 2000 +-5% (1981-2032 in 8 sweeps); above it no
-        # more (1852-2032 in 8; a starved worker that polls for
+        # the cap it reads 2000 +-5% (1981-2032 in 11 sweeps); above it,
+        # its depth of 16 full, no more than a closed loop at depth 16
+        # (+20%: 1852-2048 in 11; a starved worker that polls for
         # completions read 1163 for 4000 once at load 15).
         check(iops[0] <= 1050 and iops[1] > 1.2 * iops[0] and 1900 <= iops[1] <= 2100 and
-              iops[2] <= 2100, "rate sweep: IOPS %s" % iops)
+              iops[2] <= 2400, "rate sweep: IOPS %s" % iops)
         knee = doc["knees"][0]["value"]
         check(knee == "2000", "rate sweep: knee at %s, want 2000: %s" %
               (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
