@@ -47,7 +47,13 @@ blkio, no tmpfs or loop device).
 
 usage: bench/throttle.py [--pairs N] [--cap IOPS] [--depths 1,4,16]
                          [--runtimes 0.5,1,3] [--rate IOPS] [--gap S]
-                         [--markdown] [--smoke] [--iogauge BIN] [--fio BIN]
+                         [--markdown] [--smoke] [--slowdev BIN]
+                         [--iogauge BIN] [--fio BIN]
+(--slowdev: the device is tests/slowdev.c's file under a loop device with
+direct I/O instead, 10 ms a read on 20 slots, 2000 IOPS, not throttled;
+depths 10, 20, 40, 80 unless --depths, no open loop.  "fio bw/4k" is
+fio's bandwidth in reads per second: fio's IOPS count the reads issued
+after the ramp, its bandwidth the reads completed.)
 (--smoke: one pair of 0.2 s runs at depth 1 and of the open loop, so that
 the harness cannot rot: CTest's bench_throttle_smoke.)
 (--depths= with nothing: the open loop alone; --gap: seconds idle before
@@ -90,26 +96,54 @@ def sh(argv):
     return p.stdout.strip()
 
 
-def make_device(cap, undo):
+def mount_slowdev(slowdev, mnt, undo):
+    """tests/slowdev.c's /img (10 ms a read on average, 20 slots) on @mnt."""
+    srv = subprocess.Popen([slowdev, mnt, "32", "10000", "20"], stderr=subprocess.DEVNULL)
+    RUNNING.append(srv)
+    img = os.path.join(mnt, "img")
+    end = time.monotonic() + 10
+    while not os.path.exists(img) and srv.poll() is None and time.monotonic() < end:
+        time.sleep(0.02)
+    if not os.path.exists(img):
+        srv.kill()
+        srv.wait()
+        RUNNING.remove(srv)
+        raise Unavailable("%s did not mount" % slowdev)
+
+    def down():
+        if subprocess.run(["umount", mnt]).returncode:
+            srv.kill()
+        srv.wait()
+        RUNNING.remove(srv)
+    undo.append(down)
+    return img
+
+
+def make_device(cap, undo, slowdev=None):
     """(loop device, MAJ:MIN, cgroup folder): 32 MiB over tmpfs, reads
-    capped at @cap/s for the processes in the cgroup.  Each step pushes its
-    undoing onto @undo."""
+    capped at @cap/s for the processes in the cgroup; or, with @slowdev,
+    over tests/slowdev.c's file with direct I/O, not capped (the cgroup
+    only counts).  Each step pushes its undoing onto @undo."""
     if os.geteuid() != 0:
         raise Unavailable("not root")
     if not os.path.isdir(BLKIO):
         raise Unavailable("no cgroup v1 blkio at %s" % BLKIO)
     mnt = tempfile.mkdtemp(prefix="iogauge-throttle-")
     undo.append(lambda: os.rmdir(mnt))
+    if slowdev:
+        img = mount_slowdev(slowdev, mnt, undo)
+    else:
+        try:
+            sh(["mount", "-t", "tmpfs", "-o", "size=40m", "iogauge-throttle", mnt])
+        except RunFailed as e:
+            raise Unavailable("no tmpfs: %s" % e)
+        undo.append(lambda: sh(["umount", mnt]))
+        img = os.path.join(mnt, "img")
+        with open(img, "wb") as f:
+            f.truncate(32 << 20)
     try:
-        sh(["mount", "-t", "tmpfs", "-o", "size=40m", "iogauge-throttle", mnt])
-    except RunFailed as e:
-        raise Unavailable("no tmpfs: %s" % e)
-    undo.append(lambda: sh(["umount", mnt]))
-    img = os.path.join(mnt, "img")
-    with open(img, "wb") as f:
-        f.truncate(32 << 20)
-    try:
-        dev = sh(["losetup", "-f", "--show", img])
+        dev = sh(["losetup", "-f", "--show"] + (["--direct-io=on", "-r"] if slowdev else []) +
+                 [img])
     except RunFailed as e:
         raise Unavailable("no loop device: %s" % e)
     undo.append(lambda: sh(["losetup", "-d", dev]))
@@ -118,7 +152,8 @@ def make_device(cap, undo):
     cg = os.path.join(BLKIO, "iogauge-throttle-%d" % os.getpid())
     os.mkdir(cg)
     undo.append(lambda: os.rmdir(cg))
-    put(os.path.join(cg, "blkio.throttle.read_iops_device"), "%s %d\n" % (majmin, cap))
+    if not slowdev:
+        put(os.path.join(cg, "blkio.throttle.read_iops_device"), "%s %d\n" % (majmin, cap))
     return dev, majmin, cg
 
 
@@ -158,6 +193,7 @@ def figures(doc, kernel, wall):
         raise RunFailed("%d jobs in the JSON, wanted 1" % len(doc["jobs"]))
     r = doc["jobs"][0]["read"]
     return {"iops": r["iops"], "ios": r["total_ios"], "kernel": kernel, "wall": wall,
+            "bw_ios": r["bw_bytes"] / 4096,
             "p99": r["clat_ns"].get("percentile", {}).get("99.000000", 0) / 1e6}
 
 
@@ -166,6 +202,8 @@ def cases(a):
     for rt in a.runtimes:
         for d in a.depths:
             out.append(("qd%d %gs" % (d, rt), ["--iodepth=%d" % d, "--runtime=%dms" % round(rt * 1000)], rt))
+        if a.slowdev:
+            continue  # over its capacity an open loop only queues
         out.append(("rate %d qd16 %gs" % (a.rate, rt),
                     ["--iodepth=16", "--rate_iops=%d" % a.rate, "--runtime=%dms" % round(rt * 1000)], rt))
     return out
@@ -200,12 +238,12 @@ def spread(vals, cap):
 
 def report(rows, a):
     head = ("case", "fio IOPS median [range] %cap", "iogauge IOPS median [range] %cap",
-            "ratio ig/fio", "kernel/s fio", "kernel/s ig")
+            "ratio ig/fio", "kernel/s fio", "kernel/s ig", "fio bw/4k")
     if a.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
     else:
-        print("%-18s %-28s %-28s %-12s %-12s %s" % head)
+        print("%-18s %-28s %-28s %-12s %-12s %-11s %s" % head)
     for name, rt, got in rows:
         f, g = got["fio"], got["iogauge"]
         ratio = statistics.median(y["iops"] / x["iops"] for x, y in zip(f, g) if x["iops"])
@@ -213,11 +251,12 @@ def report(rows, a):
         kf = statistics.median(x["kernel"] / (rt + 0.2) for x in f)
         kg = statistics.median(x["kernel"] / (rt + 0.2) for x in g)
         cells = (name, spread([x["iops"] for x in f], a.cap),
-                 spread([x["iops"] for x in g], a.cap), "%.3f" % ratio, "%.0f" % kf, "%.0f" % kg)
+                 spread([x["iops"] for x in g], a.cap), "%.3f" % ratio, "%.0f" % kf, "%.0f" % kg,
+                 "%.0f" % statistics.median(x["bw_ios"] for x in f))
         if a.markdown:
             print("| " + " | ".join(cells) + " |")
         else:
-            print("%-18s %-28s %-28s %-12s %-12s %s" % cells)
+            print("%-18s %-28s %-28s %-12s %-12s %-11s %s" % cells)
 
 
 def floats(s):
@@ -235,9 +274,12 @@ def main():
     ap.add_argument("--rate", type=int, default=2300)
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--slowdev", metavar="BIN")
     ap.add_argument("--iogauge", default=os.path.join(HERE, "..", "build", "iogauge"))
     ap.add_argument("--fio", default=shutil.which("fio") or "fio")
     a = ap.parse_args()
+    if a.slowdev and a.depths == [1, 4, 16]:
+        a.depths = [10, 20, 40, 80]
     if a.smoke:
         # The harness alone (CTest's bench_throttle_smoke): one pair of
         # 0.2 s runs at depth 1 and of the open loop.
@@ -254,9 +296,10 @@ def main():
     signal.signal(signal.SIGTERM, stop)
     status = 0
     try:
-        dev, majmin, cg = make_device(a.cap, undo)
-        print("# %s (%s), reads capped at %d/s; load %.1f; %d pairs; %.2f s idle before each run" %
-              (dev, majmin, a.cap, os.getloadavg()[0], a.pairs, a.gap), flush=True)
+        dev, majmin, cg = make_device(a.cap, undo, a.slowdev)
+        print("# %s (%s), %s; load %.1f; %d pairs; %.2f s idle before each run" %
+              (dev, majmin, "over slowdev (10 ms, 20 slots: 2000 IOPS)" if a.slowdev else
+               "reads capped at %d/s" % a.cap, os.getloadavg()[0], a.pairs, a.gap), flush=True)
         report(bench(a, dev, majmin, cg), a)
     except Unavailable as e:
         print("skip: %s" % e)
