@@ -20,6 +20,7 @@ struct loop {
 	uint64_t ios_left;  /* number_ios: I/Os still to issue; UINT64_MAX: no cap */
 	uint64_t deadline;  /* ns; UINT64_MAX: none */
 	uint64_t ramp_end;  /* ns; samples before it are discarded */
+	bool ramping;	    /* ramp_time not over: the first I/O at ramp_end ends it */
 	uint64_t t_measure; /* ns: start of the measured part */
 	unsigned inflight;
 	unsigned queued;     /* queued since the last commit, in w->pending */

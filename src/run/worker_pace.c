@@ -237,6 +237,7 @@ void loop_lat_target_step(struct worker *w, struct loop *lp)
 			stats_init(&w->stats);
 			worker_hists_prepare(w);
 			lp->ramp_end = lp->t_measure = now;
+			lp->ramping = false;
 			interval_start(&w->iv, &w->stats, w->iv.t0, now);
 			loop_publish(w, lp);
 		}

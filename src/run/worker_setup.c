@@ -549,6 +549,7 @@ void loop_init(struct worker *w, struct loop *lp, uint64_t now)
 			job->runtime ? w->t_from + job->ramp_time + job->runtime : UINT64_MAX;
 	}
 	lp->t_measure = lp->ramp_end;
+	lp->ramping = job->ramp_time > 0;
 	lp->now = now;
 	lp->batch = job->iodepth_batch_submit ? job->iodepth_batch_submit : w->eng.depth;
 	lp->low = job->iodepth_low && job->iodepth_low < w->eng.depth ? job->iodepth_low

@@ -9,18 +9,28 @@
 # when no rate meets a target; its closed-loop form walks the depths.
 # Part "device" (root, cgroup v1 blkio): a loop device over tmpfs
 # throttled to 2000 reads/s; a depth sweep reads 2000 IOPS at every depth
-# (saturated at depth 1: the knee is there); a rate_iops sweep rises with
+# (+-5% at depth 1: saturated there, the knee is there); a rate_iops sweep rises with
 # the rate and flattens at 2000, where the knee is found; with 32 MiB/s
 # as well, a bs sweep crosses over at 16k (2000 x 16k); slo's highest
 # rate with p99 <= 50 ms from the intended start is at most the cap
 # (+20%: see below), and a run at it that keeps its rate meets the target.
 #
-# blk-throttle dispatches from a timer and a kworker: on this kernel
-# (6.18, HZ=250) on a loaded machine (load 9 on 2 CPUs) it delivered
-# 86-102% of its cap in half-second runs whatever the depth (plain runs:
-# 1723-2030 for 2000; 1511 once at depth 16), so a flat point is 2000
-# -15%/+5% (-25% at depth 16), the knee's IOPS
-# margin is 20% (--knee-gain) and the crossover's bandwidth margin 50%
+# blk-throttle hands out a slice's budget (100 ms: 200 reads) at the
+# slice's start: a closed loop completes in bursts with idle gaps of ~95
+# ms between.  iogauge ended ramp_time by the clock, so its measured time
+# began in such a gap and read 80-104% of the cap in half-second runs
+# where fio 3.33 read 99-102% (fio ends the ramp at the first I/O after
+# it); iogauge does so too now, and read 98-103% (1958-2056) at depths 1,
+# 4 and 16 for 0.5, 1 and 3 s runs, fio beside it 99-102%
+# (bench/throttle.py).  In sweeps (points back to back) at loads 5-7,
+# depth 1 read 1979-2024 in 18 of 18 points: 2000 +-5% here.  Depth 16
+# read 2015-2046 in 14 of 18, and 1503, 1772, 2180 and 2353: a deep queue
+# waits on the throttle's kworker, which waits for a CPU, and a point that
+# starts within the last one's slice is credited its idle time (a
+# startdelay of 300 ms before each point did not remove them): 2000
+# -25%/+20% there (+5% before, when the ramp's idle gap pulled every
+# point down).  The knee's
+# IOPS margin is 20% (--knee-gain) and the crossover's bandwidth margin 50%
 # (--crossover-bw; an IOPS-bound step doubles the bandwidth), not the
 # defaults of 10%.
 #
@@ -343,10 +353,8 @@ def device_checks(dev, majmin, cg, prefix, tmp):
     if check(rc == 0, "depth sweep: exit %d: %s" % (rc, se)):
         doc = json.loads(so)
         iops = [p["iops"] for p in doc["points"]]
-        # Deep queues wait in the throttle for its kworker, which waits for
-        # a CPU on a loaded machine: 1511 at depth 16 once at load 15.
-        check(1700 <= iops[0] <= 2100 and 1500 <= iops[1] <= 2100,
-              "depth sweep: IOPS %s, want 2000" % iops)
+        check(1900 <= iops[0] <= 2100 and 1500 <= iops[1] <= 2400,
+              "depth sweep: IOPS %s, want 2000 +-5%% at depth 1, -25%%/+20%% at 16" % iops)
         knee = doc["knees"][0]["value"]
         check(knee == "1", "depth sweep: knee at %s, want iodepth=1 (flat from there): %s" %
               (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
@@ -360,10 +368,12 @@ def device_checks(dev, majmin, cg, prefix, tmp):
         iops = [p["iops"] for p in doc["points"]]
         # Under the cap a point reads at most its rate (a loaded machine
         # may fall short of it: 356 for 500 once) and the curve rises; at
-        # the cap it reads 2000; above it no more (a starved worker that
-        # polls for completions read 1163 for 4000 once at load 15).
-        check(iops[0] <= 1050 and iops[1] > 1.2 * iops[0] and 1700 <= iops[1] <= 2100 and
-              iops[2] <= 2100, "rate sweep: IOPS %s" % iops)
+        # the cap it reads 2000 +-5% (1981-2032 in 11 sweeps); above it,
+        # its depth of 16 full, no more than a closed loop at depth 16
+        # (+20%: 1852-2048 in 11; a starved worker that polls for
+        # completions read 1163 for 4000 once at load 15).
+        check(iops[0] <= 1050 and iops[1] > 1.2 * iops[0] and 1900 <= iops[1] <= 2100 and
+              iops[2] <= 2400, "rate sweep: IOPS %s" % iops)
         knee = doc["knees"][0]["value"]
         check(knee == "2000", "rate sweep: knee at %s, want 2000: %s" %
               (knee, [(p["iops"], p["p99_ns"]) for p in doc["points"]]))
@@ -400,12 +410,16 @@ def device_checks(dev, majmin, cg, prefix, tmp):
     # slo: the highest rate with p99 <= 50 ms from each I/O's intended
     # start, searched up to 3000 (which the device cannot keep): at most
     # the cap, then a run of our own at the answer meets the target.  The
-    # cap an evenly paced open loop sees is 2000 +20% here: blk-throttle
-    # rounds its budget to jiffies (4 ms) and 100 ms slices, and runs of
-    # 0.7 s kept 2151/s and 2300/s (a closed loop at depth 16 gets about
-    # 2000).  Tighter targets are not stable on this loaded machine: the
-    # throttle gave p99s of 7 to 150 ms at rates from 500 to 2000, not
-    # rising with the rate.
+    # cap an evenly paced open loop sees is 2000 +20% here: a new slice
+    # starts with a slice's budget, and an idle gap shorter than a slice's
+    # life is credited too, so an open loop at 2300/s passes the cap in
+    # about a third of half-second runs, fio 3.33's as well (2253-2295 of
+    # 2300, iogauge 2334; the cgroup's own count agrees: 1566 reads in 0.7
+    # s, not 1400: bench/throttle.py); a closed loop gets 2000 +-5%.
+    # Tighter targets are not stable on a loaded machine: the throttle
+    # gave p99s of 7 to 150 ms at rates from 500 to 2000, not rising with
+    # the rate.  tests/cli/sweep_service.py has a device with a service
+    # time, where the answer is below the cap.
     for attempt in (1, 2):
         rc, so, se = capture(prefix + [BIN, "slo", job, "--target=p99<=50ms", "--min-rate=200",
                                        "--max-rate=3000", "--repeat=2", "--tolerance=20",
