@@ -223,7 +223,9 @@ static void ramp_over(struct worker *w, struct loop *lp, uint64_t now)
 	 * resets its rate counters there. */
 	for (d = 0; d < DDIR_COUNT; d++)
 		lp->rate.due[d] = now;
-	interval_start(&w->iv, &w->stats, w->iv.t0, now);
+	/* The logs' times count from here too: fio 3.33 resets its epoch as
+	 * its ramp ends (reset_all_stats), so its first entry is at 0. */
+	interval_start(&w->iv, &w->stats, now, now);
 }
 
 static void complete(struct worker *w, struct loop *lp, struct io_req *req, uint64_t now)

@@ -119,7 +119,9 @@ def keep_output(tmp):
     with open(keep, "w") as f:
         f.write("keep\n")
     os.chmod(keep, 0o640)
-    # Set-up fails (a run-time failure, 1; bad input, 2): keep.txt as it was.
+    # Set-up fails (a run-time failure, 1: a file where a folder would be
+    # made; bad input, 2): keep.txt as it was.
+    open(os.path.join(d, "no"), "w").close()
     for want, args in ((1, ["--name=w", "--filename=" + os.path.join(d, "no", "d.dat"),
                             "--size=1m", "--rw=write"]),
                        (2, ["--name=r", "--filename=" + os.path.join(d, "absent.dat"),
@@ -295,8 +297,9 @@ def error_classes(tmp):
                                  "--create_on_open=1"], "does not run it yet"),
         ("does not fit in the file", ["--name=r", "--filename=" + lay, "--rw=read",
                                       "--offset=1m"], "does not fit in the file"),
-        ("cannot be created, opened", ["--name=w", "--filename=" + os.path.join(d, "no", "x"),
-                                       "--size=1m", "--rw=write"], os.strerror(2)),
+        # A file where its folder would be made (a missing folder is made).
+        ("cannot be created, opened", ["--name=w", "--filename=" + os.path.join(lay, "x"),
+                                       "--size=1m", "--rw=write"], os.strerror(20)),
     ]
     noring = os.environ.get("IOGAUGE_NORING")
     for marker, args, msg in cases:
