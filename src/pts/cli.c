@@ -128,7 +128,9 @@ static int mixes_parse(const char *v, struct pts_plan *p)
 		unsigned r, w;
 		int end = 0;
 
-		if (sscanf(item, "%u/%u%n", &r, &w, &end) != 2 || item[end] || r + w != 100)
+		/* Digits only: %u takes "-1" and wraps 4294967295/101 to 100. */
+		if (strspn(item, "0123456789/") != strlen(item) ||
+		    sscanf(item, "%3u/%3u%n", &r, &w, &end) != 2 || item[end] || r + w != 100)
 			ret = bad("--mixes=%s: '%s' is not a read/write mix such as 65/35", v,
 				  item);
 		else if (p->nmixes == ARRAY_SIZE(p->mixes))
@@ -324,7 +326,7 @@ static int device_check(struct opts *o, struct pts_plan *p)
 {
 	struct stat st;
 	char *cause = NULL, *cut;
-	int fd, lbs = 0;
+	int fd, lbs = 0, ro = 0;
 	unsigned i, n;
 
 	if (stat(o->device, &st))
@@ -347,14 +349,24 @@ static int device_check(struct opts *o, struct pts_plan *p)
 		free(cause);
 		return -EINVAL;
 	}
+	if (pts_device_whole("/sys", o->device, st.st_rdev, &cause)) {
+		fprintf(stderr, "iogauge pts: %s\n", cause);
+		free(cause);
+		return -EINVAL;
+	}
 	fd = open(o->device, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return bad("%s: %s", o->device, strerror(errno));
-	if (ioctl(fd, BLKGETSIZE64, &p->capacity) || ioctl(fd, BLKSSZGET, &lbs)) {
+	if (ioctl(fd, BLKGETSIZE64, &p->capacity) || ioctl(fd, BLKSSZGET, &lbs) ||
+	    ioctl(fd, BLKROGET, &ro)) {
 		close(fd);
 		return bad("%s: its size: %s", o->device, strerror(errno));
 	}
 	close(fd);
+	if (ro)
+		return bad("%s: read-only (blockdev --getro): PTS writes every byte of it; "
+			   "nothing was written",
+			   o->device);
 	p->lbs = lbs > 0 ? (unsigned)lbs : 512;
 	if (p->capacity < 2u << 20)
 		return bad("%s: %s: smaller than 2 MiB", o->device, "too small for PTS");

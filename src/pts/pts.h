@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "util/util.h"
 
@@ -166,6 +167,9 @@ void pts_latency_json(const struct pts_plan *p, const struct pts_result *r, stru
 int pts_plot_write(const struct pts_plan *p, const struct pts_result *r, const char *dir,
 		   char **cause);
 
+/* Refuses a partition, or a device anything is built on (sysfs at @sys:
+ * "/sys"), that devsafe.c passed: 0, or -EINVAL with *cause (whole.c). */
+int pts_device_whole(const char *sys, const char *path, dev_t rdev, char **cause);
 int pts_main(int argc, char **argv);
 
 #endif

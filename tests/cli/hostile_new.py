@@ -25,9 +25,15 @@
 # crash's SIGTERM (it waited 29 s for 'sleep 30'): its group is killed;
 # the witness refuses a hello whose region the checker cannot check (it
 # logged bs=1 or verify=nonsense, a log useless after the power cut).
+# Round 5 (pts, on loop devices over its own tmpfs, as root): pts refuses
+# a partition, a disk whose kernel partitions outlived its table, a device
+# under a stacked loop device, a read-only device and a --mixes that wraps
+# (each ran, or failed after writing); killed with SIGKILL, pts, sweep and
+# slo leave no child running.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -349,6 +355,129 @@ def filename_is_dir(tmp):
           "act on a folder: exit %d, %r" % (rc, err[-300:]))
 
 
+def digest(path):
+    import hashlib
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def pts_run(dev, *args, timeout=20):
+    return run(["pts", "iops", dev, "--destroy-data", "--cell-time=0.05", "--max-rounds=1",
+                "--precondition-loops=0", "--bs=4k"] + list(args), timeout=timeout)
+
+
+def loop_on(target, *flags):
+    """A loop device over @target: the highest free one (the first ones are
+    the likeliest to be another test's), else a new one; or None."""
+    import re
+    nums = sorted((int(m.group(1)) for m in (re.fullmatch(r"loop(\d+)", e)
+                                               for e in os.listdir("/dev")) if m), reverse=True)
+    for n in nums:
+        if os.path.exists("/sys/block/loop%d/loop" % n):
+            continue
+        r = subprocess.run(["losetup"] + list(flags) + ["/dev/loop%d" % n, target],
+                           capture_output=True, text=True)
+        if r.returncode == 0:
+            return "/dev/loop%d" % n
+    # All taken: losetup -f makes a new one.
+    r = subprocess.run(["losetup", "-f", "--show"] + list(flags) + [target],
+                       capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+def pts_not_whole(tmp, a, c):
+    """pts refuses what devsafe.c passes but is no whole, unused device:
+    a partition (it ran on loopNp1 while loopNp2 was mounted), a disk
+    whose table is wiped while the kernel still has its partitions, a
+    device with a loop device stacked on it (its data was destroyed), a
+    read-only device (exit 1 at the first write, the purge's EPERM called
+    'no discard'), and a --mixes that wraps (4294967295/101 and -1/101 were
+    read as 100%, and failed in the child after the device was written).
+    Each: exit 2, named, the device unchanged."""
+    subprocess.run(["sfdisk", "-q", c], input="label: dos\n,2M\n,\n", text=True,
+                   capture_output=True)
+    # This kernel's re-read leaves them out: partx adds them (BLKPG).
+    subprocess.run(["partx", "-a", c], capture_output=True)
+    sysdir = "/sys/class/block/%s" % os.path.basename(c)
+    parts = sorted(e for e in os.listdir(sysdir) if os.path.exists(os.path.join(sysdir, e,
+                                                                                "partition")))
+    check(len(parts) == 2, "losetup -P and sfdisk made 2 partitions: %r" % parts)
+    if len(parts) != 2:
+        return
+    # No udev here: the partition's node is made in our own tmpfs.
+    with open(os.path.join(sysdir, parts[0], "dev")) as f:
+        ma, mi = (int(x) for x in f.read().split(":"))
+    node = os.path.join(tmp, "part 1")
+    os.mknod(node, 0o600 | 0o060000, os.makedev(ma, mi))
+    before = digest(c)
+    rc, out, err = pts_run(node)
+    check(rc == 2 and "%s is a partition of /dev/%s: PTS runs only on a whole device; nothing "
+          "was written" % (node, os.path.basename(c)) in err and not out,
+          "pts on a partition: exit %d, %r" % (rc, err))
+    # The table's signature zeroed: the kernel keeps the partitions.
+    with open(c, "r+b") as f:
+        f.seek(510)
+        f.write(b"\0\0")
+    before = digest(c)
+    rc, out, err = pts_run(c)
+    check(rc == 2 and any("%s is in use: /dev/%s is a partition of %s" % (c, e, c) in err
+                          for e in parts),
+          "pts on a disk with partitions and no table: exit %d, %r" % (rc, err))
+    check(digest(c) == before, "the partitioned device is unchanged")
+    os.unlink(node)
+    # A loop device stacked on A.
+    up = loop_on(a)
+    before = digest(a)
+    rc, out, err = pts_run(a)
+    if up:
+        subprocess.run(["losetup", "-d", up])
+    check(rc == 2 and "%s is in use: %s is a loop device on %s from byte 0" % (a, up, a) in err,
+          "pts under a stacked loop device: exit %d, %r" % (rc, err))
+    subprocess.run(["blockdev", "--setro", a])
+    rc, out, err = pts_run(a)
+    subprocess.run(["blockdev", "--setrw", a])
+    check(rc == 2 and "%s: read-only (blockdev --getro)" % a in err,
+          "pts on a read-only device: exit %d, %r" % (rc, err))
+    for mixes in ("0/100,4294967295/101", "-1/101", "0/100,+0/+100"):
+        rc, out, err = pts_run(a, "--mixes=" + mixes)
+        check(rc == 2 and "--mixes=%s: '%s' is not a read/write mix" % (mixes, mixes.split(",")[-1])
+              in err, "pts --mixes=%s: exit %d, %r" % (mixes, rc, err))
+    check(digest(a) == before, "the refusals left the device unchanged")
+
+
+def pts_devices(tmp):
+    """Loop devices over our own tmpfs (root only); removed at the end."""
+    if os.geteuid() != 0 or not shutil.which("losetup") or not shutil.which("sfdisk") \
+            or not shutil.which("partx"):
+        print("skip: pts devices: not root, or no losetup/sfdisk/partx")
+        return
+    mnt = os.path.join(tmp, "devs")
+    os.mkdir(mnt)
+    with tmpfs(mnt, "40m", "iogauge-hostile") as ok:
+        if ok:
+            pts_on_loops(mnt)
+        else:
+            print("skip: pts devices: no tmpfs")
+
+
+def pts_on_loops(mnt):
+    loops = []
+    try:
+        for name in ("a", "c"):
+            with open(os.path.join(mnt, name), "wb") as f:
+                f.truncate(8 << 20)
+        loops.append(loop_on(os.path.join(mnt, "a")))
+        loops.append(loop_on(os.path.join(mnt, "c"), "-P"))
+        if None in loops:
+            print("skip: pts devices: no loop device")
+            return
+        pts_not_whole(mnt, loops[0], loops[1])
+    finally:
+        for dev in loops:
+            if dev:
+                subprocess.run(["losetup", "-d", dev])
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
@@ -365,6 +494,7 @@ def main():
         crash_trigger_hangs(tmp)
         witness_uncheckable_hello(tmp)
         filename_is_dir(tmp)
+        pts_devices(tmp)
     finish("hostile_new")
 
 
