@@ -445,6 +445,50 @@ def pts_not_whole(tmp, a, c):
     check(digest(a) == before, "the refusals left the device unchanged")
 
 
+def orphans(marker):
+    """Processes whose command line holds @marker."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def killed_outright(tmp, a):
+    """pts, sweep and slo killed with SIGKILL leave no child running: a
+    pts cell's child wrote on the device for its minute, a sweep's point
+    ran to its end (PR_SET_PDEATHSIG now ends it as a SIGTERM)."""
+    import signal
+    import time
+    job = os.path.join(tmp, "orphan.fio")
+    with open(job, "w") as f:
+        f.write("[orphan-marker]\nfilename=%s/orphan.dat\nsize=1m\nrw=randread\n"
+                "ioengine=psync\nruntime=20s\ntime_based=1\n" % tmp)
+    for argv, marker in (
+            (["pts", "iops", a, "--destroy-data", "--precondition-loops=0"], "pts-cell"),
+            (["sweep", job, "--iodepth=1,2"], job),
+            (["slo", job, "--target=p99<=50ms"], job)):
+        p = subprocess.Popen([BIN] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if [x for x in orphans(marker) if x != str(p.pid)]:
+                break
+            time.sleep(0.02)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        for _ in range(50):
+            left = [x for x in orphans(marker) if x != str(p.pid)]
+            if not left:
+                break
+            time.sleep(0.02)
+        for pid in left:
+            os.kill(int(pid), signal.SIGKILL)
+        check(not left, "%s killed with SIGKILL: its child left running %r" % (argv[0], left))
+
+
 def pts_devices(tmp):
     """Loop devices over our own tmpfs (root only); removed at the end."""
     if os.geteuid() != 0 or not shutil.which("losetup") or not shutil.which("sfdisk") \
@@ -472,6 +516,7 @@ def pts_on_loops(mnt):
             print("skip: pts devices: no loop device")
             return
         pts_not_whole(mnt, loops[0], loops[1])
+        killed_outright(mnt, loops[0])
     finally:
         for dev in loops:
             if dev:
