@@ -225,6 +225,11 @@ static int opts_parse(struct opts *o, struct pts_plan *p, int argc, char **argv)
 			r = uint_flag("--iodepth", v, 1, 65536, &p->iodepth);
 		} else if ((v = util_flag_value(a, "--ioengine"))) {
 			p->ioengine = v;
+			if (pts_engine_check(v, &cause)) {
+				r = bad("%s", cause);
+				free(cause);
+				cause = NULL;
+			}
 		} else if ((v = util_flag_value(a, "--mixes"))) {
 			r = mixes_parse(v, p);
 			o->mixes_given = true;

@@ -170,6 +170,9 @@ int pts_plot_write(const struct pts_plan *p, const struct pts_result *r, const c
 /* Refuses a partition, or a device anything is built on (sysfs at @sys:
  * "/sys"), that devsafe.c passed: 0, or -EINVAL with *cause (whole.c). */
 int pts_device_whole(const char *sys, const char *path, dev_t rdev, char **cause);
+/* 0 when engine @name reads and writes blocks and is built, else
+ * -EINVAL with *cause (engine.c). */
+int pts_engine_check(const char *name, char **cause);
 int pts_main(int argc, char **argv);
 
 #endif

@@ -27,9 +27,9 @@
 # logged bs=1 or verify=nonsense, a log useless after the power cut).
 # Round 5 (pts, on loop devices over its own tmpfs, as root): pts refuses
 # a partition, a disk whose kernel partitions outlived its table, a device
-# under a stacked loop device, a read-only device and a --mixes that wraps
-# (each ran, or failed after writing); killed with SIGKILL, pts, sweep and
-# slo leave no child running.
+# under a stacked loop device, a read-only device, a --mixes that wraps and
+# an --ioengine that moves no blocks (each ran, or failed after writing);
+# killed with SIGKILL, pts, sweep and slo leave no child running.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -438,6 +438,16 @@ def pts_not_whole(tmp, a, c):
     subprocess.run(["blockdev", "--setrw", a])
     check(rc == 2 and "%s: read-only (blockdev --getro)" % a in err,
           "pts on a read-only device: exit %d, %r" % (rc, err))
+    # An engine that moves no blocks, or the page cache's: the child
+    # refused null only after the purge had discarded the device (exit 1),
+    # and filecreate and mmap 'measured' a million IOPS.
+    for engine, want in (("null", "PTS reads and writes the device's blocks"),
+                         ("filecreate", "PTS reads and writes the device's blocks"),
+                         ("nonsense", "PTS reads and writes the device's blocks"),
+                         ("mmap", "always goes through the page cache")):
+        rc, out, err = pts_run(a, "--ioengine=" + engine)
+        check(rc == 2 and "--ioengine=%s: %s" % (engine, want) in err and not out,
+              "pts --ioengine=%s: exit %d, %r" % (engine, rc, err[-300:]))
     for mixes in ("0/100,4294967295/101", "-1/101", "0/100,+0/+100"):
         rc, out, err = pts_run(a, "--mixes=" + mixes)
         check(rc == 2 and "--mixes=%s: '%s' is not a read/write mix" % (mixes, mixes.split(",")[-1])
