@@ -29,7 +29,9 @@
 # a partition, a disk whose kernel partitions outlived its table, a device
 # under a stacked loop device, a read-only device, a --mixes that wraps and
 # an --ioengine that moves no blocks (each ran, or failed after writing);
-# killed with SIGKILL, pts, sweep and slo leave no child running.
+# killed with SIGKILL, pts, sweep and slo leave no child running.  sweep
+# refuses a --set of an axis and slo one of rate_iops or percentile_list
+# (each set it over the user's, unsaid).
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -285,6 +287,27 @@ def sweep_alias_axes(job):
         want = "%s: the same option as %s, given twice" % (b.split("=")[0], a.split("=")[0])
         check(rc == 2 and want in err and not out and "(1/" not in err,
               "sweep %s %s: exit %d, %r" % (a, b, rc, err))
+
+
+def set_over_own(job):
+    """A --set of what the command sets itself at each run: exit 2 naming
+    both, nothing run.  sweep --bs=4k,8k --set bs=1k measured 4k and 8k
+    and dropped the 1k unsaid; slo --set rate_iops=5 capped its capacity
+    run at 5 IOPS, then searched rates over it; --set percentile_list was
+    dropped for the targets'."""
+    for argv, want in (
+            (["sweep", job, "--bs=4k,8k", "--set", "bs=1k"],
+             "--set bs=1k: --bs is an axis of this sweep"),
+            (["sweep", job, "--bs=4k,8k", "--set=blocksize=1k"],
+             "--set blocksize=1k: --bs is an axis of this sweep"),
+            (["slo", job, "--target=p99<=1ms", "--set", "rate_iops=5"],
+             "--set rate_iops=5: slo sets rate_iops itself"),
+            (["slo", job, "--target=p99<=1ms", "--set", "percentile_list=99"],
+             "--set percentile_list=99: slo sets percentile_list itself")):
+        rc, out, err = run(argv)
+        check(rc == 2 and want in err and not out and "(1/" not in err
+              and "the job as written" not in err,
+              "%s: exit %d, %r" % (" ".join(argv[2:]), rc, err))
 
 
 def crash_trigger_hangs(tmp):
@@ -546,6 +569,7 @@ def main():
         output_is_input(tmp, report, write_job(tmp))
         crash_huge_header(tmp)
         sweep_alias_axes(write_job(tmp))
+        set_over_own(write_job(tmp))
         crash_trigger_hangs(tmp)
         witness_uncheckable_hello(tmp)
         filename_is_dir(tmp)
