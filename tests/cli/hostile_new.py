@@ -31,7 +31,8 @@
 # an --ioengine that moves no blocks (each ran, or failed after writing);
 # killed with SIGKILL, pts, sweep and slo leave no child running.  sweep
 # refuses a --set of an axis and slo one of rate_iops or percentile_list
-# (each set it over the user's, unsaid).
+# (each set it over the user's, unsaid).  crash says 'nothing checked' when
+# no write was acknowledged (it said 'ok').
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -310,6 +311,22 @@ def set_over_own(job):
               "%s: exit %d, %r" % (" ".join(argv[2:]), rc, err))
 
 
+def crash_nothing_acked(tmp):
+    """A round killed before the writer's first acknowledgement
+    (runtime=1ns) is not a pass: 'ok: every acknowledged write survived'
+    was printed over 0 acknowledged writes.  Up to 8 tries, until one
+    acknowledges nothing (about 1 in 3 here)."""
+    for _ in range(8):
+        rc, out, err = run(["crash", "--name=c", "--filename=%s/nothing.dat" % tmp, "--size=64k",
+                            "--bs=4k", "--rw=write", "--rounds=1", "--runtime=1ns"])
+        if "total: 0 acked" in out:
+            check(rc == 0 and "nothing checked: no write was acknowledged" in out
+                  and "ok:" not in out, "crash runtime=1ns, 0 acked: exit %d, %r" % (rc, out))
+            return
+        check(rc == 0 and "ok: every acknowledged write survived" in out,
+              "crash runtime=1ns: exit %d, %r" % (rc, out[-300:]))
+
+
 def crash_trigger_hangs(tmp):
     """SIGTERM while --trigger='sleep 31.5' runs: exit 143 within 2 s (the
     bar is half a second; the margin is for a loaded machine), the round
@@ -571,6 +588,7 @@ def main():
         sweep_alias_axes(write_job(tmp))
         set_over_own(write_job(tmp))
         crash_trigger_hangs(tmp)
+        crash_nothing_acked(tmp)
         witness_uncheckable_hello(tmp)
         filename_is_dir(tmp)
         pts_devices(tmp)
