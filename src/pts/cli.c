@@ -400,6 +400,11 @@ static int device_check(struct opts *o, struct pts_plan *p)
 		return bad("%s: PTS destroys every byte on it (purge, preconditioning, random "
 			   "writes): give --destroy-data to run; nothing was written",
 			   o->device);
+	p->hold_fd = open(o->device, O_RDWR | O_EXCL | O_CLOEXEC);
+	if (p->hold_fd < 0)
+		return bad("%s: %s (an O_EXCL open: a mount or another program, a second pts, "
+			   "took it); nothing was written",
+			   o->device, strerror(errno));
 	return 0;
 }
 
@@ -415,7 +420,8 @@ static void free_result(struct pts_result *r)
 
 int pts_main(int argc, char **argv)
 {
-	struct pts_plan p = { .cell_ns = 60000000000ull,
+	struct pts_plan p = { .hold_fd = -1,
+			      .cell_ns = 60000000000ull,
 			      .max_rounds = 25,
 			      .precondition_loops = 2,
 			      .iodepth = 0,
@@ -451,6 +457,8 @@ int pts_main(int argc, char **argv)
 	}
 	if (ret) {
 		output_abandon(&dest);
+		if (p.hold_fd >= 0)
+			close(p.hold_fd);
 		return 2;
 	}
 	ret = pts_run(&p, &r, &cause);
@@ -482,5 +490,6 @@ int pts_main(int argc, char **argv)
 	}
 	strbuf_free(&out);
 	free_result(&r);
+	close(p.hold_fd);
 	return status;
 }

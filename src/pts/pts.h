@@ -53,6 +53,9 @@ const char *pts_test_name(enum pts_test t);
 struct pts_plan {
 	enum pts_test test;
 	const char *device;
+	/* The device opened O_EXCL from its check to the run's end, so that
+	 * nothing mounts or claims it (nor a second pts) meanwhile; -1: none. */
+	int hold_fd;
 	uint64_t capacity;  /* bytes */
 	unsigned lbs;	    /* the logical block size, bytes */
 	unsigned mixes[16]; /* read percent, in the order they run */

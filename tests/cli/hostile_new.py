@@ -29,7 +29,8 @@
 # a partition, a disk whose kernel partitions outlived its table, a device
 # under a stacked loop device, a read-only device, a --mixes that wraps and
 # an --ioengine that moves no blocks (each ran, or failed after writing);
-# killed with SIGKILL, pts, sweep and slo leave no child running.  sweep
+# a second pts on a device in use (pts now holds it O_EXCL); killed with
+# SIGKILL, pts, sweep and slo leave no child running.  sweep
 # refuses a --set of an axis and slo one of rate_iops or percentile_list
 # (each set it over the user's, unsaid).  crash says 'nothing checked' when
 # no write was acknowledged (it said 'ok').
@@ -539,6 +540,27 @@ def killed_outright(tmp, a):
         check(not left, "%s killed with SIGKILL: its child left running %r" % (argv[0], left))
 
 
+def pts_held(a):
+    """pts holds its device O_EXCL for the whole run: a second pts on it
+    is refused (exit 2, untouched) while the first runs on.  Both ran,
+    each measuring the other's I/O with its own."""
+    import time
+    first = subprocess.Popen([BIN, "pts", "iops", a, "--destroy-data", "--cell-time=1",
+                              "--max-rounds=1", "--precondition-loops=0", "--bs=4k",
+                              "--mixes=0/100"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    for _ in range(200):
+        if orphans("pts-cell"):
+            break
+        time.sleep(0.01)
+    rc, out, err = pts_run(a)
+    check(rc == 2 and "%s is open exclusively by something else" % a in err and not out,
+          "a second pts on a device in use: exit %d, %r" % (rc, err))
+    fout, ferr = first.communicate(timeout=20)
+    check(first.returncode == 0 and "round 1: tracked" in ferr,
+          "the first pts ran on: exit %d, %r" % (first.returncode, ferr[-300:]))
+
+
 def pts_devices(tmp):
     """Loop devices over our own tmpfs (root only); removed at the end."""
     if os.geteuid() != 0 or not shutil.which("losetup") or not shutil.which("sfdisk") \
@@ -567,6 +589,7 @@ def pts_on_loops(mnt):
             return
         pts_not_whole(mnt, loops[0], loops[1])
         killed_outright(mnt, loops[0])
+        pts_held(loops[0])
     finally:
         for dev in loops:
             if dev:
