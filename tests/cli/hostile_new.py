@@ -33,7 +33,8 @@
 # SIGKILL, pts, sweep and slo leave no child running.  sweep
 # refuses a --set of an axis and slo one of rate_iops or percentile_list
 # (each set it over the user's, unsaid).  crash says 'nothing checked' when
-# no write was acknowledged (it said 'ok').
+# no write was acknowledged (it said 'ok'); act's --test-duration past
+# 2^62 ns names the flag.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
@@ -328,6 +329,24 @@ def crash_nothing_acked(tmp):
               "crash runtime=1ns: exit %d, %r" % (rc, out[-300:]))
 
 
+def act_duration_limit(tmp):
+    """--test-duration past runtime='s 2^62 ns names the flag (exit 2); it
+    blamed the profile's job line ('--profile=act:7: runtime').  The
+    largest (4611686018 s, 147 slices of a year) parses."""
+    dev = os.path.join(tmp, "act.dat")
+    with open(dev, "wb") as f:
+        f.truncate(1 << 20)
+    base = ["--profile=act", "--device-names=" + dev, "--slice-duration=31536000",
+            "--parse-only"]
+    for secs in ("4611686019", "18446744073"):
+        rc, out, err = run(base + ["--test-duration=" + secs])
+        check(rc == 2 and "--test-duration=%s: a whole number of seconds from 1 to 4611686018"
+              % secs in err and "runtime" not in err.split("expected")[0],
+              "act --test-duration=%s: exit %d, %r" % (secs, rc, err[-300:]))
+    rc, out, err = run(base + ["--test-duration=4611686018"])
+    check(rc == 0, "act --test-duration=4611686018: exit %d, %r" % (rc, err[-300:]))
+
+
 def crash_trigger_hangs(tmp):
     """SIGTERM while --trigger='sleep 31.5' runs: exit 143 within 2 s (the
     bar is half a second; the margin is for a loaded machine), the round
@@ -612,6 +631,7 @@ def main():
         set_over_own(write_job(tmp))
         crash_trigger_hangs(tmp)
         crash_nothing_acked(tmp)
+        act_duration_limit(tmp)
         witness_uncheckable_hello(tmp)
         filename_is_dir(tmp)
         pts_devices(tmp)
