@@ -432,6 +432,7 @@ int pts_main(int argc, char **argv)
 	struct pts_result r = { 0 };
 	struct opts o = { 0 };
 	struct strbuf out = { 0 };
+	struct stat pst;
 	char *cause = NULL;
 	int ret, status = 0;
 
@@ -449,6 +450,9 @@ int pts_main(int argc, char **argv)
 	p.device = o.device;
 	if (!ret && o.plot && mkdir(o.plot, 0777) && errno != EEXIST)
 		ret = bad("--plot=%s: %s", o.plot, strerror(errno));
+	/* A file there failed the plots after the whole run (exit 1). */
+	if (!ret && o.plot && (stat(o.plot, &pst) || !S_ISDIR(pst.st_mode)))
+		ret = bad("--plot=%s: not a folder; nothing was written", o.plot);
 	if (!ret && output_open(&dest, o.output, &cause)) {
 		fprintf(stderr, "iogauge pts: %s\n", cause);
 		free(cause);

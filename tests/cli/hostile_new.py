@@ -28,7 +28,8 @@
 # Round 5 (pts, on loop devices over its own tmpfs, as root): pts refuses
 # a partition, a disk whose kernel partitions outlived its table, a device
 # under a stacked loop device, a read-only device, a --mixes that wraps and
-# an --ioengine that moves no blocks (each ran, or failed after writing);
+# an --ioengine that moves no blocks, a --plot that is a file (each ran,
+# or failed after writing);
 # a second pts on a device in use (pts now holds it O_EXCL); killed with
 # SIGKILL, pts, sweep and slo leave no child running.  sweep
 # refuses a --set of an axis and slo one of rate_iops or percentile_list
@@ -512,6 +513,15 @@ def pts_not_whole(tmp, a, c):
         rc, out, err = pts_run(a, "--mixes=" + mixes)
         check(rc == 2 and "--mixes=%s: '%s' is not a read/write mix" % (mixes, mixes.split(",")[-1])
               in err, "pts --mixes=%s: exit %d, %r" % (mixes, rc, err))
+    # --plot naming a file: the whole run went by, then exit 1 naming
+    # --output= and the SVG.
+    plotfile = os.path.join(tmp, "plotfile")
+    with open(plotfile, "w") as f:
+        f.write("mine\n")
+    rc, out, err = pts_run(a, "--mixes=0/100", "--plot=" + plotfile)
+    check(rc == 2 and "--plot=%s: not a folder; nothing was written" % plotfile in err
+          and open(plotfile).read() == "mine\n" and not out,
+          "pts --plot=FILE: exit %d, %r" % (rc, err[-300:]))
     check(digest(a) == before, "the refusals left the device unchanged")
 
 
