@@ -144,13 +144,15 @@ static int act_read(const struct str_list *flags, struct act_args *a, char **cau
 		} else if (ACT_KEY("test-duration")) {
 			/* fio runs runtime=<value>s, but scales a unit to
 			 * microseconds first: "2s" would be 2000000 s. */
-			ret = act_uint(f, v, 1, ULLONG_MAX / 1000000000ull, &a->secs, cause);
+			/* At most runtime='s limit, 2^62 ns: past it the job's line
+			 * was blamed, not the flag. */
+			ret = act_uint(f, v, 1, (1ull << 62) / 1000000000ull, &a->secs, cause);
 			if (ret) {
 				free(*cause);
-				*cause = xasprintf("%s: a whole number of seconds expected (fio "
-						   "3.33 reads a unit as microseconds and runs "
-						   "that many seconds)",
-						   f);
+				*cause = xasprintf("%s: a whole number of seconds from 1 to %llu "
+						   "expected (fio 3.33 reads a unit as "
+						   "microseconds and runs that many seconds)",
+						   f, (1ull << 62) / 1000000000ull);
 			}
 			dur_flag = f;
 		}

@@ -128,7 +128,9 @@ static int mixes_parse(const char *v, struct pts_plan *p)
 		unsigned r, w;
 		int end = 0;
 
-		if (sscanf(item, "%u/%u%n", &r, &w, &end) != 2 || item[end] || r + w != 100)
+		/* Digits only: %u takes "-1" and wraps 4294967295/101 to 100. */
+		if (strspn(item, "0123456789/") != strlen(item) ||
+		    sscanf(item, "%3u/%3u%n", &r, &w, &end) != 2 || item[end] || r + w != 100)
 			ret = bad("--mixes=%s: '%s' is not a read/write mix such as 65/35", v,
 				  item);
 		else if (p->nmixes == ARRAY_SIZE(p->mixes))
@@ -223,6 +225,11 @@ static int opts_parse(struct opts *o, struct pts_plan *p, int argc, char **argv)
 			r = uint_flag("--iodepth", v, 1, 65536, &p->iodepth);
 		} else if ((v = util_flag_value(a, "--ioengine"))) {
 			p->ioengine = v;
+			if (pts_engine_check(v, &cause)) {
+				r = bad("%s", cause);
+				free(cause);
+				cause = NULL;
+			}
 		} else if ((v = util_flag_value(a, "--mixes"))) {
 			r = mixes_parse(v, p);
 			o->mixes_given = true;
@@ -324,7 +331,7 @@ static int device_check(struct opts *o, struct pts_plan *p)
 {
 	struct stat st;
 	char *cause = NULL, *cut;
-	int fd, lbs = 0;
+	int fd, lbs = 0, ro = 0;
 	unsigned i, n;
 
 	if (stat(o->device, &st))
@@ -347,14 +354,24 @@ static int device_check(struct opts *o, struct pts_plan *p)
 		free(cause);
 		return -EINVAL;
 	}
+	if (pts_device_whole("/sys", o->device, st.st_rdev, &cause)) {
+		fprintf(stderr, "iogauge pts: %s\n", cause);
+		free(cause);
+		return -EINVAL;
+	}
 	fd = open(o->device, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return bad("%s: %s", o->device, strerror(errno));
-	if (ioctl(fd, BLKGETSIZE64, &p->capacity) || ioctl(fd, BLKSSZGET, &lbs)) {
+	if (ioctl(fd, BLKGETSIZE64, &p->capacity) || ioctl(fd, BLKSSZGET, &lbs) ||
+	    ioctl(fd, BLKROGET, &ro)) {
 		close(fd);
 		return bad("%s: its size: %s", o->device, strerror(errno));
 	}
 	close(fd);
+	if (ro)
+		return bad("%s: read-only (blockdev --getro): PTS writes every byte of it; "
+			   "nothing was written",
+			   o->device);
 	p->lbs = lbs > 0 ? (unsigned)lbs : 512;
 	if (p->capacity < 2u << 20)
 		return bad("%s: %s: smaller than 2 MiB", o->device, "too small for PTS");
@@ -383,6 +400,11 @@ static int device_check(struct opts *o, struct pts_plan *p)
 		return bad("%s: PTS destroys every byte on it (purge, preconditioning, random "
 			   "writes): give --destroy-data to run; nothing was written",
 			   o->device);
+	p->hold_fd = open(o->device, O_RDWR | O_EXCL | O_CLOEXEC);
+	if (p->hold_fd < 0)
+		return bad("%s: %s (an O_EXCL open: a mount or another program, a second pts, "
+			   "took it); nothing was written",
+			   o->device, strerror(errno));
 	return 0;
 }
 
@@ -398,7 +420,8 @@ static void free_result(struct pts_result *r)
 
 int pts_main(int argc, char **argv)
 {
-	struct pts_plan p = { .cell_ns = 60000000000ull,
+	struct pts_plan p = { .hold_fd = -1,
+			      .cell_ns = 60000000000ull,
 			      .max_rounds = 25,
 			      .precondition_loops = 2,
 			      .iodepth = 0,
@@ -409,6 +432,7 @@ int pts_main(int argc, char **argv)
 	struct pts_result r = { 0 };
 	struct opts o = { 0 };
 	struct strbuf out = { 0 };
+	struct stat pst;
 	char *cause = NULL;
 	int ret, status = 0;
 
@@ -426,6 +450,9 @@ int pts_main(int argc, char **argv)
 	p.device = o.device;
 	if (!ret && o.plot && mkdir(o.plot, 0777) && errno != EEXIST)
 		ret = bad("--plot=%s: %s", o.plot, strerror(errno));
+	/* A file there failed the plots after the whole run (exit 1). */
+	if (!ret && o.plot && (stat(o.plot, &pst) || !S_ISDIR(pst.st_mode)))
+		ret = bad("--plot=%s: not a folder; nothing was written", o.plot);
 	if (!ret && output_open(&dest, o.output, &cause)) {
 		fprintf(stderr, "iogauge pts: %s\n", cause);
 		free(cause);
@@ -434,6 +461,8 @@ int pts_main(int argc, char **argv)
 	}
 	if (ret) {
 		output_abandon(&dest);
+		if (p.hold_fd >= 0)
+			close(p.hold_fd);
 		return 2;
 	}
 	ret = pts_run(&p, &r, &cause);
@@ -465,5 +494,6 @@ int pts_main(int argc, char **argv)
 	}
 	strbuf_free(&out);
 	free_result(&r);
+	close(p.hold_fd);
 	return status;
 }

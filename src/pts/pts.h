@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "util/util.h"
 
@@ -52,6 +53,9 @@ const char *pts_test_name(enum pts_test t);
 struct pts_plan {
 	enum pts_test test;
 	const char *device;
+	/* The device opened O_EXCL from its check to the run's end, so that
+	 * nothing mounts or claims it (nor a second pts) meanwhile; -1: none. */
+	int hold_fd;
 	uint64_t capacity;  /* bytes */
 	unsigned lbs;	    /* the logical block size, bytes */
 	unsigned mixes[16]; /* read percent, in the order they run */
@@ -166,6 +170,12 @@ void pts_latency_json(const struct pts_plan *p, const struct pts_result *r, stru
 int pts_plot_write(const struct pts_plan *p, const struct pts_result *r, const char *dir,
 		   char **cause);
 
+/* Refuses a partition, or a device anything is built on (sysfs at @sys:
+ * "/sys"), that devsafe.c passed: 0, or -EINVAL with *cause (whole.c). */
+int pts_device_whole(const char *sys, const char *path, dev_t rdev, char **cause);
+/* 0 when engine @name reads and writes blocks and is built, else
+ * -EINVAL with *cause (engine.c). */
+int pts_engine_check(const char *name, char **cause);
 int pts_main(int argc, char **argv);
 
 #endif

@@ -53,7 +53,9 @@ double pts_tracked(const struct pts_plan *p, const struct pts_part *pt, unsigned
 static void purge(const struct pts_plan *p, struct pts_part *pt)
 {
 	uint64_t range[2] = { 0, p->capacity };
-	int fd = open(p->device, O_WRONLY | O_EXCL | O_CLOEXEC), err;
+	int fd = p->hold_fd >= 0 ? fcntl(p->hold_fd, F_DUPFD_CLOEXEC, 0)
+				 : open(p->device, O_WRONLY | O_EXCL | O_CLOEXEC);
+	int err;
 
 	if (fd < 0) {
 		pt->purge_note = xasprintf("not purged: open: %s", strerror(errno));
@@ -90,6 +92,10 @@ static void common_args(const struct pts_plan *p, const char *name, struct str_l
 	str_list_push(a, xasprintf("--ioengine=%s", p->ioengine));
 	str_list_push(a, xasprintf("--iodepth=%u", p->iodepth));
 	str_list_push(a, xstrdup("--direct=1"));
+	/* pts checked the device and holds it O_EXCL (cli.c): the child's
+	 * own check would find that hold and refuse. */
+	if (p->hold_fd >= 0)
+		str_list_push(a, xstrdup("--allow_mounted_write=1"));
 }
 
 /* One child run; 0, -EINTR, or -errno with *cause. */

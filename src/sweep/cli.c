@@ -155,6 +155,20 @@ static int opts_parse(struct opts *o, int argc, char **argv)
 			str_list_push(&o->files, xstrdup(a));
 		}
 	}
+	/* The axis's --set comes last and wins: --bs=4k,8k --set bs=1k
+	 * ignored the 1k without a word. */
+	for (i = 0; !bad && i < (int)o->sets.n; i++) {
+		char *key = xstrndup(o->sets.v[i], strcspn(o->sets.v[i], "="));
+		unsigned k;
+
+		for (k = 0; k < o->naxes && !bad; k++)
+			if (opt_find(key) && opt_find(key) == opt_find(o->axes[k].name))
+				bad = fprintf(stderr,
+					      "iogauge sweep: --set %s: --%s is an axis of this "
+					      "sweep, which sets it at each point\n",
+					      o->sets.v[i], o->axes[k].name);
+		free(key);
+	}
 	if (!bad && !o->files.n)
 		bad = fprintf(stderr, "iogauge sweep: no job file\n%s", usage);
 	if (!bad && !o->naxes)

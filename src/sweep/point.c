@@ -4,7 +4,8 @@
  * with the point's --set flags and writes its json+ report into a memfd;
  * the report is read here with libjansson and summed over its entries.
  * A SIGINT or SIGTERM the sweep takes is passed on to the child, which
- * stops and still reports, as a run of iogauge does.
+ * stops and still reports, as a run of iogauge does; a sweep killed
+ * outright (SIGKILL) takes the child with it (PR_SET_PDEATHSIG).
  */
 #include <errno.h>
 #include <jansson.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,7 +69,7 @@ static int child_run(const struct str_list *args, const char *const *extra, int 
 	char **argv = NULL;
 	sigset_t stop, old;
 	unsigned n = 0, i;
-	pid_t pid;
+	pid_t pid, parent;
 	int ret = 0;
 
 	if (ofd < 0 || efd < 0) {
@@ -86,6 +88,7 @@ static int child_run(const struct str_list *args, const char *const *extra, int 
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	sigprocmask(SIG_BLOCK, &stop, &old);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		ret = set_cause_errno(cause, errno, "fork");
@@ -95,6 +98,10 @@ static int child_run(const struct str_list *args, const char *const *extra, int 
 	if (!pid) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* A sweep or pts killed outright (SIGKILL) must not leave its
+		 * point writing on: the child stops as at a SIGTERM. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(127);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (dup2(ofd, STDOUT_FILENO) < 0 || dup2(efd, STDERR_FILENO) < 0)
 			_exit(127);

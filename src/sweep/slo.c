@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobfile/options.h"
 #include "jobfile/units.h"
 #include "report/output.h"
 #include "sweep/slo.h"
@@ -160,6 +161,19 @@ static int opts_parse(struct slo_opts *o, int argc, char **argv)
 		} else {
 			str_list_push(&o->files, xstrdup(a));
 		}
+	}
+	/* slo sets these itself in every run, after the sets: a --set of
+	 * rate_iops capped the capacity run and was then ignored. */
+	for (i = 0; !bad && i < (int)o->sets.n; i++) {
+		char *key = xstrndup(o->sets.v[i], strcspn(o->sets.v[i], "="));
+		const struct opt_def *d = opt_find(key);
+
+		if (d && (d == opt_find("rate_iops") || d == opt_find("percentile_list")))
+			bad = fprintf(stderr,
+				      "iogauge slo: --set %s: slo sets %s itself in each run "
+				      "(--min-rate, --max-rate and --target rule it)\n",
+				      o->sets.v[i], key);
+		free(key);
 	}
 	if (!bad && !o->files.n)
 		bad = fprintf(stderr, "iogauge slo: no job file\n%s", usage);

@@ -25,9 +25,21 @@
 # crash's SIGTERM (it waited 29 s for 'sleep 30'): its group is killed;
 # the witness refuses a hello whose region the checker cannot check (it
 # logged bs=1 or verify=nonsense, a log useless after the power cut).
+# Round 5 (pts, on loop devices over its own tmpfs, as root): pts refuses
+# a partition, a disk whose kernel partitions outlived its table, a device
+# under a stacked loop device, a read-only device, a --mixes that wraps and
+# an --ioengine that moves no blocks, a --plot that is a file (each ran,
+# or failed after writing);
+# a second pts on a device in use (pts now holds it O_EXCL); killed with
+# SIGKILL, pts, sweep and slo leave no child running.  sweep
+# refuses a --set of an axis and slo one of rate_iops or percentile_list
+# (each set it over the user's, unsaid).  crash says 'nothing checked' when
+# no write was acknowledged (it said 'ok'); act's --test-duration past
+# 2^62 ns names the flag.
 #
 # Environment (set by CTest): IOGAUGE_BIN.
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -281,6 +293,61 @@ def sweep_alias_axes(job):
               "sweep %s %s: exit %d, %r" % (a, b, rc, err))
 
 
+def set_over_own(job):
+    """A --set of what the command sets itself at each run: exit 2 naming
+    both, nothing run.  sweep --bs=4k,8k --set bs=1k measured 4k and 8k
+    and dropped the 1k unsaid; slo --set rate_iops=5 capped its capacity
+    run at 5 IOPS, then searched rates over it; --set percentile_list was
+    dropped for the targets'."""
+    for argv, want in (
+            (["sweep", job, "--bs=4k,8k", "--set", "bs=1k"],
+             "--set bs=1k: --bs is an axis of this sweep"),
+            (["sweep", job, "--bs=4k,8k", "--set=blocksize=1k"],
+             "--set blocksize=1k: --bs is an axis of this sweep"),
+            (["slo", job, "--target=p99<=1ms", "--set", "rate_iops=5"],
+             "--set rate_iops=5: slo sets rate_iops itself"),
+            (["slo", job, "--target=p99<=1ms", "--set", "percentile_list=99"],
+             "--set percentile_list=99: slo sets percentile_list itself")):
+        rc, out, err = run(argv)
+        check(rc == 2 and want in err and not out and "(1/" not in err
+              and "the job as written" not in err,
+              "%s: exit %d, %r" % (" ".join(argv[2:]), rc, err))
+
+
+def crash_nothing_acked(tmp):
+    """A round killed before the writer's first acknowledgement
+    (runtime=1ns) is not a pass: 'ok: every acknowledged write survived'
+    was printed over 0 acknowledged writes.  Up to 8 tries, until one
+    acknowledges nothing (about 1 in 3 here)."""
+    for _ in range(8):
+        rc, out, err = run(["crash", "--name=c", "--filename=%s/nothing.dat" % tmp, "--size=64k",
+                            "--bs=4k", "--rw=write", "--rounds=1", "--runtime=1ns"])
+        if "total: 0 acked" in out:
+            check(rc == 0 and "nothing checked: no write was acknowledged" in out
+                  and "ok:" not in out, "crash runtime=1ns, 0 acked: exit %d, %r" % (rc, out))
+            return
+        check(rc == 0 and "ok: every acknowledged write survived" in out,
+              "crash runtime=1ns: exit %d, %r" % (rc, out[-300:]))
+
+
+def act_duration_limit(tmp):
+    """--test-duration past runtime='s 2^62 ns names the flag (exit 2); it
+    blamed the profile's job line ('--profile=act:7: runtime').  The
+    largest (4611686018 s, 147 slices of a year) parses."""
+    dev = os.path.join(tmp, "act.dat")
+    with open(dev, "wb") as f:
+        f.truncate(1 << 20)
+    base = ["--profile=act", "--device-names=" + dev, "--slice-duration=31536000",
+            "--parse-only"]
+    for secs in ("4611686019", "18446744073"):
+        rc, out, err = run(base + ["--test-duration=" + secs])
+        check(rc == 2 and "--test-duration=%s: a whole number of seconds from 1 to 4611686018"
+              % secs in err and "runtime" not in err.split("expected")[0],
+              "act --test-duration=%s: exit %d, %r" % (secs, rc, err[-300:]))
+    rc, out, err = run(base + ["--test-duration=4611686018"])
+    check(rc == 0, "act --test-duration=4611686018: exit %d, %r" % (rc, err[-300:]))
+
+
 def crash_trigger_hangs(tmp):
     """SIGTERM while --trigger='sleep 31.5' runs: exit 143 within 2 s (the
     bar is half a second; the margin is for a loaded machine), the round
@@ -349,6 +416,215 @@ def filename_is_dir(tmp):
           "act on a folder: exit %d, %r" % (rc, err[-300:]))
 
 
+def digest(path):
+    import hashlib
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def pts_run(dev, *args, timeout=20):
+    return run(["pts", "iops", dev, "--destroy-data", "--cell-time=0.05", "--max-rounds=1",
+                "--precondition-loops=0", "--bs=4k"] + list(args), timeout=timeout)
+
+
+def loop_on(target, *flags):
+    """A loop device over @target: the highest free one (the first ones are
+    the likeliest to be another test's), else a new one; or None."""
+    import re
+    nums = sorted((int(m.group(1)) for m in (re.fullmatch(r"loop(\d+)", e)
+                                               for e in os.listdir("/dev")) if m), reverse=True)
+    for n in nums:
+        if os.path.exists("/sys/block/loop%d/loop" % n):
+            continue
+        r = subprocess.run(["losetup"] + list(flags) + ["/dev/loop%d" % n, target],
+                           capture_output=True, text=True)
+        if r.returncode == 0:
+            return "/dev/loop%d" % n
+    # All taken: losetup -f makes a new one.
+    r = subprocess.run(["losetup", "-f", "--show"] + list(flags) + [target],
+                       capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+def pts_not_whole(tmp, a, c):
+    """pts refuses what devsafe.c passes but is no whole, unused device:
+    a partition (it ran on loopNp1 while loopNp2 was mounted), a disk
+    whose table is wiped while the kernel still has its partitions, a
+    device with a loop device stacked on it (its data was destroyed), a
+    read-only device (exit 1 at the first write, the purge's EPERM called
+    'no discard'), and a --mixes that wraps (4294967295/101 and -1/101 were
+    read as 100%, and failed in the child after the device was written).
+    Each: exit 2, named, the device unchanged."""
+    subprocess.run(["sfdisk", "-q", c], input="label: dos\n,2M\n,\n", text=True,
+                   capture_output=True)
+    # This kernel's re-read leaves them out: partx adds them (BLKPG).
+    subprocess.run(["partx", "-a", c], capture_output=True)
+    sysdir = "/sys/class/block/%s" % os.path.basename(c)
+    parts = sorted(e for e in os.listdir(sysdir) if os.path.exists(os.path.join(sysdir, e,
+                                                                                "partition")))
+    check(len(parts) == 2, "losetup -P and sfdisk made 2 partitions: %r" % parts)
+    if len(parts) != 2:
+        return
+    # No udev here: the partition's node is made in our own tmpfs.
+    with open(os.path.join(sysdir, parts[0], "dev")) as f:
+        ma, mi = (int(x) for x in f.read().split(":"))
+    node = os.path.join(tmp, "part 1")
+    os.mknod(node, 0o600 | 0o060000, os.makedev(ma, mi))
+    before = digest(c)
+    rc, out, err = pts_run(node)
+    check(rc == 2 and "%s is a partition of /dev/%s: PTS runs only on a whole device; nothing "
+          "was written" % (node, os.path.basename(c)) in err and not out,
+          "pts on a partition: exit %d, %r" % (rc, err))
+    # The table's signature zeroed: the kernel keeps the partitions.
+    with open(c, "r+b") as f:
+        f.seek(510)
+        f.write(b"\0\0")
+    before = digest(c)
+    rc, out, err = pts_run(c)
+    check(rc == 2 and any("%s is in use: /dev/%s is a partition of %s" % (c, e, c) in err
+                          for e in parts),
+          "pts on a disk with partitions and no table: exit %d, %r" % (rc, err))
+    check(digest(c) == before, "the partitioned device is unchanged")
+    os.unlink(node)
+    # A loop device stacked on A.
+    up = loop_on(a)
+    before = digest(a)
+    rc, out, err = pts_run(a)
+    if up:
+        subprocess.run(["losetup", "-d", up])
+    check(rc == 2 and "%s is in use: %s is a loop device on %s from byte 0" % (a, up, a) in err,
+          "pts under a stacked loop device: exit %d, %r" % (rc, err))
+    subprocess.run(["blockdev", "--setro", a])
+    rc, out, err = pts_run(a)
+    subprocess.run(["blockdev", "--setrw", a])
+    check(rc == 2 and "%s: read-only (blockdev --getro)" % a in err,
+          "pts on a read-only device: exit %d, %r" % (rc, err))
+    # An engine that moves no blocks, or the page cache's: the child
+    # refused null only after the purge had discarded the device (exit 1),
+    # and filecreate and mmap 'measured' a million IOPS.
+    for engine, want in (("null", "PTS reads and writes the device's blocks"),
+                         ("filecreate", "PTS reads and writes the device's blocks"),
+                         ("nonsense", "PTS reads and writes the device's blocks"),
+                         ("mmap", "always goes through the page cache")):
+        rc, out, err = pts_run(a, "--ioengine=" + engine)
+        check(rc == 2 and "--ioengine=%s: %s" % (engine, want) in err and not out,
+              "pts --ioengine=%s: exit %d, %r" % (engine, rc, err[-300:]))
+    for mixes in ("0/100,4294967295/101", "-1/101", "0/100,+0/+100"):
+        rc, out, err = pts_run(a, "--mixes=" + mixes)
+        check(rc == 2 and "--mixes=%s: '%s' is not a read/write mix" % (mixes, mixes.split(",")[-1])
+              in err, "pts --mixes=%s: exit %d, %r" % (mixes, rc, err))
+    # --plot naming a file: the whole run went by, then exit 1 naming
+    # --output= and the SVG.
+    plotfile = os.path.join(tmp, "plotfile")
+    with open(plotfile, "w") as f:
+        f.write("mine\n")
+    rc, out, err = pts_run(a, "--mixes=0/100", "--plot=" + plotfile)
+    check(rc == 2 and "--plot=%s: not a folder; nothing was written" % plotfile in err
+          and open(plotfile).read() == "mine\n" and not out,
+          "pts --plot=FILE: exit %d, %r" % (rc, err[-300:]))
+    check(digest(a) == before, "the refusals left the device unchanged")
+
+
+def orphans(marker):
+    """Processes whose command line holds @marker."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def killed_outright(tmp, a):
+    """pts, sweep and slo killed with SIGKILL leave no child running: a
+    pts cell's child wrote on the device for its minute, a sweep's point
+    ran to its end (PR_SET_PDEATHSIG now ends it as a SIGTERM)."""
+    import signal
+    import time
+    job = os.path.join(tmp, "orphan.fio")
+    with open(job, "w") as f:
+        f.write("[orphan-marker]\nfilename=%s/orphan.dat\nsize=1m\nrw=randread\n"
+                "ioengine=psync\nruntime=20s\ntime_based=1\n" % tmp)
+    for argv, marker in (
+            (["pts", "iops", a, "--destroy-data", "--precondition-loops=0"], "pts-cell"),
+            (["sweep", job, "--iodepth=1,2"], job),
+            (["slo", job, "--target=p99<=50ms"], job)):
+        p = subprocess.Popen([BIN] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if [x for x in orphans(marker) if x != str(p.pid)]:
+                break
+            time.sleep(0.02)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        for _ in range(50):
+            left = [x for x in orphans(marker) if x != str(p.pid)]
+            if not left:
+                break
+            time.sleep(0.02)
+        for pid in left:
+            os.kill(int(pid), signal.SIGKILL)
+        check(not left, "%s killed with SIGKILL: its child left running %r" % (argv[0], left))
+
+
+def pts_held(a):
+    """pts holds its device O_EXCL for the whole run: a second pts on it
+    is refused (exit 2, untouched) while the first runs on.  Both ran,
+    each measuring the other's I/O with its own."""
+    import time
+    first = subprocess.Popen([BIN, "pts", "iops", a, "--destroy-data", "--cell-time=1",
+                              "--max-rounds=1", "--precondition-loops=0", "--bs=4k",
+                              "--mixes=0/100"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    for _ in range(200):
+        if orphans("pts-cell"):
+            break
+        time.sleep(0.01)
+    rc, out, err = pts_run(a)
+    check(rc == 2 and "%s is open exclusively by something else" % a in err and not out,
+          "a second pts on a device in use: exit %d, %r" % (rc, err))
+    fout, ferr = first.communicate(timeout=20)
+    check(first.returncode == 0 and "round 1: tracked" in ferr,
+          "the first pts ran on: exit %d, %r" % (first.returncode, ferr[-300:]))
+
+
+def pts_devices(tmp):
+    """Loop devices over our own tmpfs (root only); removed at the end."""
+    if os.geteuid() != 0 or not shutil.which("losetup") or not shutil.which("sfdisk") \
+            or not shutil.which("partx"):
+        print("skip: pts devices: not root, or no losetup/sfdisk/partx")
+        return
+    mnt = os.path.join(tmp, "devs")
+    os.mkdir(mnt)
+    with tmpfs(mnt, "40m", "iogauge-hostile") as ok:
+        if ok:
+            pts_on_loops(mnt)
+        else:
+            print("skip: pts devices: no tmpfs")
+
+
+def pts_on_loops(mnt):
+    loops = []
+    try:
+        for name in ("a", "c"):
+            with open(os.path.join(mnt, name), "wb") as f:
+                f.truncate(8 << 20)
+        loops.append(loop_on(os.path.join(mnt, "a")))
+        loops.append(loop_on(os.path.join(mnt, "c"), "-P"))
+        if None in loops:
+            print("skip: pts devices: no loop device")
+            return
+        pts_not_whole(mnt, loops[0], loops[1])
+        killed_outright(mnt, loops[0])
+        pts_held(loops[0])
+    finally:
+        for dev in loops:
+            if dev:
+                subprocess.run(["losetup", "-d", dev])
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="hostile_new.") as tmp:
         report = small_report(tmp)
@@ -362,9 +638,13 @@ def main():
         output_is_input(tmp, report, write_job(tmp))
         crash_huge_header(tmp)
         sweep_alias_axes(write_job(tmp))
+        set_over_own(write_job(tmp))
         crash_trigger_hangs(tmp)
+        crash_nothing_acked(tmp)
+        act_duration_limit(tmp)
         witness_uncheckable_hello(tmp)
         filename_is_dir(tmp)
+        pts_devices(tmp)
     finish("hostile_new")
 
 
