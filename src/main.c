@@ -197,6 +197,7 @@ static const char sqlio_usage[] =
 	"        --output-format=LIST    sqlio (the default), normal, json, json+, terse,\n"
 	"                                spreadsheet, openmetrics, html\n"
 	"        --output=FILE, --html=FILE, --eta=WHEN, --plot=DIR, --readonly   as for iogauge\n"
+	"        --per-rank, --rank-stonewall  under mpirun, as for iogauge\n"
 	"See iogauge-sqlio(1).\n";
 
 /* fio's checksums that iogauge does not have, for a clearer refusal. */
@@ -741,7 +742,15 @@ static int sqlio_main(int argc, char **argv)
 	int ret, status = 0;
 
 	memset(&cli, 0, sizeof(cli));
+	memset(&sq, 0, sizeof(sq));
 	jobset_init(&cli.js);
+	/* Under mpirun, as the job-file path: one report from rank 0. */
+	if ((ret = mpi_start(&argc, &argv, &cause))) {
+		fprintf(stderr, "iogauge sqlio: %s\n", cause);
+		free(cause);
+		cli_free(&cli);
+		return mpi_finish(ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED);
+	}
 	cli.argc = argc + 1; /* "iogauge" too: main() passed argv + 1 */
 	cli.argv = argv - 1;
 	ret = sqlio_parse(&sq, argc, argv, take_report_flag, &cli, &cause);
@@ -782,7 +791,7 @@ out:
 	job_free_all(jobs, nr);
 	cli_free(&cli);
 	sqlio_free(&sq);
-	return flush_stdout(status);
+	return mpi_finish(flush_stdout(status));
 }
 
 int main(int argc, char **argv)

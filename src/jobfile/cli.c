@@ -218,6 +218,15 @@ static int report_flag(struct cli *cli, const char *name, const char *eq, int ar
 		cli->formats |= CLI_FMT_TERSE; /* fio's name for terse */
 		return 1;
 	}
+	/* mpirun's (iogauge sqlio takes them too). */
+	if (!strcmp(name, "per-rank") && !eq) {
+		cli->per_rank = true;
+		return 1;
+	}
+	if (!strcmp(name, "rank-stonewall") && !eq) {
+		cli->rank_stonewall = true;
+		return 1;
+	}
 	if (!strcmp(name, "output") || !strcmp(name, "plot")) {
 		val = flag_value(argc, argv, i, eq, name, cause);
 		if (val && !*val)
@@ -374,10 +383,6 @@ int cli_parse(struct cli *cli, int argc, char **argv, char **cause)
 		} else if (!strcmp(name, "bundle")) {
 			cli->bundle = flag_value(argc, argv, &i, eq, name, cause);
 			ret = cli->bundle ? 0 : -EINVAL;
-		} else if (!strcmp(name, "per-rank") && !eq) {
-			cli->per_rank = true;
-		} else if (!strcmp(name, "rank-stonewall") && !eq) {
-			cli->rank_stonewall = true;
 		} else if (!strcmp(name, "crctest")) {
 			cli->crctest = eq ? eq + 1 : "";
 		} else if (!strcmp(name, "cmdhelp")) {

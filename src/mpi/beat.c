@@ -88,10 +88,18 @@ bool mpi_beat_dropped(int r)
 	return dropped && r >= 0 && r < mpi_world.size && atomic_load(&dropped[r]);
 }
 
+/* How long ago @then was at @now: 0 when another thread stored a later
+ * beat between the two reads (the unsigned difference would wrap to
+ * 2^64 and count a live rank as lost). */
+static uint64_t age(uint64_t now, uint64_t then)
+{
+	return then > now ? 0 : now - then;
+}
+
 bool mpi_beat_fresh(int r)
 {
 	return last && r >= 0 && r < mpi_world.size &&
-	       mpi_now() - atomic_load(&last[r]) <= 3 * period_ns;
+	       age(mpi_now(), atomic_load(&last[r])) <= 3 * period_ns;
 }
 
 bool mpi_beat_lost(int r)
@@ -104,9 +112,9 @@ bool mpi_beat_lost(int r)
 	 * time, so that a rank that was itself stopped (SIGSTOP, then
 	 * SIGCONT) does not take its own pause for rank 0's and abort the
 	 * job a second time (two aborts at once crashed mpirun). */
-	if (r == 0 && now - atomic_load(&tick) > 3 * period_ns)
+	if (r == 0 && age(now, atomic_load(&tick)) > 3 * period_ns)
 		return false;
-	return now - atomic_load(&last[r]) > limit_ns;
+	return age(now, atomic_load(&last[r])) > limit_ns;
 }
 
 /*
@@ -143,7 +151,7 @@ static void *beat(void *arg)
 	while (atomic_load(&beating)) {
 		/* After a pause of this process's own (it was stopped), rank 0
 		 * is given the limit again from now. */
-		if (mpi_now() - atomic_load(&tick) > 3 * period_ns)
+		if (age(mpi_now(), atomic_load(&tick)) > 3 * period_ns)
 			mpi_beat_seen(0);
 		atomic_store(&tick, mpi_now());
 		/* MPI calls may allocate: no clone is forked meanwhile (forkgate.h). */

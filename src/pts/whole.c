@@ -6,6 +6,7 @@
  * loop device stacked on it carries no mount or signature devsafe.c sees,
  * yet its data is someone's), and writable.  Reads sysfs only.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #include "files/devtree.h"
 #include "pts/pts.h"
+#include "util/util.h"
 
 /* The kernel's name of the disk whose partition is @rdev, from sysfs's
  * path (.../block/DISK/PART), into @buf; false when it is no partition. */
@@ -36,15 +38,57 @@ static bool partition_of(const char *sys, dev_t rdev, char *buf, size_t len)
 	return part;
 }
 
+/* A loop device whose backing file cannot be looked at (its node was
+ * removed: "(deleted)", or it lives in another mount namespace) may be
+ * built on any device: its name into @buf, true.  PTS then refuses to
+ * guess. */
+static bool loop_unknown(const char *sys, char *buf, size_t len)
+{
+	char *bdir = xasprintf("%s/block", sys), line[PATH_MAX + 16];
+	DIR *d = opendir(bdir);
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d))) {
+		char *p = xasprintf("%s/%s/loop/backing_file", bdir, e->d_name);
+		FILE *f = strncmp(e->d_name, "loop", 4) ? NULL : fopen(p, "re");
+		struct stat st;
+
+		if (f && fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (stat(line, &st) < 0) {
+				char *name = xasprintf("/dev/%s (backing %s)", e->d_name, line);
+
+				util_copy_cut(buf, len, name);
+				free(name);
+				found = true;
+			}
+		}
+		if (f)
+			fclose(f);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	free(bdir);
+	return found;
+}
+
 int pts_device_whole(const char *sys, const char *path, dev_t rdev, char **cause)
 {
 	struct devtree t;
-	char disk[128], *chain;
+	char disk[PATH_MAX + 64], *chain;
 	int ret = 0;
 
 	if (partition_of(sys, rdev, disk, sizeof(disk)))
 		return set_cause(cause,
 				 "%s is a partition of /dev/%s: PTS runs only on a whole device; "
+				 "nothing was written",
+				 path, disk);
+	if (loop_unknown(sys, disk, sizeof(disk)))
+		return set_cause(cause,
+				 "%s may be in use: %s cannot be looked at, so what it is built "
+				 "on cannot be told (detach it, or run on another machine); "
 				 "nothing was written",
 				 path, disk);
 	devtree_build(sys, rdev, &t);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/report.h"
 #include "run/run.h"
 #include "sqlio/sqlio.h"
 
@@ -138,6 +139,7 @@ void report_sqlio(const struct sqlio *s, const struct run *run, const char *util
 		strbuf_addf(out, "%3d", ios ? (int)((all.ms[i] * 200 + ios) / (ios * 2)) : 0);
 	strbuf_addc(out, '\n');
 out:
+	report_ranks(run, out); /* mpirun: per host, per rank, as the normal report */
 	hist_free(&all.lat);
 	hist_free(&all.slat);
 }

@@ -39,7 +39,8 @@ struct run_result {
 	char *first_error; /* continue_on_error: the first error passed over, or NULL */
 	int first_error_no;
 	struct run_logs *logs; /* windows and the write_*_log entries */
-	uint64_t t_start;      /* ns, CLOCK_MONOTONIC: when the clone's I/O began; 0: never */
+	uint64_t t_start;      /* ns, CLOCK_MONOTONIC: when the clone's measured I/O began (after
+				* ramp_time: the logs' time 0); 0: never */
 	uint64_t t_end;	       /* ns, the same clock: when its I/O loop ended; 0: never */
 	/* steadystate: the judgement this clone is part of (its own, or its
 	 * group's with group_reporting); NULL without steadystate. */

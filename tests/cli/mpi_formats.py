@@ -18,6 +18,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import socket
 import sys
@@ -351,6 +352,20 @@ def formats(tmp):
               "rank 2 failed: host_stats ranks %r" % [(h["hostname"], h["ranks"]) for h in hs])
 
 
+def sqlio(tmp):
+    """iogauge sqlio joins the ranks as the job-file path does: SQLIO's
+    text once, from rank 0, for every rank's I/Os, then the host table."""
+    st, out, err = mpirun(["sqlio", "-kR", "-s1", "-frandom", "-o2", "-b8", "-LS",
+                           "--ioengine=null", os.path.join(tmp, "sq.dat")])
+    iops = re.findall(r"^IOs/sec: +([0-9.]+)$", out, re.M)
+    row = re.search(r"^  (\S+) +(\d+) +(\d+) +0 ", out, re.M)
+    check(st == 0 and out.count("CUMULATIVE DATA:") == 1 and
+          ("Hosts: %d ranks on" % NP) in out and len(iops) == 1 and row and
+          HOSTS[0].startswith(row.group(1)) and int(row.group(2)) == NP and
+          abs(int(row.group(3)) - float(iops[0])) <= 1,
+          "sqlio under mpirun: exit %d, report %r, %s" % (st, out[-900:], err.strip()[-300:]))
+
+
 def main():
     if os.environ.get("IOGAUGE_MPI") != "1" or not shutil.which("mpirun"):
         print("mpi_formats: needs a build with MPI (IOGAUGE_WITH_MPI=ON) and mpirun")
@@ -358,6 +373,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iogauge-mpi-formats-")
     try:
         formats(tmp)
+        sqlio(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     finish("mpi_formats")
