@@ -557,6 +557,10 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 	memset(fs, 0, sizeof(*fs));
 	fs->oflags = flags;
 	fs->lazy = job->openfiles && job->openfiles < n && !(engine_flags & ENGINE_F_NOFILES);
+	/* Once for the job's files, not once a file. */
+	if (!(engine_flags & ENGINE_F_NOFILES) && !job->read_only &&
+	    (ret = check_directory(job, cause)))
+		return ret;
 	fs->v = xcalloc(n, sizeof(*fs->v));
 	fs->mem_align = (size_t)sysconf(_SC_PAGESIZE);
 	for (i = 0; i < n && !ret; i++) {
@@ -582,9 +586,7 @@ int files_open(const struct job_plan *jp, unsigned clone, unsigned engine_flags,
 		plan_region(jp, clone, i, &f->start, &len);
 		f->nosync = !job->create_fsync;
 		if (!(engine_flags & ENGINE_F_NOFILES) && !job->read_only) {
-			ret = check_directory(job, cause);
-			if (!ret)
-				ret = make_folders(f->path, cause);
+			ret = make_folders(f->path, cause);
 			if (ret)
 				break;
 		}
