@@ -27,6 +27,19 @@ def finish(name):
     sys.exit(1 if counts["failed"] else 0)
 
 
+def mpirun_env(**extra):
+    """The environment for mpirun: Open MPI's own opt-in for root (without
+    it mpirun refuses), ASan's leak check off (it would count Open MPI's
+    own allocations), then @extra."""
+    env = dict(os.environ)
+    if os.getuid() == 0:
+        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    env.update(extra)
+    return env
+
+
 def capture(argv, cwd=None, timeout=120, env=None):
     """Runs @argv to its end: (exit status, stdout, stderr) as text."""
     p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)

@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import time
 
-from clitest import capture, check, finish
+from clitest import capture, check, finish, mpirun_env
 
 BIN = os.environ.get("IOGAUGE_BIN", "build/iogauge")
 HOST = socket.gethostname()
@@ -34,17 +34,6 @@ HOSTS = [HOST] * NP
 def host_names():
     """The distinct hosts, in rank order."""
     return [h for i, h in enumerate(HOSTS) if h not in HOSTS[:i]]
-
-
-def mpirun_env():
-    env = dict(os.environ)
-    if os.getuid() == 0:
-        # Open MPI's own opt-in for root: without it mpirun refuses.
-        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    # ASan's leak check would count Open MPI's own allocations.
-    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
-    return env
 
 
 def mpirun(args, np=NP, cwd=None, timeout=60):

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from clitest import check, concurrently, finish, tmpfs
+from clitest import check, concurrently, finish, mpirun_env, tmpfs
 
 BIN = os.path.realpath(os.environ.get("IOGAUGE_BIN", "build/iogauge"))
 HOST = socket.gethostname()
@@ -33,14 +33,7 @@ LIMIT = "2"  # s: IOGAUGE_MPI_HEARTBEAT in these runs
 
 
 def env_of(**extra):
-    env = dict(os.environ)
-    if os.getuid() == 0:
-        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
-    env["IOGAUGE_MPI_HEARTBEAT"] = LIMIT
-    env.update(extra)
-    return env
+    return mpirun_env(**dict({"IOGAUGE_MPI_HEARTBEAT": LIMIT}, **extra))
 
 
 def mpirun_argv(args, np=4, env_names=("IOGAUGE_MPI_HEARTBEAT",)):

@@ -25,7 +25,7 @@ import sys
 import tempfile
 from html.parser import HTMLParser
 
-from clitest import capture, check, finish
+from clitest import capture, check, finish, mpirun_env
 
 BIN = os.environ.get("IOGAUGE_BIN", "build/iogauge")
 HOST = socket.gethostname()
@@ -62,12 +62,8 @@ def load_om_parser():
 
 
 def mpirun(args):
-    env = dict(os.environ)
-    if os.getuid() == 0:
-        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
-    return capture(["mpirun", "-np", str(NP)] + LAUNCH + [BIN] + args, timeout=60, env=env)
+    return capture(["mpirun", "-np", str(NP)] + LAUNCH + [BIN] + args, timeout=60,
+                   env=mpirun_env())
 
 
 def job_args(tmp):

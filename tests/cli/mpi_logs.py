@@ -30,7 +30,7 @@ import socket
 import subprocess
 import tempfile
 
-from clitest import capture, check, finish
+from clitest import capture, check, finish, mpirun_env
 
 BIN = os.path.abspath(os.environ.get("IOGAUGE_BIN", "build/iogauge"))
 HOST = socket.gethostname()
@@ -70,15 +70,6 @@ log_hist_msec=%d
 [each]
 write_lat_log=each
 """ % (RATE, AVG_MS, AVG_MS)
-
-
-def mpirun_env():
-    env = dict(os.environ)
-    if os.getuid() == 0:
-        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
-    return env
 
 
 def read_log(path):
